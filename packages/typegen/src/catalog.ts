@@ -1,0 +1,380 @@
+import {
+  CODEMODE_SDK_DECLARATION,
+  ConnectorDeclarations,
+  type ConnectorDefinition,
+  type DeclaredMethod,
+  firstParagraph,
+} from "./declarations.ts";
+import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./identifier.ts";
+import { type JsonSchema, toJsonSchema } from "./json-schema.ts";
+import { type Ranked, type SearchFields, SearchIndex, type SearchWeights } from "./search-index.ts";
+import { TypeWriter } from "./type-writer.ts";
+
+/** What `codemode.search()` answers (seed 000). */
+export type SearchOutput = {
+  results: Array<{
+    path: string;
+    connector: string;
+    method: string;
+    description?: string;
+    kind: "method" | "snippet";
+    score: number;
+  }>;
+  total: number;
+  truncated: boolean;
+};
+
+/** What `codemode.describe()` answers (seed 000). */
+export type DescribeOutput = {
+  path: string;
+  description?: string;
+  types: string;
+  kind: "connector" | "method" | "snippet";
+};
+
+/** A saved program the model can find, describe and run. */
+export interface SnippetDefinition {
+  name: string;
+  description?: string;
+  code: string;
+  inputSchema?: unknown;
+}
+
+/**
+ * Embeds texts as vectors for a semantic re-rank (for example Workers AI embeddings). Called once
+ * for the catalog's items (lazily, then remembered) and once per query.
+ */
+export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
+
+export interface CatalogOptions {
+  connectors: readonly ConnectorDefinition[];
+  snippets?: readonly SnippetDefinition[];
+  /** optional semantic re-rank; search works offline without it */
+  embed?: EmbedFunction;
+  /** how many results a search returns (default 8) */
+  limit?: number;
+  weights?: SearchWeights;
+}
+
+/** `connector.method` → the connector and method names the runtime calls. */
+export interface ResolvedMethod {
+  connector: ConnectorDeclarations;
+  method: DeclaredMethod;
+}
+
+interface Item {
+  path: string;
+  connector: string;
+  method: string;
+  description: string | undefined;
+  kind: "method" | "snippet";
+  text: string;
+}
+
+const DESCRIPTION_LENGTH = 120;
+const RRF_K = 60;
+
+function oneLine(text: string | undefined): string | undefined {
+  const paragraph = firstParagraph(text);
+  if (!paragraph) return undefined;
+  const sentence = /^(.{20,}?[.!?])\s/.exec(paragraph)?.[1] ?? paragraph;
+  return sentence.length <= DESCRIPTION_LENGTH
+    ? sentence
+    : `${sentence.slice(0, DESCRIPTION_LENGTH - 1).trimEnd()}…`;
+}
+
+function propertyNames(schema: JsonSchema | undefined, root: unknown, depth = 0): string[] {
+  if (typeof schema !== "object" || schema === null || depth > 2) return [];
+  const names: string[] = [];
+  const visit = (node: unknown) => {
+    if (typeof node === "object" && node !== null)
+      names.push(...propertyNames(node as JsonSchema, root, depth + 1));
+  };
+  if (schema.properties) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      names.push(name);
+      if (name === "body" || name === "requestBody") visit(property);
+    }
+  }
+  for (const list of [schema.allOf, schema.anyOf, schema.oneOf])
+    if (Array.isArray(list)) list.forEach(visit);
+  if (
+    typeof schema.$ref === "string" &&
+    schema.$ref.startsWith("#/") &&
+    typeof root === "object" &&
+    root !== null
+  ) {
+    let node: unknown = root;
+    for (const segment of schema.$ref.slice(2).split("/"))
+      node = (node as Record<string, unknown> | undefined)?.[segment];
+    visit(node);
+  }
+  return names;
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index] as number;
+    const y = b[index] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/** Connectors, their declarations and a search index, built once and shared by snippet views. */
+class CatalogCore {
+  readonly connectors: readonly ConnectorDeclarations[];
+  readonly items: readonly Item[];
+  readonly fields: readonly SearchFields[];
+  readonly names: NameAllocator;
+  private methodIndex: SearchIndex | undefined;
+
+  constructor(
+    definitions: readonly ConnectorDefinition[],
+    readonly weights: SearchWeights | undefined,
+  ) {
+    this.names = new NameAllocator();
+    const map = createNameMap(
+      definitions.map((definition) => definition.name),
+      { kind: "connector name", reserved: SANDBOX_GLOBALS },
+    );
+    this.connectors = definitions.map(
+      (definition) =>
+        new ConnectorDeclarations(
+          definition,
+          map.identifiers.get(definition.name) as string,
+          this.names,
+        ),
+    );
+    const items: Item[] = [];
+    const fields: SearchFields[] = [];
+    this.connectors.forEach((connector, index) => {
+      const root = definitions[index]?.schemaRoot;
+      for (const method of connector.methods) {
+        items.push({
+          path: method.path,
+          connector: connector.name,
+          method: method.name,
+          description: oneLine(method.description),
+          kind: "method",
+          text: `${method.path}: ${method.description ?? ""}`,
+        });
+        fields.push({
+          name: method.name,
+          connector: `${connector.name} ${connector.original}`,
+          description: method.description ?? "",
+          parameters: propertyNames(method.inputSchema, root ?? method.inputSchema).join(" "),
+          keywords: [
+            method.original === method.name ? "" : method.original,
+            ...method.keywords,
+          ].join(" "),
+        });
+      }
+    });
+    this.items = items;
+    this.fields = fields;
+  }
+
+  get index(): SearchIndex {
+    this.methodIndex ??= new SearchIndex(this.fields, this.weights);
+    return this.methodIndex;
+  }
+}
+
+/**
+ * A catalog of connectors and snippets: the declarations the model reads, `search` and `describe`
+ * as the sandbox's `codemode` global answers them, and the map from sandbox paths back to the
+ * names the connectors know.
+ */
+export class Catalog {
+  private readonly snippets: readonly SnippetDefinition[];
+  private readonly items: readonly Item[];
+  private snippetIndex: SearchIndex | undefined;
+  private embeddings: Promise<number[][]> | undefined;
+
+  constructor(
+    private readonly core: CatalogCore,
+    snippets: readonly SnippetDefinition[],
+    private readonly options: Pick<CatalogOptions, "embed" | "limit">,
+  ) {
+    this.snippets = snippets;
+    this.items = [
+      ...core.items,
+      ...snippets.map((snippet) => ({
+        path: snippet.name,
+        connector: "snippet",
+        method: snippet.name,
+        description: oneLine(snippet.description),
+        kind: "snippet" as const,
+        text: `${snippet.name}: ${snippet.description ?? ""}`,
+      })),
+    ];
+  }
+
+  get connectors(): readonly ConnectorDeclarations[] {
+    return this.core.connectors;
+  }
+
+  /** The same connectors with another set of snippets; declarations and the method index are shared. */
+  withSnippets(snippets: readonly SnippetDefinition[]): Catalog {
+    return new Catalog(this.core, snippets, this.options);
+  }
+
+  /** All connectors' declarations and the `codemode` SDK, as one file the TypeScript compiler accepts. */
+  declarations(): string {
+    return [
+      ...this.core.connectors.map((connector) => connector.all()),
+      `${CODEMODE_SDK_DECLARATION}\n`,
+    ].join("\n");
+  }
+
+  /** Finds a method by `connector.method` (sandbox identifiers or original names). */
+  resolve(path: string): ResolvedMethod | undefined {
+    for (const connector of this.core.connectors) {
+      for (const prefix of new Set([connector.name, connector.original])) {
+        if (!path.startsWith(`${prefix}.`)) continue;
+        const method = connector.find(path.slice(prefix.length + 1));
+        if (method) return { connector, method };
+      }
+    }
+    return undefined;
+  }
+
+  /** Ranked methods and snippets for a query in the asker's own words. */
+  async search(query: string, options: { limit?: number } = {}): Promise<SearchOutput> {
+    const limit = Math.max(1, options.limit ?? this.options.limit ?? 8);
+    let ranked = this.rankLexical(query);
+    if (this.options.embed && query.trim() !== "") ranked = await this.rerank(query, ranked);
+    const results = ranked.slice(0, limit).map(({ item, score }) => {
+      const { path, connector, method, description, kind } = this.items[item] as Item;
+      return {
+        path,
+        connector,
+        method,
+        ...(description ? { description } : {}),
+        kind,
+        score: Math.round(score * 1000) / 1000,
+      };
+    });
+    return { results, total: ranked.length, truncated: ranked.length > limit };
+  }
+
+  /** Declarations for a connector, a method or a snippet; an unknown target gets the nearest paths. */
+  describe(target: string): DescribeOutput {
+    const wanted = target.trim();
+    const snippet = this.snippets.find((candidate) => candidate.name === wanted);
+    if (snippet) return this.describeSnippet(snippet);
+    const connector = this.core.connectors.find(
+      (candidate) => candidate.name === wanted || candidate.original === wanted,
+    );
+    if (connector) {
+      return {
+        path: connector.name,
+        ...(connector.instructions ? { description: connector.instructions } : {}),
+        types: connector.all(),
+        kind: "connector",
+      };
+    }
+    const resolved = this.resolve(wanted) ?? this.resolveBare(wanted);
+    if (resolved) {
+      return {
+        path: resolved.method.path,
+        ...(resolved.method.description ? { description: resolved.method.description } : {}),
+        types: resolved.connector.method(resolved.method.name),
+        kind: "method",
+      };
+    }
+    const nearest = this.rankLexical(wanted)
+      .slice(0, 5)
+      .map(({ item }) => (this.items[item] as Item).path);
+    return {
+      path: wanted,
+      description: `Nothing is named "${wanted}".`,
+      types: `// Nothing is named "${wanted}". Nearest paths: ${nearest.join(", ") || "none"}.\n// Use codemode.search("what you want to do") to find methods and snippets.\n`,
+      kind: wanted.includes(".") ? "method" : "connector",
+    };
+  }
+
+  private resolveBare(name: string): ResolvedMethod | undefined {
+    const found: ResolvedMethod[] = [];
+    for (const connector of this.core.connectors) {
+      const method = connector.find(name);
+      if (method) found.push({ connector, method });
+    }
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  private describeSnippet(snippet: SnippetDefinition): DescribeOutput {
+    const name = `${toPascalCase(snippet.name)}SnippetInput`;
+    const inputSchema = toJsonSchema(snippet.inputSchema, "input");
+    const input =
+      inputSchema === undefined ? undefined : new TypeWriter().declare(name, inputSchema);
+    const usage = `// Run it with codemode.run(${JSON.stringify(snippet.name)}${input ? `, input: ${name}` : ""}).`;
+    return {
+      path: snippet.name,
+      ...(snippet.description ? { description: snippet.description } : {}),
+      types: `${input ? `${input.text}\n\n` : ""}${usage}\n// Source:\n${snippet.code.trim()}\n`,
+      kind: "snippet",
+    };
+  }
+
+  private rankLexical(query: string): Ranked[] {
+    if (this.snippets.length === 0) return this.core.index.rank(query);
+    this.snippetIndex ??= new SearchIndex(
+      this.snippets.map((snippet) => ({
+        name: snippet.name,
+        connector: "snippet",
+        description: snippet.description ?? "",
+        parameters: propertyNames(toJsonSchema(snippet.inputSchema), undefined).join(" "),
+        keywords: snippet.code.slice(0, 2000),
+      })),
+      this.core.weights,
+    );
+    const offset = this.core.items.length;
+    const merge = (fallback: boolean) =>
+      [
+        ...this.core.index.rank(query, { fallback }),
+        ...(this.snippetIndex as SearchIndex)
+          .rank(query, { fallback })
+          .map(({ item, score }) => ({ item: item + offset, score })),
+      ].sort((a, b) => b.score - a.score || a.item - b.item);
+    const found = merge(false);
+    return found.length > 0 ? found : merge(true);
+  }
+
+  /** Reciprocal-rank fusion of the lexical ranking and cosine similarity of embeddings. */
+  private async rerank(query: string, lexical: Ranked[]): Promise<Ranked[]> {
+    const embed = this.options.embed as EmbedFunction;
+    try {
+      this.embeddings ??= embed(this.items.map((item) => item.text));
+      const [vectors, [queryVector]] = await Promise.all([this.embeddings, embed([query])]);
+      if (!queryVector || vectors.length !== this.items.length) return lexical;
+      const semantic = vectors
+        .map((vector, item) => ({ item, score: cosine(queryVector, vector) }))
+        .sort((a, b) => b.score - a.score || a.item - b.item);
+      const fused = new Map<number, number>();
+      for (const ranking of [lexical, semantic]) {
+        ranking.forEach(({ item }, rank) => {
+          fused.set(item, (fused.get(item) ?? 0) + 1 / (RRF_K + rank + 1));
+        });
+      }
+      return [...fused]
+        .map(([item, score]) => ({ item, score: score * RRF_K }))
+        .sort((a, b) => b.score - a.score || a.item - b.item);
+    } catch {
+      this.embeddings = undefined;
+      return lexical;
+    }
+  }
+}
+
+/** Builds a catalog; connector and method names are checked here (collisions throw). */
+export function createCatalog(options: CatalogOptions): Catalog {
+  const core = new CatalogCore(options.connectors, options.weights);
+  return new Catalog(core, options.snippets ?? [], { embed: options.embed, limit: options.limit });
+}

@@ -1,0 +1,224 @@
+import { createNameMap, type NameAllocator, toPascalCase } from "./identifier.ts";
+import { formatJsDoc } from "./jsdoc.ts";
+import { type JsonSchema, type JsonSchemaObject, toJsonSchema } from "./json-schema.ts";
+import { type TypeDeclaration, TypeWriter } from "./type-writer.ts";
+
+/** A method a connector offers, as the catalog reads it. */
+export interface MethodDefinition {
+  /** the name as the connector knows it (an MCP tool name, an operationId, …) */
+  name: string;
+  description?: string;
+  /** JSON Schema, a Zod 4 schema or a Standard Schema with JSON Schema */
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  requiresApproval?: boolean;
+  /** extra words that name the method for search: HTTP method and path, tags, … */
+  keywords?: readonly string[];
+}
+
+/** A connector: one sandbox global whose methods come from a catalog. */
+export interface ConnectorDefinition {
+  name: string;
+  /** one or two lines on what the connector is for; the tool description shows the first line */
+  instructions?: string;
+  methods: readonly MethodDefinition[];
+  /** the document local `$ref`s in the schemas resolve against (for example an OpenAPI description) */
+  schemaRoot?: unknown;
+}
+
+/** One method as the sandbox sees it. */
+export interface DeclaredMethod {
+  /** identifier in the sandbox */
+  readonly name: string;
+  /** name in the connector */
+  readonly original: string;
+  /** `connector.method` */
+  readonly path: string;
+  readonly description: string | undefined;
+  readonly requiresApproval: boolean;
+  readonly keywords: readonly string[];
+  /** JSON Schema of the input, as read (for search over parameter names) */
+  readonly inputSchema: JsonSchema | undefined;
+}
+
+interface RenderedMethod {
+  input: TypeDeclaration;
+  output: TypeDeclaration;
+  signature: string;
+}
+
+/** The declarations of the platform SDK every sandbox has as `codemode`. */
+export const CODEMODE_SDK_DECLARATION = `type SearchOutput = {
+  results: Array<{
+    path: string;
+    connector: string;
+    method: string;
+    description?: string;
+    kind: "method" | "snippet";
+    score: number;
+  }>;
+  total: number;
+  truncated: boolean;
+};
+
+type DescribeOutput = {
+  path: string;
+  description?: string;
+  types: string;
+  kind: "connector" | "method" | "snippet";
+};
+
+declare const codemode: {
+  /** Ranked paths of connector methods and saved snippets for a query in your own words. */
+  search(query: string): Promise<SearchOutput>;
+  /** TypeScript declarations of a connector ("github"), a method ("github.create_issue") or a snippet. */
+  describe(target: string): Promise<DescribeOutput>;
+  /** Runs fn once and records its value; when the run resumes, the recorded value is returned instead. */
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /** Runs a saved snippet with an optional input and returns its result. */
+  run(name: string, input?: unknown): Promise<unknown>;
+};`;
+
+/** The first paragraph of a text, on one line: what a declaration or a search result shows. */
+export function firstParagraph(text: string | undefined): string | undefined {
+  const paragraph = text
+    ?.trim()
+    .split(/\n\s*\n/)[0]
+    ?.replace(/\s+/g, " ")
+    .trim();
+  return paragraph || undefined;
+}
+
+function acceptsNoInput(schema: JsonSchema | undefined): boolean {
+  if (schema === undefined || schema === true) return true;
+  if (typeof schema !== "object") return false;
+  const required = (node: JsonSchemaObject): boolean =>
+    (Array.isArray(node.required) && node.required.length > 0) ||
+    (Array.isArray(node.allOf) &&
+      node.allOf.some((part) => typeof part === "object" && required(part)));
+  const objectLike =
+    schema.type === undefined || schema.type === "object" || schema.properties !== undefined;
+  return objectLike && !required(schema) && schema.$ref === undefined;
+}
+
+/**
+ * The TypeScript a model reads for one connector: `type XInput`, `type XOutput` and
+ * `declare const <name>: { method(input: XInput): Promise<XOutput>; }`, for all methods or one.
+ * Rendering is lazy and remembered; named types (OpenAPI components, `$defs`) are shared.
+ */
+export class ConnectorDeclarations {
+  readonly name: string;
+  readonly original: string;
+  readonly instructions: string | undefined;
+  readonly methods: readonly DeclaredMethod[];
+  private readonly byName = new Map<string, MethodDefinition>();
+  private readonly rendered = new Map<string, RenderedMethod>();
+  private readonly typeNames = new Map<string, { input: string; output: string }>();
+  private readonly writer: TypeWriter;
+  private everything: string | undefined;
+
+  constructor(
+    private readonly definition: ConnectorDefinition,
+    identifier: string,
+    names: NameAllocator,
+  ) {
+    this.name = identifier;
+    this.original = definition.name;
+    this.instructions = definition.instructions?.trim() || undefined;
+    this.writer = new TypeWriter(names);
+    const map = createNameMap(
+      definition.methods.map((method) => method.name),
+      { kind: `method of connector "${definition.name}"` },
+    );
+    this.methods = definition.methods.map((method) => {
+      const name = map.identifiers.get(method.name) as string;
+      this.byName.set(name, method);
+      const pascal = toPascalCase(name);
+      this.typeNames.set(name, {
+        input: names.allocate(`${pascal}Input`),
+        output: names.allocate(`${pascal}Output`),
+      });
+      return {
+        name,
+        original: method.name,
+        path: `${identifier}.${name}`,
+        description: method.description?.trim() || undefined,
+        requiresApproval: method.requiresApproval === true,
+        keywords: method.keywords ?? [],
+        inputSchema: toJsonSchema(method.inputSchema, "input"),
+      };
+    });
+  }
+
+  /** Everything the connector offers, as one declaration file. */
+  all(): string {
+    this.everything ??= this.compose(
+      this.methods.map((method) => method.name),
+      this.instructions,
+    );
+    return this.everything;
+  }
+
+  /** Only what one method needs: the named types it uses, its input and output, its signature. */
+  method(name: string): string {
+    return this.compose([name], undefined);
+  }
+
+  /** The identifier of a method given its identifier or its original name. */
+  find(name: string): DeclaredMethod | undefined {
+    return (
+      this.methods.find((method) => method.name === name) ??
+      this.methods.find((method) => method.original === name)
+    );
+  }
+
+  private compose(names: readonly string[], instructions: string | undefined): string {
+    const methods = names.map((name) => this.render(name));
+    const refs = new Set<string>();
+    for (const { input, output } of methods) {
+      for (const ref of input.refs) refs.add(ref);
+      for (const ref of output.refs) refs.add(ref);
+    }
+    const parts = [
+      ...this.writer.namedDeclarations(refs),
+      ...methods.flatMap(({ input, output }) => [input.text, output.text]),
+    ];
+    const doc = formatJsDoc(instructions ? instructions.split(/\r?\n/) : []);
+    const body = methods.map(({ signature }) => signature).join("\n");
+    parts.push(`${doc}declare const ${this.name}: {\n${body}\n};`);
+    return `${parts.join("\n\n")}\n`;
+  }
+
+  private render(name: string): RenderedMethod {
+    const cached = this.rendered.get(name);
+    if (cached) return cached;
+    const definition = this.byName.get(name) as MethodDefinition;
+    const declared = this.find(name) as DeclaredMethod;
+    const types = this.typeNames.get(name) as { input: string; output: string };
+    const root = this.definition.schemaRoot;
+    const input = this.writer.declare(
+      types.input,
+      declared.inputSchema,
+      root === undefined ? {} : { root },
+    );
+    const outputSchema = toJsonSchema(definition.outputSchema, "output");
+    const output = this.writer.declare(
+      types.output,
+      outputSchema,
+      root === undefined ? {} : { root },
+    );
+    const doc = [
+      ...(firstParagraph(declared.description)
+        ? [firstParagraph(declared.description) as string]
+        : []),
+      ...(declared.requiresApproval
+        ? ["@approval a person approves this call: the run pauses here until then"]
+        : []),
+    ];
+    const optional = acceptsNoInput(declared.inputSchema) ? "?" : "";
+    const signature = `${formatJsDoc(doc, "  ")}  ${name}(input${optional}: ${types.input}): Promise<${types.output}>;`;
+    const method = { input, output, signature };
+    this.rendered.set(name, method);
+    return method;
+  }
+}

@@ -1,0 +1,135 @@
+import { TypegenError } from "./typegen-error.ts";
+
+/** Words that cannot name a sandbox global or a method: JavaScript's reserved and strict-mode words. */
+const RESERVED_WORDS = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false " +
+    "finally for function if import in instanceof new null return super switch this throw true try " +
+    "typeof var void while with yield let static implements interface package private protected public " +
+    "await arguments eval undefined NaN Infinity"
+  ).split(" "),
+);
+
+/** Property names that would reach `Object.prototype` machinery if a method were called that. */
+const PROTOTYPE_NAMES = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "toLocaleString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "then",
+]);
+
+/** Globals of every sandbox; a connector may not shadow them. */
+export const SANDBOX_GLOBALS: ReadonlySet<string> = new Set(
+  (
+    "codemode console globalThis self window Object Function Array Number String Boolean Symbol BigInt " +
+    "Math JSON Date RegExp Error TypeError RangeError SyntaxError ReferenceError EvalError URIError " +
+    "AggregateError Promise Proxy Reflect Map Set WeakMap WeakSet WeakRef FinalizationRegistry ArrayBuffer " +
+    "SharedArrayBuffer DataView Int8Array Uint8Array Uint8ClampedArray Int16Array Uint16Array Int32Array " +
+    "Uint32Array Float32Array Float64Array BigInt64Array BigUint64Array Atomics Intl TextEncoder TextDecoder " +
+    "URL URLSearchParams structuredClone setTimeout clearTimeout setInterval clearInterval queueMicrotask " +
+    "atob btoa fetch crypto parseInt parseFloat isNaN isFinite encodeURI encodeURIComponent decodeURI " +
+    "decodeURIComponent escape unescape"
+  ).split(" "),
+);
+
+const SEPARATORS = /[^\p{ID_Continue}$]+/gu;
+
+/**
+ * Turns a tool or connector name into a valid JavaScript identifier that keeps its word boundaries:
+ * `issues/create` → `issues_create`, `get-commit` → `get_commit`, `2fa` → `_2fa`, `delete` → `delete_`.
+ * Letters of any script are kept; every run of other characters becomes one `_`.
+ */
+export function toIdentifier(name: string): string {
+  let identifier = name.split(SEPARATORS).filter(Boolean).join("_");
+  if (identifier === "") return "_";
+  if (!/^[\p{ID_Start}$_]/u.test(identifier)) identifier = `_${identifier}`;
+  if (RESERVED_WORDS.has(identifier) || PROTOTYPE_NAMES.has(identifier))
+    identifier = `${identifier}_`;
+  return identifier;
+}
+
+/** `list_pull-requests` → `ListPullRequests`; used for type names. */
+export function toPascalCase(name: string): string {
+  const words = name
+    .replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const pascal = words.map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
+  if (pascal === "") return "T";
+  return /^\p{N}/u.test(pascal) ? `T${pascal}` : pascal;
+}
+
+/** A two-way map between original names and the identifiers they became. */
+export interface NameMap {
+  /** original name → identifier */
+  readonly identifiers: ReadonlyMap<string, string>;
+  /** identifier → original name */
+  readonly originals: ReadonlyMap<string, string>;
+}
+
+/**
+ * Maps every name to an identifier and back. Two names that become the same identifier are a
+ * configuration error naming both originals, so one of them can be renamed.
+ */
+export function createNameMap(
+  names: Iterable<string>,
+  options: { kind: string; reserved?: ReadonlySet<string> } = { kind: "name" },
+): NameMap {
+  const identifiers = new Map<string, string>();
+  const originals = new Map<string, string>();
+  for (const name of names) {
+    if (identifiers.has(name)) {
+      throw new TypegenError("INVALID_NAME", `Duplicate ${options.kind} "${name}".`, { name });
+    }
+    const identifier = toIdentifier(name);
+    if (options.reserved?.has(identifier)) {
+      throw new TypegenError(
+        "INVALID_NAME",
+        `The ${options.kind} "${name}" would shadow the sandbox global "${identifier}"; choose another name.`,
+        { name, identifier },
+      );
+    }
+    const other = originals.get(identifier);
+    if (other !== undefined) {
+      throw new TypegenError(
+        "INVALID_NAME",
+        `The ${options.kind}s "${other}" and "${name}" both become the identifier "${identifier}"; rename one of them.`,
+        { names: [other, name], identifier },
+      );
+    }
+    identifiers.set(name, identifier);
+    originals.set(identifier, name);
+  }
+  return { identifiers, originals };
+}
+
+/** Hands out unique type names in one declaration scope, in the order they are asked for. */
+export class NameAllocator {
+  private readonly used = new Set<string>(TYPE_SCOPE_NAMES);
+
+  /** Claims `preferred`, or `preferred2`, `preferred3`, … when it is taken. */
+  allocate(preferred: string): string {
+    let name = preferred;
+    for (let suffix = 2; this.used.has(name); suffix++) name = `${preferred}${suffix}`;
+    this.used.add(name);
+    return name;
+  }
+}
+
+/** Global type names a generated declaration must not redeclare. */
+const TYPE_SCOPE_NAMES = [
+  ...SANDBOX_GLOBALS,
+  ..."Record Partial Required Readonly Pick Omit Exclude Extract NonNullable Parameters ReturnType Awaited PromiseLike ArrayLike Iterable Iterator AsyncIterable Event EventTarget Request Response Headers Blob File FormData ReadableStream WritableStream AbortSignal AbortController Element Node Document Text Comment Storage Location Navigator History SearchOutput DescribeOutput unknown never object string number boolean symbol bigint any void null".split(
+    " ",
+  ),
+];

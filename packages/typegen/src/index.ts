@@ -1,0 +1,40 @@
+export {
+  type Catalog,
+  type CatalogOptions,
+  createCatalog,
+  type DescribeOutput,
+  type EmbedFunction,
+  type ResolvedMethod,
+  type SearchOutput,
+  type SnippetDefinition,
+} from "./catalog.ts";
+export {
+  CODEMODE_SDK_DECLARATION,
+  type ConnectorDeclarations,
+  type ConnectorDefinition,
+  type DeclaredMethod,
+  type MethodDefinition,
+} from "./declarations.ts";
+export {
+  createNameMap,
+  type NameMap,
+  SANDBOX_GLOBALS,
+  toIdentifier,
+  toPascalCase,
+} from "./identifier.ts";
+export {
+  type JsonSchema,
+  type JsonSchemaObject,
+  type SchemaSide,
+  toJsonSchema,
+} from "./json-schema.ts";
+export { normalizeCode } from "./normalize-code.ts";
+export {
+  DEFAULT_SEARCH_WEIGHTS,
+  type SearchFields,
+  SearchIndex,
+  type SearchWeights,
+} from "./search-index.ts";
+export { createToolDescription, type DescribedConnector } from "./tool-description.ts";
+export { jsonSchemaToTypeScript, TypeWriter } from "./type-writer.ts";
+export { TypegenError, type TypegenErrorCode } from "./typegen-error.ts";

@@ -1,0 +1,451 @@
+import { NameAllocator, toPascalCase } from "./identifier.ts";
+import { formatJsDoc, schemaDocLines } from "./jsdoc.ts";
+import { type JsonSchemaObject, resolvePointer, toJsonSchema } from "./json-schema.ts";
+
+/** A rendered type and how tightly it binds: unions need parentheses inside `&` and `[]`. */
+interface Rendered {
+  text: string;
+  binding: "union" | "intersection" | "atom";
+}
+
+interface Context {
+  root: unknown;
+  rootId: number;
+  /** the schema the current declaration starts from, so `$ref: "#"` can name it */
+  top: unknown;
+  depth: number;
+  indent: string;
+  /** the property that led here, used to name anonymous recursive definitions */
+  hint: string;
+  owner: string;
+}
+
+interface NamedType {
+  name: string;
+  schema: unknown;
+  root: unknown;
+  rootId: number;
+  /** set once rendered: the declaration and the named types it refers to */
+  text?: string;
+  refs?: Set<string>;
+  /** the declaration itself (a `$ref: "#"` back to a top-level type); never emitted separately */
+  self?: boolean;
+}
+
+/** One `type X = …;` declaration and the named types it needs. */
+export interface TypeDeclaration {
+  name: string;
+  text: string;
+  refs: ReadonlySet<string>;
+}
+
+const UNKNOWN: Rendered = { text: "unknown", binding: "atom" };
+const NEVER: Rendered = { text: "never", binding: "atom" };
+const MAX_DEPTH = 32;
+const INLINE_WIDTH = 80;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** References into these containers name a reusable definition; it becomes a named type. */
+const DEFINITION_POINTER = /\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/;
+const TYPE_KEYWORDS = [
+  "type",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "enum",
+  "const",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "$ref",
+];
+
+function isObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasTypeKeywords(schema: JsonSchemaObject, except?: string): boolean {
+  return TYPE_KEYWORDS.some((keyword) => keyword !== except && schema[keyword] !== undefined);
+}
+
+function wrap(rendered: Rendered, needs: "intersection" | "atom"): string {
+  const weaker =
+    rendered.binding === "union" || (needs === "atom" && rendered.binding === "intersection");
+  return weaker ? `(${rendered.text})` : rendered.text;
+}
+
+function union(parts: Rendered[]): Rendered {
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (part.text === "unknown") return UNKNOWN;
+    if (part.text !== "never" && !texts.includes(part.text)) texts.push(part.text);
+  }
+  if (texts.length === 0) return NEVER;
+  if (texts.length === 1) return parts.find((part) => part.text === texts[0]) as Rendered;
+  return { text: texts.join(" | "), binding: "union" };
+}
+
+function intersection(parts: Rendered[]): Rendered {
+  const kept = parts.filter(
+    (part, index) =>
+      part.text !== "unknown" && parts.findIndex((other) => other.text === part.text) === index,
+  );
+  if (kept.some((part) => part.text === "never")) return NEVER;
+  if (kept.length === 0) return UNKNOWN;
+  if (kept.length === 1) return kept[0] as Rendered;
+  return {
+    text: kept.map((part) => wrap(part, "intersection")).join(" & "),
+    binding: "intersection",
+  };
+}
+
+function literal(value: unknown): Rendered {
+  if (value === null) return { text: "null", binding: "atom" };
+  if (typeof value === "number" && !Number.isFinite(value))
+    return { text: "number", binding: "atom" };
+  const text = JSON.stringify(value);
+  return text === undefined ? UNKNOWN : { text, binding: "atom" };
+}
+
+/** True when `schema` reaches `ref` again through its own subschemas and inlined references. */
+function refersTo(root: unknown, schema: unknown, ref: string): boolean {
+  const seen = new Set<unknown>();
+  const stack = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    const nested = (node as Record<string, unknown>).$ref;
+    if (typeof nested === "string") {
+      if (nested === ref) return true;
+      if (!DEFINITION_POINTER.test(nested)) stack.push(resolvePointer(root, nested));
+    }
+    for (const value of Object.values(node)) if (typeof value === "object") stack.push(value);
+  }
+  return false;
+}
+
+/**
+ * Renders JSON Schemas as TypeScript types. Definitions reached through `$defs`, `definitions` or
+ * `components/schemas` become named types that are declared once and shared; any other reference
+ * is inlined, unless it is recursive, in which case it is named too. A part that cannot be rendered
+ * becomes `unknown`; nothing here throws.
+ */
+export class TypeWriter {
+  private readonly named = new Map<string, NamedType>();
+  private readonly rootIds = new WeakMap<object, number>();
+  private readonly inlining: string[] = [];
+  private refs = new Set<string>();
+  private nextRootId = 1;
+
+  constructor(private readonly names: NameAllocator = new NameAllocator()) {}
+
+  /**
+   * `type <name> = …;` for `schema`. Local `$ref`s resolve against `root` (the schema itself by
+   * default, or the document it came from, such as an OpenAPI description).
+   */
+  declare(
+    name: string,
+    schema: unknown,
+    options: { root?: unknown; doc?: readonly string[] } = {},
+  ): TypeDeclaration {
+    const root = options.root ?? schema;
+    const rootId = this.rootId(root);
+    if (root === schema && isObject(schema))
+      this.named.set(`${rootId}#`, { name, schema, root, rootId, self: true });
+    const { rendered, refs } = this.collect(() =>
+      this.render(schema, {
+        root,
+        rootId,
+        top: schema,
+        depth: 0,
+        indent: "",
+        hint: "",
+        owner: name,
+      }),
+    );
+    return {
+      name,
+      text: `${formatJsDoc(options.doc ?? [])}type ${name} = ${rendered.text};`,
+      refs,
+    };
+  }
+
+  /** The declarations of the named types `refs` need, directly or through each other, in a stable order. */
+  namedDeclarations(refs: Iterable<string>): string[] {
+    const order: string[] = [];
+    const seen = new Set<string>();
+    const queue = [...refs];
+    while (queue.length > 0) {
+      const key = queue.shift() as string;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const named = this.named.get(key);
+      if (!named || named.self) continue;
+      this.renderNamed(named);
+      order.push(named.text as string);
+      queue.push(...(named.refs as Set<string>));
+    }
+    return order;
+  }
+
+  private rootId(root: unknown): number {
+    if (!isObject(root)) return 0;
+    let id = this.rootIds.get(root);
+    if (id === undefined) {
+      id = this.nextRootId++;
+      this.rootIds.set(root, id);
+    }
+    return id;
+  }
+
+  private collect(render: () => Rendered): { rendered: Rendered; refs: Set<string> } {
+    const outer = this.refs;
+    this.refs = new Set();
+    try {
+      return { rendered: render(), refs: this.refs };
+    } finally {
+      this.refs = outer;
+    }
+  }
+
+  private renderNamed(named: NamedType): void {
+    if (named.text !== undefined) return;
+    named.text = `type ${named.name} = unknown;`; // guards re-entry while rendering
+    const { rendered, refs } = this.collect(() =>
+      this.render(named.schema, {
+        root: named.root,
+        rootId: named.rootId,
+        top: named.schema,
+        depth: 0,
+        indent: "",
+        hint: "",
+        owner: named.name,
+      }),
+    );
+    const doc = isObject(named.schema) ? schemaDocLines(named.schema).slice(0, 1) : [];
+    named.text = `${formatJsDoc(doc)}type ${named.name} = ${rendered.text};`;
+    named.refs = refs;
+  }
+
+  private render(schema: unknown, context: Context): Rendered {
+    if (context.depth > MAX_DEPTH) return UNKNOWN;
+    try {
+      return this.renderSchema(schema, context);
+    } catch {
+      return UNKNOWN;
+    }
+  }
+
+  private renderSchema(schema: unknown, context: Context): Rendered {
+    if (schema === false) return NEVER;
+    if (!isObject(schema)) return UNKNOWN;
+    const nullable = schema.nullable === true || schema["x-nullable"] === true;
+    const withNull = (rendered: Rendered) =>
+      nullable ? union([rendered, literal(null)]) : rendered;
+    const next = { ...context, depth: context.depth + 1 };
+
+    if (typeof schema.$ref === "string") {
+      const target = this.renderRef(schema.$ref, context);
+      if (!hasTypeKeywords(schema, "$ref")) return withNull(target);
+      const { $ref: _ref, ...rest } = schema;
+      return withNull(intersection([target, this.render(rest, next)]));
+    }
+    if (schema.const !== undefined) return withNull(literal(schema.const));
+    if (Array.isArray(schema.enum)) return withNull(union(schema.enum.map(literal)));
+
+    const parts: Rendered[] = [];
+    const { allOf, anyOf, oneOf } = schema;
+    if (Array.isArray(allOf) || Array.isArray(anyOf) || Array.isArray(oneOf)) {
+      const rest: JsonSchemaObject = {
+        ...schema,
+        allOf: undefined,
+        anyOf: undefined,
+        oneOf: undefined,
+      };
+      if (hasTypeKeywords(rest)) parts.push(this.render(rest, next));
+      // Members that only add constraints (`required`, descriptions) do not change the type.
+      const members = (list: unknown) =>
+        (Array.isArray(list) ? list : [])
+          .filter((member) => !isObject(member) || hasTypeKeywords(member))
+          .map((member) => this.render(member, next));
+      if (Array.isArray(allOf)) parts.push(...members(allOf));
+      for (const list of [anyOf, oneOf]) {
+        const alternatives = members(list);
+        if (alternatives.length > 0) parts.push(union(alternatives));
+      }
+      return withNull(intersection(parts));
+    }
+
+    const types = Array.isArray(schema.type)
+      ? schema.type
+      : typeof schema.type === "string"
+        ? [schema.type]
+        : [];
+    if (types.length === 0) {
+      if (
+        schema.properties ||
+        schema.additionalProperties !== undefined ||
+        schema.patternProperties
+      ) {
+        types.push("object");
+      } else if (schema.items !== undefined || schema.prefixItems) {
+        types.push("array");
+      }
+    }
+    if (types.length === 0) return withNull(UNKNOWN);
+    return withNull(union(types.map((type) => this.renderType(type, schema, context))));
+  }
+
+  private renderType(type: string, schema: JsonSchemaObject, context: Context): Rendered {
+    switch (type) {
+      case "string":
+        return { text: "string", binding: "atom" };
+      case "number":
+      case "integer":
+        return { text: "number", binding: "atom" };
+      case "boolean":
+        return { text: "boolean", binding: "atom" };
+      case "null":
+        return literal(null);
+      case "array":
+        return this.renderArray(schema, context);
+      case "object":
+        return this.renderObject(schema, context);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private renderArray(schema: JsonSchemaObject, context: Context): Rendered {
+    const next = { ...context, depth: context.depth + 1 };
+    const tuple = Array.isArray(schema.prefixItems)
+      ? schema.prefixItems
+      : Array.isArray(schema.items)
+        ? schema.items
+        : undefined;
+    if (tuple) {
+      const rest = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
+      const minimum = typeof schema.minItems === "number" ? schema.minItems : tuple.length;
+      const elements = tuple.map((item, index) => {
+        const rendered = this.render(item, next);
+        return index >= minimum ? `${wrap(rendered, "atom")}?` : rendered.text;
+      });
+      if (rest !== undefined && rest !== false && !Array.isArray(rest)) {
+        elements.push(`...${wrap(this.render(rest, next), "atom")}[]`);
+      }
+      return { text: `[${elements.join(", ")}]`, binding: "atom" };
+    }
+    const item = schema.items === undefined ? UNKNOWN : this.render(schema.items, next);
+    return { text: `${wrap(item, "atom")}[]`, binding: "atom" };
+  }
+
+  private renderObject(schema: JsonSchemaObject, context: Context): Rendered {
+    const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const inner = `${context.indent}  `;
+    const lines: string[] = [];
+    let documented = false;
+    for (const [key, property] of properties) {
+      const rendered = this.render(property, {
+        ...context,
+        depth: context.depth + 1,
+        indent: inner,
+        hint: key,
+      });
+      const optional = !(required.has(key) || (isObject(property) && property.required === true));
+      const doc = formatJsDoc(this.docLines(property, context), inner);
+      if (doc) documented = true;
+      const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);
+      lines.push(`${doc}${inner}${name}${optional ? "?" : ""}: ${rendered.text};`);
+    }
+
+    const indexTypes: Rendered[] = [];
+    const next = { ...context, depth: context.depth + 1, indent: inner };
+    if (isObject(schema.patternProperties)) {
+      for (const pattern of Object.values(schema.patternProperties))
+        indexTypes.push(this.render(pattern, next));
+    }
+    const additional = schema.additionalProperties;
+    if (isObject(additional)) indexTypes.push(this.render(additional, next));
+    else if (additional === true && properties.length === 0) indexTypes.push(UNKNOWN);
+    const index = indexTypes.length > 0 ? union(indexTypes) : undefined;
+
+    if (properties.length === 0) {
+      if (index) return { text: `Record<string, ${index.text}>`, binding: "atom" };
+      if (additional === false || schema.properties) return { text: "{}", binding: "atom" };
+      return { text: "Record<string, unknown>", binding: "atom" };
+    }
+    const oneLine = `{ ${lines.map((line) => line.trim()).join(" ")} }`;
+    const body =
+      !documented &&
+      !oneLine.includes("\n") &&
+      oneLine.length + context.indent.length <= INLINE_WIDTH
+        ? oneLine
+        : `{\n${lines.join("\n")}\n${context.indent}}`;
+    const object: Rendered = { text: body, binding: "atom" };
+    if (!index || index.text === "unknown") return object;
+    return intersection([object, { text: `Record<string, ${index.text}>`, binding: "atom" }]);
+  }
+
+  /** A property's JSDoc: its own annotations, or those of the definition it inlines. */
+  private docLines(property: unknown, context: Context): string[] {
+    if (!isObject(property)) return [];
+    const own = schemaDocLines(property);
+    if (own.length > 0 || typeof property.$ref !== "string") return own;
+    if (DEFINITION_POINTER.test(property.$ref)) return [];
+    const target = resolvePointer(context.root, property.$ref);
+    return isObject(target) ? schemaDocLines(target) : [];
+  }
+
+  private renderRef(ref: string, context: Context): Rendered {
+    const key = `${context.rootId}${ref}`;
+    const known = this.named.get(key);
+    if (known) {
+      if (!known.self) this.refs.add(key);
+      return { text: known.name, binding: "atom" };
+    }
+    const target = resolvePointer(context.root, ref);
+    if (target === undefined) return UNKNOWN;
+    const definition = DEFINITION_POINTER.exec(ref);
+    if (definition || this.inlining.includes(key) || refersTo(context.root, target, ref)) {
+      const name = this.names.allocate(this.nameFor(definition?.[1], target, context));
+      this.named.set(key, { name, schema: target, root: context.root, rootId: context.rootId });
+      this.refs.add(key);
+      return { text: name, binding: "atom" };
+    }
+    this.inlining.push(key);
+    try {
+      return this.render(target, { ...context, depth: context.depth + 1 });
+    } finally {
+      this.inlining.pop();
+    }
+  }
+
+  private nameFor(key: string | undefined, target: unknown, context: Context): string {
+    const decoded =
+      key === undefined
+        ? undefined
+        : decodeURIComponent(key).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (decoded !== undefined && !/^_*schema\d*$/i.test(decoded)) return toPascalCase(decoded);
+    if (isObject(target) && typeof target.title === "string" && target.title.trim() !== "") {
+      return toPascalCase(target.title);
+    }
+    return `${context.owner}${toPascalCase(context.hint || "Node")}`;
+  }
+}
+
+/**
+ * `type <name> = …;` for one schema (JSON Schema, Zod 4 or Standard Schema), after the named types
+ * it needs.
+ */
+export function jsonSchemaToTypeScript(
+  name: string,
+  schema: unknown,
+  options: { root?: unknown } = {},
+): string {
+  const writer = new TypeWriter();
+  const declaration = writer.declare(name, toJsonSchema(schema), options);
+  return [...writer.namedDeclarations(declaration.refs), declaration.text].join("\n\n");
+}
