@@ -3,9 +3,9 @@ import {
   ConnectorDeclarations,
   type ConnectorDefinition,
   type DeclaredMethod,
-  firstParagraph,
 } from "./declarations.ts";
 import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./identifier.ts";
+import { firstSentence } from "./jsdoc.ts";
 import { type JsonSchema, toJsonSchema } from "./json-schema.ts";
 import { type Ranked, type SearchFields, SearchIndex, type SearchWeights } from "./search-index.ts";
 import { TypeWriter } from "./type-writer.ts";
@@ -73,15 +73,8 @@ interface Item {
 
 const DESCRIPTION_LENGTH = 120;
 const RRF_K = 60;
-
-function oneLine(text: string | undefined): string | undefined {
-  const paragraph = firstParagraph(text);
-  if (!paragraph) return undefined;
-  const sentence = /^(.{20,}?[.!?])\s/.exec(paragraph)?.[1] ?? paragraph;
-  return sentence.length <= DESCRIPTION_LENGTH
-    ? sentence
-    : `${sentence.slice(0, DESCRIPTION_LENGTH - 1).trimEnd()}…`;
-}
+/** how many lexical results the semantic re-rank considers */
+const RERANK_DEPTH = 50;
 
 function propertyNames(schema: JsonSchema | undefined, root: unknown, depth = 0): string[] {
   if (typeof schema !== "object" || schema === null || depth > 2) return [];
@@ -160,7 +153,7 @@ class CatalogCore {
           path: method.path,
           connector: connector.name,
           method: method.name,
-          description: oneLine(method.description),
+          description: firstSentence(method.description, DESCRIPTION_LENGTH),
           kind: "method",
           text: `${method.path}: ${method.description ?? ""}`,
         });
@@ -209,7 +202,7 @@ export class Catalog {
         path: snippet.name,
         connector: "snippet",
         method: snippet.name,
-        description: oneLine(snippet.description),
+        description: firstSentence(snippet.description, DESCRIPTION_LENGTH),
         kind: "snippet" as const,
         text: `${snippet.name}: ${snippet.description ?? ""}`,
       })),
@@ -248,8 +241,10 @@ export class Catalog {
   /** Ranked methods and snippets for a query in the asker's own words. */
   async search(query: string, options: { limit?: number } = {}): Promise<SearchOutput> {
     const limit = Math.max(1, options.limit ?? this.options.limit ?? 8);
-    let ranked = this.rankLexical(query);
-    if (this.options.embed && query.trim() !== "") ranked = await this.rerank(query, ranked);
+    const semantic = this.options.embed !== undefined && query.trim() !== "";
+    const lexical = this.rankLexical(query, semantic ? Math.max(limit, RERANK_DEPTH) : limit);
+    const ranked = semantic ? await this.rerank(query, lexical.ranked) : lexical.ranked;
+    const total = Math.max(lexical.total, ranked.length);
     const results = ranked.slice(0, limit).map(({ item, score }) => {
       const { path, connector, method, description, kind } = this.items[item] as Item;
       return {
@@ -261,7 +256,7 @@ export class Catalog {
         score: Math.round(score * 1000) / 1000,
       };
     });
-    return { results, total: ranked.length, truncated: ranked.length > limit };
+    return { results, total, truncated: total > limit };
   }
 
   /** Declarations for a connector, a method or a snippet; an unknown target gets the nearest paths. */
@@ -289,9 +284,9 @@ export class Catalog {
         kind: "method",
       };
     }
-    const nearest = this.rankLexical(wanted)
-      .slice(0, 5)
-      .map(({ item }) => (this.items[item] as Item).path);
+    const nearest = this.rankLexical(wanted, 5).ranked.map(
+      ({ item }) => (this.items[item] as Item).path,
+    );
     return {
       path: wanted,
       description: `Nothing is named "${wanted}".`,
@@ -323,8 +318,8 @@ export class Catalog {
     };
   }
 
-  private rankLexical(query: string): Ranked[] {
-    if (this.snippets.length === 0) return this.core.index.rank(query);
+  private rankLexical(query: string, limit: number): { ranked: Ranked[]; total: number } {
+    if (this.snippets.length === 0) return this.core.index.rank(query, { limit });
     this.snippetIndex ??= new SearchIndex(
       this.snippets.map((snippet) => ({
         name: snippet.name,
@@ -336,15 +331,17 @@ export class Catalog {
       this.core.weights,
     );
     const offset = this.core.items.length;
-    const merge = (fallback: boolean) =>
-      [
-        ...this.core.index.rank(query, { fallback }),
-        ...(this.snippetIndex as SearchIndex)
-          .rank(query, { fallback })
-          .map(({ item, score }) => ({ item: item + offset, score })),
+    const merge = (fallback: boolean) => {
+      const methods = this.core.index.rank(query, { fallback, limit });
+      const snippets = (this.snippetIndex as SearchIndex).rank(query, { fallback, limit });
+      const ranked = [
+        ...methods.ranked,
+        ...snippets.ranked.map(({ item, score }) => ({ item: item + offset, score })),
       ].sort((a, b) => b.score - a.score || a.item - b.item);
+      return { ranked: ranked.slice(0, limit), total: methods.total + snippets.total };
+    };
     const found = merge(false);
-    return found.length > 0 ? found : merge(true);
+    return found.total > 0 ? found : merge(true);
   }
 
   /** Reciprocal-rank fusion of the lexical ranking and cosine similarity of embeddings. */

@@ -1,5 +1,5 @@
 import { createNameMap, type NameAllocator, toPascalCase } from "./identifier.ts";
-import { formatJsDoc } from "./jsdoc.ts";
+import { firstSentence, formatJsDoc } from "./jsdoc.ts";
 import { type JsonSchema, type JsonSchemaObject, toJsonSchema } from "./json-schema.ts";
 import { type TypeDeclaration, TypeWriter } from "./type-writer.ts";
 
@@ -78,16 +78,6 @@ declare const codemode: {
   /** Runs a saved snippet with an optional input and returns its result. */
   run(name: string, input?: unknown): Promise<unknown>;
 };`;
-
-/** The first paragraph of a text, on one line: what a declaration or a search result shows. */
-export function firstParagraph(text: string | undefined): string | undefined {
-  const paragraph = text
-    ?.trim()
-    .split(/\n\s*\n/)[0]
-    ?.replace(/\s+/g, " ")
-    .trim();
-  return paragraph || undefined;
-}
 
 function acceptsNoInput(schema: JsonSchema | undefined): boolean {
   if (schema === undefined || schema === true) return true;
@@ -208,8 +198,8 @@ export class ConnectorDeclarations {
       root === undefined ? {} : { root },
     );
     const doc = [
-      ...(firstParagraph(declared.description)
-        ? [firstParagraph(declared.description) as string]
+      ...(firstSentence(declared.description)
+        ? [firstSentence(declared.description) as string]
         : []),
       ...(declared.requiresApproval
         ? ["@approval a person approves this call: the run pauses here until then"]

@@ -11,6 +11,51 @@ function compactJson(value: unknown): string | undefined {
   }
 }
 
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  "#39": "'",
+};
+
+/**
+ * Documentation text as a model should read it: HTML tags dropped (Stripe writes HTML), Markdown
+ * links reduced to their text, entities decoded, runs of spaces collapsed, blank lines kept.
+ */
+export function cleanText(text: string): string {
+  return text
+    .replace(/<\/?(?:p|br|ul|ol|li|div|h\d)\b[^>]*>/gi, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/\[([^\]]+)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1")
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? "")
+    .replace(/[ \t]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/**
+ * The first sentence of a text's first paragraph, cleaned and on one line, cut at `maxLength` with an
+ * ellipsis: what a method's JSDoc, a search result and the tool description show.
+ */
+export function firstSentence(
+  text: string | undefined,
+  maxLength = Number.POSITIVE_INFINITY,
+): string | undefined {
+  const paragraph = cleanText(text ?? "")
+    .split(/\n\s*\n/)[0]
+    ?.replace(/\s+/g, " ")
+    .trim();
+  if (!paragraph) return undefined;
+  const sentence = /^(.{20,}?[.!?])\s+(?=[A-Z(`"'])/.exec(paragraph)?.[1] ?? paragraph;
+  return sentence.length <= maxLength
+    ? sentence
+    : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
+}
+
 /** The JSDoc lines a schema's annotations and constraints become. */
 export function schemaDocLines(
   schema: JsonSchema | undefined,
@@ -19,8 +64,9 @@ export function schemaDocLines(
   if (typeof schema !== "object" || schema === null) return [];
   const lines: string[] = [];
   const text = schema.description ?? schema.title;
-  if (options.description !== false && typeof text === "string" && text.trim() !== "") {
-    lines.push(...text.trim().split(/\r?\n/));
+  if (options.description !== false && typeof text === "string") {
+    const clean = cleanText(text);
+    if (clean) lines.push(...clean.split(/\r?\n/));
   }
   const tag = (name: string, value: unknown) => {
     if (value === undefined || value === null || value === false) return;
@@ -50,6 +96,6 @@ export function schemaDocLines(
 export function formatJsDoc(lines: readonly string[], indent = ""): string {
   if (lines.length === 0) return "";
   const safe = lines.map((line) => line.replace(/\*\//g, "*\\/").trimEnd());
-  if (safe.length === 1 && (safe[0] as string).length <= 100) return `${indent}/** ${safe[0]} */\n`;
+  if (safe.length === 1) return `${indent}/** ${safe[0]} */\n`;
   return `${indent}/**\n${safe.map((line) => (line ? `${indent} * ${line}` : `${indent} *`)).join("\n")}\n${indent} */\n`;
 }

@@ -150,57 +150,238 @@ const GROUPS: readonly string[] = [
   "private, hidden, internal, secret, confidential",
   "connected, installed, installation, integration, app, application",
   "app, application, integration, client, oauth app, bot",
+  // more API vocabulary: how people say what the operations do
+  "remove member, kick, kick out, expel, offboard, fire, let go, boot",
+  "member, employee, staff, worker, colleague, teammate, coworker, hire",
+  "secret, api key, access key, aws key, leaked key, private key, credential, password, token",
+  "scanning, scan, scanner, detection, detect, leak, leaked, exposed, exposure, found",
+  "alert, warning, warn, flag, flagged, finding, notice, problem",
+  "vulnerability, vulnerable, cve, security issue, exploit, weakness, insecure",
+  "dependency, dependencies, third party, package, library, module, npm, gem, requirement",
+  "dependabot, dependency update, outdated dependency, version bump",
+  "protection, protect, rule, rules, ruleset, guard, safeguard, policy, restriction, requirement",
+  "milestone, checkpoint, due date, deadline, target date, goal, release plan",
+  "gist, pastebin, paste, snippet, code sample, note",
+  "reviewer, review, look over, look at, check over, sign off, second pair of eyes, feedback",
+  "request, ask, ask for, demand, solicit, invite",
+  "proposed change, pull request, patch, contribution, change",
+  "land, merge, ship, integrate, accept, combine",
+  "fork, copy, clone, branch off, duplicate",
+  "star, stargazer, bookmark, favorite, favourite, like, upvote",
+  "follow, follower, following, fan, subscribe",
+  "collaborator, contributor, outside contributor, external, guest, helper, member",
+  "runner, machine, build machine, agent, worker, host, server",
+  "cache, cached, stored, storage, temporary",
+  "artifact, build output, output, result, binary, asset, deliverable",
+  "log, logs, output, console, trace, stdout, messages, history",
+  "environment, env, stage, staging, production, prod",
+  "variable, env var, environment variable, setting, config value",
+  "deploy key, deploy, deployment, release, ship, go live, publish",
+  "codespace, cloud environment, dev container, devcontainer, remote environment, online editor",
+  "copilot, ai assistant, ai, assistant, seat, license",
+  "seat, license, licence, seats, assignment",
+  "notification, notifications, inbox, unread, mention, ping, alert",
+  "mark read, mark as read, read, seen, dismiss, acknowledge",
+  "thread, conversation, discussion, topic",
+  "reaction, emoji, react, thumbs up, heart",
+  "topic, topics, tag, keyword, category",
+  "traffic, views, visitors, clones, popularity, stats",
+  "punch card, activity, commit activity, contributions, stats, statistic",
+  "community, health, profile, contributing guide",
+  "page, pages, website, site, hosting, static site, github pages",
+  "transfer, hand over, move ownership, give away, transfer ownership",
+  "visibility, public, private, internal, hidden, visible",
+  "block, ban, blacklist, blocklist, prevent, stop, forbid, deny",
+  "unblock, unban, allow again, whitelist, allowlist",
+  "interaction, interaction limit, temporary restriction, cool down, rate limit",
+  "invitation, invite, invites, pending invite, join request",
+  "ssh key, public key, key, gpg key, signing key, keys",
+  "token, personal access token, pat, access token, api token",
+  "oidc, openid, federation, identity token",
+  "attestation, provenance, signature, sbom, supply chain",
+  "sbom, software bill of materials, bill of materials, dependency list, inventory",
+  "license, licence, copyright, legal, terms, open source license",
+  "readme, documentation, docs, guide, manual, introduction",
+  "label, labels, tag, category, classification, badge",
+  "assignee, assign, owner, responsible, who is working",
+  "lock, locked, freeze, read only, limit conversation",
+  "pin, pinned, feature, highlight",
+  "due, overdue, late, deadline",
+  "workflow run, run, build, ci run, job run, pipeline run",
+  "rerun, re run, retry, run again, restart, try again",
+  "approve, allow, let, permit, ok, okay, go through, green light, sign off, authorize",
+  "job, step, task, build step",
+  "check run, check suite, status check, ci status, build status, test status",
+  "commit status, status, build status, state, result",
+  "ref, branch, tag, reference, head, sha",
+  "tree, file tree, directory tree, hierarchy, structure, folder structure",
+  "blob, file content, raw file, contents",
+  "diff, compare, difference, changes, changed, between, versus, side by side",
+  "archive, tarball, zip, zipball, download, snapshot, backup, export",
+  "migration, import, move, migrate, transfer, port",
+  "enterprise, company, business, organization",
+  "audit log, audit, log, history, trail, events",
+  "billing, bill, cost, spend, usage, charges, payment, invoice",
+  "usage, consumption, metered, meter, minutes, quota, spend",
+  "budget, spending limit, limit, cap, allowance",
+  "classroom, course, school, assignment, student, teacher",
+  // payments
+  "customer, buyer, shopper, client, payer, purchaser, subscriber, account holder, consumer, user",
+  "refund, money back, give back, return, reimburse, pay back, undo charge, reverse charge, credit back, undo payment",
+  "charge, charged, payment, payments, pay, paid, debit, bill, billed, transaction",
+  "payment intent, payment, charge, purchase, authorization, hold, capture, pending payment",
+  "capture, collect, settle, finalize payment, take payment",
+  "cancel payment, release hold, void, cancel, abandon, drop",
+  "hold, authorization, authorize, reserve, pending charge, pre authorization",
+  "incremental authorization, increase, raise, bump, extend, more",
+  "setup intent, save card, store card, card on file, save payment method, payment method setup, remember card",
+  "payment method, card, credit card, debit card, bank account, wallet, source, payment details",
+  "payout, pay out, withdraw, withdrawal, cash out, send to bank, earnings, transfer to bank, bank",
+  "balance, cash, money, funds, available, account balance, earnings, how much",
+  "balance transaction, ledger, transaction history, movements, money movement, fees, fee",
+  "fee, fees, commission, cost, charge, application fee, platform fee",
+  "transfer, send money, move money, pay connected account, split payment",
+  "connected account, account, merchant, seller, vendor, sub account, platform account, connect",
+  "person, people, persons, representative, owner, director, individual",
+  "invoice, bill, receipt, statement, billing document",
+  "finalize, finalise, lock, seal, issue, ready, complete, make payable",
+  "invoice item, line item, item, charge line, extra charge",
+  "upcoming invoice, next invoice, preview, forecast, estimate, projected",
+  "credit note, credit, adjustment, partial refund, credit memo",
+  "subscription, plan, recurring, membership, renewal, renew, monthly, yearly, annual, tier, subscribe, subscriber",
+  "subscription schedule, schedule, phases, future change, planned change",
+  "subscription item, item, seat, quantity, add on",
+  "usage record, usage, metered, meter, consumption, report usage",
+  "price, pricing, cost, amount, rate, fee, how much, tariff",
+  "product, item, goods, merchandise, sku, offering, service, catalog",
+  "coupon, discount, promo, promotion, voucher, deal, rebate, promotion code, promo code, percent off",
+  "checkout session, checkout, payment page, hosted page, payment link, buy button, cart",
+  "payment link, link, shareable link, pay link, url",
+  "billing portal, portal, self service, self serve, customer portal, manage subscription, account page",
+  "dispute, chargeback, contest, complaint, fraud claim, disputed, challenge",
+  "evidence, proof, documentation, respond, response",
+  "radar, fraud, risk, fraudster, block list, value list, blocklist, suspicious",
+  "early fraud warning, fraud warning, fraud alert, warning, suspicious payment",
+  "review, manual review, flagged, hold for review",
+  "issuing, expense card, company card, virtual card, corporate card, employee card, cardholder",
+  "cardholder, card owner, employee, holder, spender",
+  "authorization, approve, purchase attempt, card purchase, pending purchase, go through",
+  "terminal, card reader, reader, point of sale, pos, in person, hardware",
+  "location, store, shop, branch, address, place",
+  "treasury, financial account, bank account, money storage, stored funds",
+  "outbound payment, send payment, pay out, wire, ach, outbound transfer",
+  "inbound transfer, received credit, incoming, deposit, top up, fund",
+  "top up, topup, add funds, fund, refill, load",
+  "tax, taxes, vat, gst, sales tax, tax rate, tax id, tax calculation",
+  "tax id, vat number, tax number, business id",
+  "test clock, clock, time travel, simulate time, advance time, fast forward, test",
+  "test helper, test mode, simulate, simulation, sandbox, fake, test",
+  "webhook endpoint, webhook, callback url, notify url, event destination, push notification, endpoint",
+  "event, events, notification, activity, happened, occurrence",
+  "file, upload, document, attachment, id document, identity document",
+  "identity, verification, verify, kyc, id check, identity check, know your customer",
+  "report, report run, export, csv, download, statement, reporting",
+  "sigma, query, sql, scheduled query",
+  "apple pay, domain, wallet domain, apple, google pay",
+  "shipping rate, shipping, delivery cost, postage, shipping cost",
+  "quote, estimate, proposal, offer, quotation",
+  "order, purchase, sale, booking",
+  "mandate, authorization, permission, debit agreement",
+  "ephemeral key, temporary key, short lived key, client key",
+  "exchange rate, currency conversion, fx, rate, convert",
+  "country spec, country, region, locale",
+  // files, memory, browser
+  "read, open, view, see, show, look at, cat, contents of, load, inspect, print",
+  "read multiple, several, many files, multiple files, batch, at once, together, side by side",
+  "write, save, create file, overwrite, put, store, dump",
+  "edit, modify, change, patch, replace text, find and replace, tweak, update",
+  "move, rename, relocate, mv, transfer",
+  "list directory, ls, dir, folder contents, what is in, inside, contents",
+  "create directory, mkdir, make folder, new folder, new directory",
+  "media, image, picture, photo, png, jpg, jpeg, gif, audio, sound, diagram, screenshot, video",
+  "text file, text, plain text, txt, code file, source file",
+  "file info, metadata, stat, stats, size, modified, created, permissions, last changed, timestamps",
+  "allowed directory, allowed, accessible, permitted, sandbox, roots, which folders",
+  "search files, find files, locate, glob, pattern, wildcard, where is",
+  "entity, entities, node, nodes, thing, person, concept, record, item, fact holder",
+  "relation, relations, relationship, edge, link, connection, association, works at, employed by, connected",
+  "observation, observations, fact, facts, note, notes, detail, remember, memory, preference",
+  "knowledge graph, graph, memory, knowledge, everything known, all memories, whole graph",
+  "open nodes, look up, retrieve, fetch by name",
+  "browser, page, tab, web page, website, site",
+  "navigate, go to, open url, visit, load page, browse to",
+  "navigate back, back, previous page, go back",
+  "click, press, tap, select, choose",
+  "type, enter text, fill, input, write text, key in",
+  "fill form, form, fill in, complete form, submit form",
+  "press key, keyboard, keystroke, hit enter, key",
+  "hover, mouse over, point at",
+  "drag, drag and drop, drop, move element",
+  "screenshot, capture, snapshot, picture of page, screen capture, take picture",
+  "snapshot, accessibility, dom, page structure, elements",
+  "pdf, printable, print, save as pdf, document",
+  "console messages, console, javascript errors, js errors, errors, console log, page errors",
+  "network requests, network, requests, traffic, http calls, xhr, api calls",
+  "dialog, popup, alert, confirm, prompt, modal",
+  "file upload, upload, attach, choose file",
+  "resize, window size, viewport, dimensions, width, height",
+  "wait, wait for, sleep, pause, delay, until",
+  "tabs, tab, new tab, switch tab, close tab",
+  "evaluate, run javascript, execute script, js, eval, run code",
+  "emulate media, dark mode, color scheme, reduced motion, print media, theme",
+  "close browser, close, quit, exit, shut down",
+  "install, setup, set up, download browser",
+  "think, thinking, reason, reasoning, step by step, plan, chain of thought, reflect",
+  "echo, repeat back, say back, mirror",
+  "sum, add numbers, plus, addition, total",
+  "long running operation, long running, progress, slow task, background task",
+  "sample, sampling, ask model, llm, language model, completion",
+  "elicitation, ask user, prompt user, user input, form",
+  "tiny image, image, icon, picture",
+  "environment variables, env, environment, variables, config",
 ];
 
-const PHRASE_SEPARATOR = " ";
-
-/** Stemmed word or phrase → the stemmed words and phrases it is related to. */
-const RELATED: ReadonlyMap<string, readonly string[]> = (() => {
-  const related = new Map<string, Set<string>>();
-  for (const group of GROUPS) {
-    const members = [
-      ...new Set(
-        group
-          .split(",")
-          .map((member) => terms(member).join(PHRASE_SEPARATOR))
-          .filter(Boolean),
-      ),
-    ];
-    for (const member of members) {
-      const set = related.get(member) ?? new Set<string>();
-      related.set(member, set);
-      for (const other of members) if (other !== member) set.add(other);
+/** Stemmed word or phrase (words joined by a space) → the groups it belongs to. */
+const GROUPS_OF: ReadonlyMap<string, readonly number[]> = (() => {
+  const groups = new Map<string, number[]>();
+  GROUPS.forEach((group, id) => {
+    for (const member of group.split(",")) {
+      const key = terms(member).join(" ");
+      if (!key) continue;
+      const list = groups.get(key) ?? [];
+      if (!list.includes(id)) list.push(id);
+      groups.set(key, list);
     }
-  }
-  return new Map([...related].map(([member, set]) => [member, [...set]]));
+  });
+  return groups;
 })();
 
 /** The longest phrase the lexicon knows, in words. */
-const MAX_PHRASE = Math.max(
-  ...[...RELATED.keys()].map((key) => key.split(PHRASE_SEPARATOR).length),
-);
+const MAX_PHRASE = Math.max(...[...GROUPS_OF.keys()].map((key) => key.split(" ").length));
 
-/** Related words found for a word or phrase of the query. */
-export interface Expansion {
-  /** positions of the query terms the matched word or phrase covers */
-  from: number[];
-  /** the related word or phrase, as stemmed words */
-  words: string[];
+/** A word or a phrase of consecutive words that the lexicon knows. */
+export interface LexiconMatch {
+  /** position of the first word */
+  start: number;
+  /** position after the last word */
+  end: number;
+  /** the groups it belongs to */
+  groups: readonly number[];
 }
 
 /**
- * Expands stemmed query terms with related terms: every word and every phrase of consecutive words
- * ("money back") that the lexicon knows brings in the other members of its groups.
+ * Every word and every phrase of consecutive words ("money back", "pull request") of a stemmed word
+ * list that belongs to a group of related words.
  */
-export function relatedTerms(queryTerms: readonly string[]): Expansion[] {
-  const expansions: Expansion[] = [];
-  for (let size = Math.min(MAX_PHRASE, queryTerms.length); size >= 1; size--) {
-    for (let start = 0; start + size <= queryTerms.length; start++) {
-      const related = RELATED.get(queryTerms.slice(start, start + size).join(PHRASE_SEPARATOR));
-      if (!related) continue;
-      const from = Array.from({ length: size }, (_, offset) => start + offset);
-      for (const other of related) expansions.push({ from, words: other.split(PHRASE_SEPARATOR) });
+export function lexiconMatches(words: readonly string[]): LexiconMatch[] {
+  const matches: LexiconMatch[] = [];
+  for (let start = 0; start < words.length; start++) {
+    let phrase = "";
+    for (let end = start + 1; end <= Math.min(words.length, start + MAX_PHRASE); end++) {
+      phrase = end === start + 1 ? (words[start] as string) : `${phrase} ${words[end - 1]}`;
+      const groups = GROUPS_OF.get(phrase);
+      if (groups) matches.push({ start, end, groups });
     }
   }
-  return expansions;
+  return matches;
 }

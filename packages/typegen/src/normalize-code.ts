@@ -11,14 +11,29 @@ const PARSE_OPTIONS: Options = {
 
 const FENCE = /^[ \t]*```[\w+-]*[ \t]*\r?\n([\s\S]*?)\r?\n?[ \t]*```[ \t]*$/m;
 
+/** Leading whitespace and comments, then an anonymous `function (` or `async function (`. */
+const ANONYMOUS_FUNCTION =
+  /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*(?=(?:async\s+)?function\s*\*?\s*\()/;
+const DEFAULT_PREFIX = "export default ";
+const DEFAULT_NAME = "__codemode_default__";
+
 interface Source {
   text: string;
   /** lines of the original input before `text` starts (a fence and any prose above it) */
   lineOffset: number;
+  /**
+   * Where `export default ` was inserted before an anonymous function expression written as a statement
+   * (1-based line, 0-based column of `text`), so error positions can be mapped back to what was written.
+   */
+  inserted?: { line: number; column: number };
 }
 
-interface AcornSyntaxError extends SyntaxError {
-  loc?: { line: number; column: number };
+/** A parse failure: line is 1-based, column 0-based, both in the text that was parsed. */
+interface Failure {
+  message: string;
+  line: number;
+  column: number;
+  pos: number;
 }
 
 type AnyNode = Node & Record<string, unknown>;
@@ -30,29 +45,76 @@ function stripFence(input: string): Source {
   return { text: match[1] as string, lineOffset: before.split("\n").length - 1 };
 }
 
-function tryParse(text: string): Program | AcornSyntaxError {
+/**
+ * `async function () {…}` is a function expression, but as the first statement of a program it does not
+ * parse (a declaration needs a name). Prefixing `export default ` makes it parse as the default export.
+ */
+function insertDefault(source: Source): Source {
+  const match = ANONYMOUS_FUNCTION.exec(source.text);
+  if (!match) return source;
+  const index = match[0].length;
+  const before = source.text.slice(0, index);
+  return {
+    text: `${before}${DEFAULT_PREFIX}${source.text.slice(index)}`,
+    lineOffset: source.lineOffset,
+    inserted: {
+      line: before.split("\n").length,
+      column: index - (before.lastIndexOf("\n") + 1),
+    },
+  };
+}
+
+function tryParse(text: string): Program | Error {
   try {
     return parse(text, PARSE_OPTIONS);
   } catch (error) {
-    return error as AcornSyntaxError;
+    return error instanceof Error ? error : new Error(String(error));
   }
 }
 
-function syntaxError(error: AcornSyntaxError, source: Source, text: string): TypegenError {
-  const line = (error.loc?.line ?? 1) + source.lineOffset;
-  const column = (error.loc?.column ?? 0) + 1;
-  const message = error.message.replace(/\s*\(\d+:\d+\)$/, "");
-  const sourceLine = text.split("\n")[(error.loc?.line ?? 1) - 1] ?? "";
-  const caret = `${" ".repeat(Math.max(0, error.loc?.column ?? 0))}^`;
+/** Reads the position of an acorn error (0-based column) or a sucrase error (1-based column). */
+function failureOf(error: unknown, firstColumn: 0 | 1): Failure {
+  const { message, loc, pos } = error as {
+    message?: unknown;
+    loc?: { line?: unknown; column?: unknown };
+    pos?: unknown;
+  };
+  const line = typeof loc?.line === "number" ? loc.line : 1;
+  const column = typeof loc?.column === "number" ? Math.max(0, loc.column - firstColumn) : 0;
+  return {
+    message: String(message ?? error).replace(/\s*\(\d+:\d+\)$/, ""),
+    line,
+    column,
+    pos: typeof pos === "number" ? pos : -1,
+  };
+}
+
+/** `text` is the text that was parsed: the source text, or the JavaScript sucrase made of it. */
+function syntaxError(failure: Failure, source: Source, text: string): TypegenError {
+  let sourceLine = (text.split("\n")[failure.line - 1] ?? "").replace(/\r$/, "");
+  let column = failure.column;
+  const inserted = source.inserted;
+  if (inserted && failure.line === inserted.line && column >= inserted.column) {
+    const at = inserted.column;
+    sourceLine = sourceLine.slice(0, at) + sourceLine.slice(at + DEFAULT_PREFIX.length);
+    column = Math.max(at, column - DEFAULT_PREFIX.length);
+  }
+  const line = failure.line + source.lineOffset;
+  const caret = `${sourceLine.slice(0, column).replace(/[^\t]/g, " ")}^`;
   return new TypegenError(
     "SYNTAX_ERROR",
-    `SyntaxError: ${message} at line ${line}, column ${column}:\n${sourceLine}\n${caret}\nWrite one async arrow function in JavaScript, e.g. async () => { ... }.`,
-    { line, column },
+    `SyntaxError: ${failure.message} at line ${line}, column ${column + 1}:\n${sourceLine}\n${caret}\nWrite one async arrow function in JavaScript, e.g. async () => { ... }.`,
+    { line, column: column + 1 },
   );
 }
 
 function isFunction(node: AnyNode | undefined): boolean {
   return node?.type === "ArrowFunctionExpression" || node?.type === "FunctionExpression";
+}
+
+/** A function expression, or an anonymous `export default function () {}`. */
+function isFunctionLike(node: AnyNode | undefined): boolean {
+  return isFunction(node) || node?.type === "FunctionDeclaration";
 }
 
 /**
@@ -67,12 +129,17 @@ function parseProgram(source: Source): { text: string; program: Program } {
     stripped = transform(source.text, {
       transforms: ["typescript"],
       disableESTransforms: true,
+      // an import used only as a type would otherwise vanish instead of being reported
+      keepUnusedImports: true,
     }).code;
-  } catch {
-    throw syntaxError(parsed, source, source.text);
+  } catch (error) {
+    // Acorn stops at the first TypeScript syntax; when sucrase got further, its error is the real one.
+    const acorn = failureOf(parsed, 0);
+    const sucrase = failureOf(error, 1);
+    throw syntaxError(sucrase.pos > acorn.pos ? sucrase : acorn, source, source.text);
   }
   const reparsed = tryParse(stripped);
-  if (reparsed instanceof Error) throw syntaxError(reparsed, source, stripped);
+  if (reparsed instanceof Error) throw syntaxError(failureOf(reparsed, 0), source, stripped);
   return { text: stripped, program: reparsed };
 }
 
@@ -80,19 +147,24 @@ function wrap(body: string): string {
   return `async () => {\n${body}\n}`;
 }
 
+const SANDBOX_HINT = "the connectors and codemode are globals, use them directly.";
+
 /**
  * Turns what a model wrote into one function expression an executor can call with no arguments:
  * - one markdown fence is stripped (prose around it is dropped);
  * - an arrow or function expression stays as it is; `export default` is unwrapped;
  * - a single named function declaration is called: `async () => { function main() {…} return main(); }`;
  * - statements are wrapped in an async arrow and the last expression statement is returned (a final
- *   function expression is called);
+ *   function expression is called); when the last statement is not an expression, an `export default`
+ *   among them is returned (called if it is a function);
  * - TypeScript syntax is stripped.
+ * `import` and `export … from` throw a `TypegenError` with code `UNSUPPORTED_CODE`.
  * Code that does not parse throws a `TypegenError` with code `SYNTAX_ERROR` and the line and column.
  */
 export function normalizeCode(input: string): string {
-  const source = stripFence(input);
-  if (source.text.trim() === "") return "async () => {}";
+  const fenced = stripFence(input);
+  if (fenced.text.trim() === "") return "async () => {}";
+  const source = insertDefault(fenced);
   const { text, program } = parseProgram(source);
   const body = program.body as AnyNode[];
   const slice = (node: Node) => text.slice(node.start, node.end);
@@ -101,7 +173,16 @@ export function normalizeCode(input: string): string {
     if (statement.type === "ImportDeclaration") {
       throw new TypegenError(
         "UNSUPPORTED_CODE",
-        "import is not available in the sandbox: the connectors and codemode are globals, use them directly.",
+        `import is not available in the sandbox: ${SANDBOX_HINT}`,
+      );
+    }
+    if (
+      statement.type === "ExportAllDeclaration" ||
+      (statement.type === "ExportNamedDeclaration" && statement.source)
+    ) {
+      throw new TypegenError(
+        "UNSUPPORTED_CODE",
+        `export … from is not available in the sandbox: ${SANDBOX_HINT}`,
       );
     }
   }
@@ -114,10 +195,8 @@ export function normalizeCode(input: string): string {
     if (only.type === "ExportDefaultDeclaration") {
       const declaration = only.declaration as AnyNode;
       if (isFunction(declaration)) return slice(declaration);
-      if (declaration.type === "FunctionDeclaration") {
-        const id = declaration.id as AnyNode | null;
-        if (!id) return `(${slice(declaration)})`;
-        return wrap(`${slice(declaration)}\nreturn ${id.name}();`);
+      if (declaration.type === "FunctionDeclaration" && !declaration.id) {
+        return `(${slice(declaration)})`;
       }
     }
     if (only.type === "FunctionDeclaration" && only.id) {
@@ -125,20 +204,20 @@ export function normalizeCode(input: string): string {
     }
   }
 
-  // Statements: drop `export`, return the last expression (calling it if it is a function).
+  // Statements: drop `export`, return the last expression (calling it if it is a function); when the
+  // last statement is not an expression, return the default export (calling it if it is a function).
+  const lastIndex = body.length - 1;
+  const endsInExpression = body[lastIndex]?.type === "ExpressionStatement";
   let output = "";
   let cursor = 0;
+  let result = "";
   body.forEach((statement, index) => {
-    const last = index === body.length - 1;
+    const last = index === lastIndex;
     let replacement: string | undefined;
-    if (statement.type === "ExportNamedDeclaration" && statement.declaration) {
-      replacement = slice(statement.declaration as Node);
-    } else if (statement.type === "ExportNamedDeclaration") {
-      replacement = "";
+    if (statement.type === "ExportNamedDeclaration") {
+      replacement = statement.declaration ? slice(statement.declaration as Node) : "";
     } else if (statement.type === "ExportDefaultDeclaration") {
-      const declaration = statement.declaration as AnyNode;
-      const isExpression = !/Declaration$/.test(declaration.type);
-      replacement = isExpression && last ? returned(declaration) : slice(declaration);
+      replacement = defaultExport(statement.declaration as AnyNode, last);
     } else if (last && statement.type === "ExpressionStatement") {
       replacement = returned(statement.expression as AnyNode);
     }
@@ -147,11 +226,32 @@ export function normalizeCode(input: string): string {
     cursor = statement.end;
   });
   output += text.slice(cursor);
-  return wrap(output);
+  return wrap(result ? `${output}\n${result}` : output);
 
   function returned(expression: AnyNode): string {
-    return isFunction(expression)
+    return isFunctionLike(expression)
       ? `return (${slice(expression)})();`
       : `return (${slice(expression)});`;
+  }
+
+  /** The statement that replaces `export default …`; sets `result` when the value is returned at the end. */
+  function defaultExport(declaration: AnyNode, last: boolean): string {
+    const id = declaration.id as AnyNode | null | undefined;
+    const isDeclaration = /Declaration$/.test(declaration.type);
+    if (isDeclaration && id) {
+      // `export default async function main() {…}`: keep the (hoisted) declaration, call it at the end
+      if (!endsInExpression) {
+        result =
+          declaration.type === "FunctionDeclaration"
+            ? `return ${id.name}();`
+            : `return ${id.name};`;
+      }
+      return slice(declaration);
+    }
+    if (last) return returned(declaration);
+    if (endsInExpression) return `(${slice(declaration)});`;
+    // Helpers may follow the default export: evaluate it here, call or return it after them.
+    result = isFunctionLike(declaration) ? `return ${DEFAULT_NAME}();` : `return ${DEFAULT_NAME};`;
+    return `const ${DEFAULT_NAME} = (${slice(declaration)});`;
   }
 }

@@ -1,4 +1,4 @@
-import { relatedTerms } from "./lexicon.ts";
+import { lexiconMatches } from "./lexicon.ts";
 import { splitWords, stem, terms } from "./tokenize.ts";
 
 /** The text of one searchable item, by field. */
@@ -14,17 +14,18 @@ export interface SearchFields {
   keywords: string;
 }
 
-/** How much a match in each field counts, and how strongly long fields are normalized. */
+type Field = keyof SearchFields;
+
+/** How much a match in each field counts, and how the parts of a score combine. */
 export interface SearchWeights {
-  fields: Record<keyof SearchFields, number>;
-  lengthNormalization: Record<keyof SearchFields, number>;
+  fields: Record<Field, number>;
+  /** BM25 length normalization per field (0: none, 1: full) */
+  lengthNormalization: Record<Field, number>;
   /** BM25 term-frequency saturation */
   k1: number;
-  /** weight of a related word found through the lexicon, for a single query word */
+  /** a query word matched through its group of related words, relative to the word itself */
   related: number;
-  /** weight of a related word found through a phrase of the query ("money back" → refund) */
-  relatedPhrase: number;
-  /** weight of a vocabulary word that is a near spelling of an unknown query word */
+  /** a vocabulary word that is a near spelling of an unknown query word */
   fuzzy: number;
   /** bonus for covering every concept of the query */
   coverage: number;
@@ -32,7 +33,7 @@ export interface SearchWeights {
   namePrecision: number;
 }
 
-/** Field weights measured on the query set in `bench/` (see BENCHMARKS in the package README). */
+/** Weights measured on the dev half of the query set in `bench/queries.json` (see the package README). */
 export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   fields: { name: 3, keywords: 1.5, connector: 0.5, description: 1, parameters: 0.4 },
   lengthNormalization: {
@@ -43,18 +44,19 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
     parameters: 0.75,
   },
   k1: 1.2,
-  related: 0.35,
-  relatedPhrase: 0.8,
+  related: 0.7,
   fuzzy: 0.6,
-  coverage: 0.6,
-  namePrecision: 0.3,
+  coverage: 1,
+  namePrecision: 0.5,
 };
 
-const FIELDS = ["name", "connector", "description", "parameters", "keywords"] as const;
+const FIELDS: readonly Field[] = ["name", "connector", "description", "parameters", "keywords"];
 
-interface Posting {
-  item: number;
-  weight: number;
+/** The items a token occurs in, with its saturated BM25F term frequency in each, and its rarity. */
+interface Postings {
+  items: Int32Array;
+  saturated: Float32Array;
+  idf: number;
 }
 
 /** One item's score, best first. */
@@ -62,6 +64,16 @@ export interface Ranked {
   item: number;
   score: number;
 }
+
+/** One thing the query asks for: its own words, and the groups of related words they belong to. */
+interface Concept {
+  words: string[];
+  groups: number[];
+  /** matched as a phrase of several words: its related words count as much as the words themselves */
+  phrase: boolean;
+}
+
+const groupToken = (group: number) => `#${group}`;
 
 function editDistanceWithin(a: string, b: string, limit: number): boolean {
   if (Math.abs(a.length - b.length) > limit) return false;
@@ -94,16 +106,83 @@ function trigrams(text: string): Set<string> {
 }
 
 /**
- * A BM25F index over the items of a catalog, with query expansion through the lexicon and near
- * spellings. It ranks and never gates: every item that shares anything with the query is ranked,
- * and a query that shares nothing still gets the items whose names look most alike.
+ * The query's concepts: each word, with a phrase the lexicon knows ("money back") merged into one.
+ * The longest phrase wins: its words do not also bring in the groups they have on their own.
+ */
+function conceptsOf(queryTerms: readonly string[]): Concept[] {
+  const owner = queryTerms.map((_, index) => index);
+  const concepts: Concept[] = queryTerms.map((word) => ({
+    words: [word],
+    groups: [],
+    phrase: false,
+  }));
+  const claimed = new Uint8Array(queryTerms.length);
+  const matches = lexiconMatches(queryTerms).sort(
+    (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start,
+  );
+  for (const match of matches) {
+    const phrase = match.end - match.start > 1;
+    if (!phrase && claimed[match.start]) continue;
+    if (phrase) claimed.fill(1, match.start, match.end);
+    const first = owner[match.start] as number;
+    const concept = concepts[first] as Concept;
+    for (let index = match.start; index < match.end; index++) {
+      const current = owner[index] as number;
+      if (current !== first) {
+        const merged = concepts[current] as Concept;
+        concept.words.push(...merged.words);
+        for (const group of merged.groups)
+          if (!concept.groups.includes(group)) concept.groups.push(group);
+        merged.words = [];
+        merged.groups = [];
+        for (let other = 0; other < owner.length; other++)
+          if (owner[other] === current) owner[other] = first;
+      }
+    }
+    for (const group of match.groups)
+      if (!concept.groups.includes(group)) concept.groups.push(group);
+    if (phrase) concept.phrase = true;
+  }
+  return concepts.filter((concept) => concept.words.length > 0);
+}
+
+/**
+ * Values in a query name no operation: quoted text, ids and numbers are dropped, and a value whose
+ * form says what it is stands for that word (a file name → "file", an address → "email").
+ */
+export function cleanQuery(query: string): string {
+  return query
+    .replace(/(["'`‘“])[^"'`’”]{1,80}?["'`’”]/g, " ")
+    .replace(/\bhttps?:\/\/\S+/g, " url ")
+    .replace(/\b[\w.+-]+@[\w-]+\.[\w.]+\b/g, " email ")
+    .replace(/(?:^|\s)(?:[\w-]+\/)*[\w-]*\*?[\w-]*\.[a-z][a-z0-9]{0,4}\b/gi, " file ")
+    .replace(/\b[a-z]+_[A-Za-z0-9]*\d[A-Za-z0-9]*\b/g, " ")
+    .replace(/[#$€£]?\b\d[\d.,:/-]*\b/g, " ");
+}
+
+/**
+ * A BM25F index over the items of a catalog that matches concepts, not just words: every word and
+ * phrase of an item that the lexicon knows also indexes its groups of related words, so "money back"
+ * in a query meets "refund" in a method through their shared group, with the group's own rarity as
+ * its weight. A concept scores by its best match (the word itself, a near spelling, or a related
+ * word); items are ranked by the sum over concepts, with a bonus for covering them all and for names
+ * made only of what was asked. It ranks and never gates: a query that shares nothing with the catalog
+ * still gets the items whose names look most alike.
  */
 export class SearchIndex {
-  private readonly postings = new Map<string, Posting[]>();
-  private readonly nameTerms: Set<string>[] = [];
+  private readonly postings = new Map<string, Postings>();
+  /** vocabulary words (not group tokens) by length, for near spellings */
+  private readonly vocabulary = new Map<number, string[]>();
+  private readonly sortedVocabulary: string[];
+  private readonly nameWords: string[][] = [];
+  private readonly nameGroups: number[][][] = [];
   private readonly names: string[] = [];
   private readonly weights: SearchWeights;
   private nameTrigrams: Set<string>[] | undefined;
+  /** buffers reused by every query (a query runs synchronously, so one set is enough) */
+  private scratch:
+    | { total: Float64Array; matched: Uint8Array; best: Float64Array; touched: Int32Array }
+    | undefined;
 
   constructor(items: readonly SearchFields[], weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS) {
     this.weights = weights;
@@ -112,24 +191,51 @@ export class SearchIndex {
       const total = tokenized.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0);
       return Math.max(1, total / Math.max(1, items.length));
     });
+    const collected = new Map<string, { items: number[]; weights: number[] }>();
     tokenized.forEach((fields, item) => {
       const combined = new Map<string, number>();
+      const add = (token: string, weight: number) =>
+        combined.set(token, (combined.get(token) ?? 0) + weight);
       FIELDS.forEach((field, index) => {
         const words = fields[index] as string[];
         const b = weights.lengthNormalization[field];
-        const norm = 1 - b + (b * words.length) / (averages[index] as number);
-        for (const word of words) {
-          combined.set(word, (combined.get(word) ?? 0) + weights.fields[field] / norm);
+        const weight =
+          weights.fields[field] / (1 - b + (b * words.length) / (averages[index] as number));
+        for (const word of words) add(word, weight);
+        for (const match of lexiconMatches(words)) {
+          for (const group of match.groups) add(groupToken(group), weight);
         }
       });
-      for (const [word, weight] of combined) {
-        const list = this.postings.get(word) ?? [];
-        this.postings.set(word, list);
-        list.push({ item, weight });
+      for (const [token, weight] of combined) {
+        const list = collected.get(token) ?? { items: [], weights: [] };
+        collected.set(token, list);
+        list.items.push(item);
+        list.weights.push(weight);
       }
-      this.nameTerms.push(new Set(fields[0]));
+      const nameWords = fields[0] as string[];
+      this.nameWords.push(nameWords);
+      const groups: number[][] = nameWords.map(() => []);
+      for (const match of lexiconMatches(nameWords)) {
+        for (let index = match.start; index < match.end; index++)
+          (groups[index] as number[]).push(...match.groups);
+      }
+      this.nameGroups.push(groups);
       this.names.push((items[item] as SearchFields).name);
     });
+    const { k1 } = weights;
+    const size = items.length;
+    for (const [token, list] of collected) {
+      this.postings.set(token, {
+        items: Int32Array.from(list.items),
+        saturated: Float32Array.from(list.weights, (weight) => (weight * (k1 + 1)) / (k1 + weight)),
+        idf: Math.log(1 + (size - list.items.length + 0.5) / (list.items.length + 0.5)),
+      });
+      if (token.startsWith("#")) continue;
+      const bucket = this.vocabulary.get(token.length) ?? [];
+      this.vocabulary.set(token.length, bucket);
+      bucket.push(token);
+    }
+    this.sortedVocabulary = [...collected.keys()].filter((token) => !token.startsWith("#")).sort();
   }
 
   get size(): number {
@@ -140,105 +246,194 @@ export class SearchIndex {
    * Every item with a positive score for `query`, best first (ties keep catalog order). When nothing
    * matches and `fallback` is on (the default), every item ranked by how much its name looks alike.
    */
-  rank(query: string, options: { fallback?: boolean } = {}): Ranked[] {
+  rank(
+    query: string,
+    options: { fallback?: boolean; limit?: number } = {},
+  ): { ranked: Ranked[]; total: number } {
     const fallback = options.fallback !== false;
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const size = this.names.length;
-    if (size === 0) return [];
-    let queryTerms = [...new Set(terms(query))];
+    const nothing = { ranked: [], total: 0 };
+    if (size === 0) return nothing;
+    let queryTerms = [...new Set(terms(cleanQuery(query)))];
+    if (queryTerms.length === 0) queryTerms = [...new Set(terms(query))];
     if (queryTerms.length === 0) queryTerms = [...new Set(splitWords(query).map(stem))];
-    if (queryTerms.length === 0) return fallback ? this.lookAlike(query) : [];
+    const concepts = conceptsOf(queryTerms);
+    if (concepts.length === 0) return fallback ? this.lookAlike(query, limit) : nothing;
 
-    // term → { weight, concepts it stands for }
-    const wanted = new Map<string, { weight: number; concepts: number }>();
-    const want = (word: string, weight: number, concepts: number) => {
-      const known = wanted.get(word);
-      if (!known) wanted.set(word, { weight, concepts });
-      else {
-        known.weight = Math.max(known.weight, weight);
-        known.concepts |= concepts;
-      }
+    const { related, fuzzy } = this.weights;
+    this.scratch ??= {
+      total: new Float64Array(size),
+      matched: new Uint8Array(size),
+      best: new Float64Array(size),
+      touched: new Int32Array(size),
     };
-    queryTerms.forEach((word, index) => {
-      want(word, 1, 1 << Math.min(index, 30));
-    });
-    for (const expansion of relatedTerms(queryTerms)) {
-      const concepts = expansion.from.reduce((mask, index) => mask | (1 << Math.min(index, 30)), 0);
-      const weight = expansion.from.length > 1 ? this.weights.relatedPhrase : this.weights.related;
-      for (const word of expansion.words) want(word, weight, concepts);
-    }
-    queryTerms.forEach((word, index) => {
-      if (this.postings.has(word)) return;
-      for (const near of this.nearSpellings(word))
-        want(near, this.weights.fuzzy, 1 << Math.min(index, 30));
-    });
+    const { total, matched, best, touched } = this.scratch;
+    total.fill(0);
+    matched.fill(0);
+    const askedWords = new Set<string>();
+    const askedGroups = new Set<number>();
 
-    const scores = new Float64Array(size);
-    const covered = new Uint32Array(size);
-    const nameHits = new Uint16Array(size);
-    const { k1 } = this.weights;
-    for (const [word, { weight, concepts }] of wanted) {
-      const list = this.postings.get(word);
-      if (!list) continue;
-      const idf = Math.log(1 + (size - list.length + 0.5) / (list.length + 0.5));
-      for (const posting of list) {
-        scores[posting.item] =
-          (scores[posting.item] as number) +
-          (weight * idf * posting.weight * (k1 + 1)) / (k1 + posting.weight);
-        covered[posting.item] = (covered[posting.item] as number) | concepts;
-        if ((this.nameTerms[posting.item] as Set<string>).has(word))
-          nameHits[posting.item] = (nameHits[posting.item] as number) + 1;
+    for (const concept of concepts) {
+      const candidates: Array<[string, number]> = [];
+      for (const word of concept.words) {
+        askedWords.add(word);
+        if (this.postings.has(word)) candidates.push([word, 1]);
+        else if (concept.groups.length === 0) {
+          for (const near of this.nearSpellings(word)) {
+            askedWords.add(near);
+            candidates.push([near, fuzzy]);
+          }
+        }
+      }
+      for (const group of concept.groups) {
+        askedGroups.add(group);
+        candidates.push([groupToken(group), concept.phrase ? 1 : related]);
+      }
+      let count = 0;
+      for (const [token, weight] of candidates) {
+        const postings = this.postings.get(token);
+        if (!postings) continue;
+        const factor = weight * postings.idf;
+        const { items, saturated } = postings;
+        for (let index = 0; index < items.length; index++) {
+          const item = items[index] as number;
+          const score = factor * (saturated[index] as number);
+          const previous = best[item] as number;
+          if (previous === 0) touched[count++] = item;
+          if (score > previous) best[item] = score;
+        }
+      }
+      for (let index = 0; index < count; index++) {
+        const item = touched[index] as number;
+        total[item] = (total[item] as number) + (best[item] as number);
+        matched[item] = (matched[item] as number) + 1;
+        best[item] = 0;
       }
     }
 
-    const conceptCount = Math.min(queryTerms.length, 31);
-    const ranked: Ranked[] = [];
+    const top = new TopList(limit);
     for (let item = 0; item < size; item++) {
-      const base = scores[item] as number;
+      const base = total[item] as number;
       if (base <= 0) continue;
-      const coverage = popcount(covered[item] as number) / conceptCount;
-      const nameSize = (this.nameTerms[item] as Set<string>).size;
-      const precision = nameSize === 0 ? 0 : Math.min(1, (nameHits[item] as number) / nameSize);
-      const score =
-        base *
-        (1 + this.weights.coverage * coverage * coverage + this.weights.namePrecision * precision);
-      ranked.push({ item, score });
+      const coverage = (matched[item] as number) / concepts.length;
+      const score = base * (1 + this.weights.coverage * coverage * coverage);
+      if (!top.wants(score * (1 + this.weights.namePrecision))) {
+        top.count();
+        continue;
+      }
+      top.add(
+        item,
+        score *
+          (1 + this.weights.namePrecision * this.namePrecision(item, askedWords, askedGroups)),
+      );
     }
-    if (ranked.length === 0) return fallback ? this.lookAlike(query) : [];
-    return ranked.sort((a, b) => b.score - a.score || a.item - b.item);
+    if (top.total === 0) return fallback ? this.lookAlike(query, limit) : nothing;
+    return { ranked: top.sorted(), total: top.total };
+  }
+
+  /** The share of an item's name words that the query asked for, directly or through a related word. */
+  private namePrecision(item: number, words: Set<string>, groups: Set<number>): number {
+    const nameWords = this.nameWords[item] as string[];
+    if (nameWords.length === 0) return 0;
+    const nameGroups = this.nameGroups[item] as number[][];
+    let hits = 0;
+    nameWords.forEach((word, index) => {
+      if (words.has(word)) hits += 1;
+      else if ((nameGroups[index] as number[]).some((group) => groups.has(group)))
+        hits += this.weights.related;
+    });
+    return hits / nameWords.length;
   }
 
   /** Vocabulary words that are a prefix, an extension or a near spelling of an unknown word. */
   private nearSpellings(word: string): string[] {
-    if (word.length < 3) return [];
+    if (word.length < 3 || word.length > 24 || /\d/.test(word)) return [];
+    const found = new Set<string>();
+    // words the unknown word starts (a prefix typed so far), then words it extends ("repos" → "repo")
+    let low = 0;
+    let high = this.sortedVocabulary.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.sortedVocabulary[middle] as string) < word) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low; index < this.sortedVocabulary.length && found.size < 4; index++) {
+      const candidate = this.sortedVocabulary[index] as string;
+      if (!candidate.startsWith(word)) break;
+      if (candidate.length >= 4) found.add(candidate);
+    }
+    for (let length = word.length - 1; length >= 4; length--) {
+      const prefix = word.slice(0, length);
+      if (this.postings.has(prefix)) found.add(prefix);
+    }
+    // near spellings with the same first letter
     const limit = word.length >= 7 ? 2 : word.length >= 4 ? 1 : 0;
-    const found: string[] = [];
-    for (const candidate of this.postings.keys()) {
-      if (
-        (candidate.length >= 4 && (candidate.startsWith(word) || word.startsWith(candidate))) ||
-        (limit > 0 && editDistanceWithin(word, candidate, limit))
-      ) {
-        found.push(candidate);
-        if (found.length >= 8) break;
+    for (let length = word.length - limit; length <= word.length + limit && limit > 0; length++) {
+      for (const candidate of this.vocabulary.get(length) ?? []) {
+        if (candidate[0] === word[0] && editDistanceWithin(word, candidate, limit))
+          found.add(candidate);
+        if (found.size >= 8) return [...found];
       }
     }
-    return found;
+    return [...found];
   }
 
   /** Last resort for a query that shares no word with the catalog: names that look alike, by trigrams. */
-  private lookAlike(query: string): Ranked[] {
+  private lookAlike(query: string, limit: number): { ranked: Ranked[]; total: number } {
     this.nameTrigrams ??= this.names.map(trigrams);
     const wanted = trigrams(query);
-    const ranked = this.nameTrigrams.map((grams, item) => {
+    const top = new TopList(limit);
+    this.nameTrigrams.forEach((grams, item) => {
       let shared = 0;
       for (const gram of wanted) if (grams.has(gram)) shared++;
-      return { item, score: shared / (wanted.size + grams.size - shared || 1) };
+      top.add(item, shared / (wanted.size + grams.size - shared || 1));
     });
-    return ranked.sort((a, b) => b.score - a.score || a.item - b.item);
+    return { ranked: top.sorted(), total: top.total };
   }
 }
 
-function popcount(value: number): number {
-  let count = 0;
-  for (let rest = value; rest !== 0; rest &= rest - 1) count++;
-  return count;
+/** Small lists are kept sorted while they fill; longer ones are sorted once at the end. */
+const INSERTION_LIMIT = 64;
+
+/** The best `limit` items seen (score descending, then catalog order), and a count of all. */
+class TopList {
+  private readonly items: Ranked[] = [];
+  private readonly insert: boolean;
+  total = 0;
+
+  constructor(private readonly limit: number) {
+    this.insert = limit <= INSERTION_LIMIT;
+  }
+
+  /** Whether an item scoring at most `bound` could still enter the list. */
+  wants(bound: number): boolean {
+    if (!this.insert || this.items.length < this.limit) return true;
+    return bound > (this.items[this.items.length - 1] as Ranked).score;
+  }
+
+  count(): void {
+    this.total++;
+  }
+
+  add(item: number, score: number): void {
+    this.total++;
+    if (!this.insert) {
+      this.items.push({ item, score });
+      return;
+    }
+    if (!this.wants(score)) return;
+    let index = this.items.length;
+    while (index > 0 && (this.items[index - 1] as Ranked).score < score) index--;
+    this.items.splice(index, 0, { item, score });
+    if (this.items.length > this.limit) this.items.pop();
+  }
+
+  sorted(): Ranked[] {
+    if (!this.insert) {
+      this.items.sort((a, b) => b.score - a.score || a.item - b.item);
+      if (this.items.length > this.limit) this.items.length = this.limit;
+    }
+    return this.items;
+  }
 }

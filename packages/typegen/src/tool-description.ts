@@ -1,4 +1,4 @@
-import { firstParagraph } from "./declarations.ts";
+import { firstSentence } from "./jsdoc.ts";
 
 /** What the tool description needs to know of a connector. */
 export interface DescribedConnector {
@@ -10,9 +10,8 @@ export interface DescribedConnector {
 const INSTRUCTION_LENGTH = 160;
 
 function summary(instructions: string | undefined): string {
-  const line = firstParagraph(instructions?.split(/\r?\n/)[0]);
-  if (!line) return "";
-  return `: ${line.length <= INSTRUCTION_LENGTH ? line : `${line.slice(0, INSTRUCTION_LENGTH - 1).trimEnd()}…`}`;
+  const line = firstSentence(instructions?.split(/\r?\n/)[0], INSTRUCTION_LENGTH);
+  return line ? `: ${line}` : "";
 }
 
 /**
