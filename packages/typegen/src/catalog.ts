@@ -187,7 +187,8 @@ class CatalogCore {
 export class Catalog {
   private readonly snippets: readonly SnippetDefinition[];
   private readonly items: readonly Item[];
-  private snippetIndex: SearchIndex | undefined;
+  /** the connectors' index with this catalog's snippets added */
+  private index: SearchIndex | undefined;
   private embeddings: Promise<number[][]> | undefined;
 
   constructor(
@@ -319,29 +320,16 @@ export class Catalog {
   }
 
   private rankLexical(query: string, limit: number): { ranked: Ranked[]; total: number } {
-    if (this.snippets.length === 0) return this.core.index.rank(query, { limit });
-    this.snippetIndex ??= new SearchIndex(
+    this.index ??= this.core.index.extend(
       this.snippets.map((snippet) => ({
         name: snippet.name,
         connector: "snippet",
         description: snippet.description ?? "",
         parameters: propertyNames(toJsonSchema(snippet.inputSchema), undefined).join(" "),
-        keywords: snippet.code.slice(0, 2000),
+        keywords: "",
       })),
-      this.core.weights,
     );
-    const offset = this.core.items.length;
-    const merge = (fallback: boolean) => {
-      const methods = this.core.index.rank(query, { fallback, limit });
-      const snippets = (this.snippetIndex as SearchIndex).rank(query, { fallback, limit });
-      const ranked = [
-        ...methods.ranked,
-        ...snippets.ranked.map(({ item, score }) => ({ item: item + offset, score })),
-      ].sort((a, b) => b.score - a.score || a.item - b.item);
-      return { ranked: ranked.slice(0, limit), total: methods.total + snippets.total };
-    };
-    const found = merge(false);
-    return found.total > 0 ? found : merge(true);
+    return this.index.rank(query, { limit });
   }
 
   /** Reciprocal-rank fusion of the lexical ranking and cosine similarity of embeddings. */

@@ -101,11 +101,14 @@ export class ConnectorDeclarations {
   readonly original: string;
   readonly instructions: string | undefined;
   readonly methods: readonly DeclaredMethod[];
-  private readonly byName = new Map<string, MethodDefinition>();
+  private readonly definitions = new Map<string, MethodDefinition>();
+  private readonly byIdentifier = new Map<string, DeclaredMethod>();
+  private readonly byOriginal = new Map<string, DeclaredMethod>();
   private readonly rendered = new Map<string, RenderedMethod>();
   private readonly typeNames = new Map<string, { input: string; output: string }>();
   private readonly writer: TypeWriter;
   private everything: string | undefined;
+  private shared = false;
 
   constructor(
     private readonly definition: ConnectorDefinition,
@@ -122,13 +125,13 @@ export class ConnectorDeclarations {
     );
     this.methods = definition.methods.map((method) => {
       const name = map.identifiers.get(method.name) as string;
-      this.byName.set(name, method);
+      this.definitions.set(name, method);
       const pascal = toPascalCase(name);
       this.typeNames.set(name, {
         input: names.allocate(`${pascal}Input`),
         output: names.allocate(`${pascal}Output`),
       });
-      return {
+      const declared: DeclaredMethod = {
         name,
         original: method.name,
         path: `${identifier}.${name}`,
@@ -137,41 +140,51 @@ export class ConnectorDeclarations {
         keywords: method.keywords ?? [],
         inputSchema: toJsonSchema(method.inputSchema, "input"),
       };
+      this.byIdentifier.set(name, declared);
+      this.byOriginal.set(method.name, declared);
+      return declared;
     });
   }
 
-  /** Everything the connector offers, as one declaration file. */
+  /**
+   * Everything the connector offers, as one declaration file: an overview, so documentation keeps
+   * first sentences and a field documented the same way in many places is documented once, at the top.
+   */
   all(): string {
-    this.everything ??= this.compose(
-      this.methods.map((method) => method.name),
-      this.instructions,
+    this.everything ??= documentRepeatedFieldsOnce(
+      this.compose(
+        this.methods.map((method) => method.name),
+        this.instructions,
+        true,
+      ),
     );
     return this.everything;
   }
 
-  /** Only what one method needs: the named types it uses, its input and output, its signature. */
+  /** Only what one method needs, fully documented: its named types, input, output and signature. */
   method(name: string): string {
-    return this.compose([name], undefined);
+    return this.compose([name], undefined, false);
   }
 
-  /** The identifier of a method given its identifier or its original name. */
+  /** A method by its identifier or its original name. */
   find(name: string): DeclaredMethod | undefined {
-    return (
-      this.methods.find((method) => method.name === name) ??
-      this.methods.find((method) => method.original === name)
-    );
+    return this.byIdentifier.get(name) ?? this.byOriginal.get(name);
   }
 
-  private compose(names: readonly string[], instructions: string | undefined): string {
-    const methods = names.map((name) => this.render(name));
+  private compose(
+    names: readonly string[],
+    instructions: string | undefined,
+    summary: boolean,
+  ): string {
+    const methods = names.map((name) => this.render(name, summary));
     const refs = new Set<string>();
     for (const { input, output } of methods) {
       for (const ref of input.refs) refs.add(ref);
       for (const ref of output.refs) refs.add(ref);
     }
     const parts = [
-      ...this.writer.namedDeclarations(refs),
-      ...methods.flatMap(({ input, output }) => [input.text, output.text]),
+      ...this.writer.namedDeclarations(refs, { summary }),
+      ...methods.map(({ input, output }) => `${input.text}\n${output.text}`),
     ];
     const doc = formatJsDoc(instructions ? instructions.split(/\r?\n/) : []);
     const body = methods.map(({ signature }) => signature).join("\n");
@@ -179,36 +192,75 @@ export class ConnectorDeclarations {
     return `${parts.join("\n\n")}\n`;
   }
 
-  private render(name: string): RenderedMethod {
-    const cached = this.rendered.get(name);
+  private render(name: string, summary: boolean): RenderedMethod {
+    if (!this.shared) {
+      this.shared = true;
+      this.writer.shareRepeated(
+        this.definition.methods.flatMap((method) => [
+          toJsonSchema(method.inputSchema, "input"),
+          toJsonSchema(method.outputSchema, "output"),
+        ]),
+      );
+    }
+    const key = `${summary ? "summary" : "full"}:${name}`;
+    const cached = this.rendered.get(key);
     if (cached) return cached;
-    const definition = this.byName.get(name) as MethodDefinition;
-    const declared = this.find(name) as DeclaredMethod;
+    const definition = this.definitions.get(name) as MethodDefinition;
+    const declared = this.byIdentifier.get(name) as DeclaredMethod;
     const types = this.typeNames.get(name) as { input: string; output: string };
     const root = this.definition.schemaRoot;
-    const input = this.writer.declare(
-      types.input,
-      declared.inputSchema,
-      root === undefined ? {} : { root },
-    );
-    const outputSchema = toJsonSchema(definition.outputSchema, "output");
+    const options = root === undefined ? { summary } : { root, summary };
+    const input = this.writer.declare(types.input, declared.inputSchema, options);
     const output = this.writer.declare(
       types.output,
-      outputSchema,
-      root === undefined ? {} : { root },
+      toJsonSchema(definition.outputSchema, "output"),
+      options,
     );
     const doc = [
       ...(firstSentence(declared.description)
         ? [firstSentence(declared.description) as string]
         : []),
       ...(declared.requiresApproval
-        ? ["@approval a person approves this call: the run pauses here until then"]
+        ? ["@approval the run pauses here until a person approves"]
         : []),
     ];
     const optional = acceptsNoInput(declared.inputSchema) ? "?" : "";
     const signature = `${formatJsDoc(doc, "  ")}  ${name}(input${optional}: ${types.input}): Promise<${types.output}>;`;
     const method = { input, output, signature };
-    this.rendered.set(name, method);
+    this.rendered.set(key, method);
     return method;
   }
+}
+
+/** A field documented identically this many times is documented once, at the top. */
+const REPEATED_FIELD_DOCS = 2;
+
+/**
+ * Moves a one-line JSDoc that documents the same field the same way in many places to a list at the
+ * top of the file (`// owner: The account owner of the repository.`), and drops it where it repeats.
+ */
+function documentRepeatedFieldsOnce(text: string): string {
+  const lines = text.split("\n");
+  const pair = (index: number): string | undefined => {
+    const doc = /^(\s*)\/\*\* (.+) \*\/$/.exec(lines[index] as string);
+    if (!doc || (doc[2] as string).startsWith("@")) return undefined;
+    const field = new RegExp(`^${doc[1]}("[^"]+"|[\\w$]+)\\??: `).exec(lines[index + 1] ?? "");
+    return field ? `${field[1]}: ${doc[2]}` : undefined;
+  };
+  const counts = new Map<string, number>();
+  lines.forEach((_, index) => {
+    const key = pair(index);
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  const repeated = [...counts]
+    .filter(([, count]) => count >= REPEATED_FIELD_DOCS)
+    .map(([key]) => key);
+  if (repeated.length === 0) return text;
+  const once = new Set(repeated);
+  const kept = lines.filter((_, index) => !once.has(pair(index) as string));
+  const header = [
+    "// Fields documented once here mean the same wherever they appear below:",
+    ...repeated.sort().map((key) => `//   ${key}`),
+  ];
+  return `${header.join("\n")}\n\n${kept.join("\n")}`;
 }

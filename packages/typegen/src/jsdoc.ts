@@ -51,21 +51,19 @@ export function firstSentence(
     .trim();
   if (!paragraph) return undefined;
   const sentence = /^(.{20,}?[.!?])\s+(?=[A-Z(`"'])/.exec(paragraph)?.[1] ?? paragraph;
-  return sentence.length <= maxLength
-    ? sentence
-    : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
+  return sentence.length <= maxLength ? sentence : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
 }
 
-/** The JSDoc lines a schema's annotations and constraints become. */
+/** The JSDoc lines a schema's annotations and constraints become; `summary` keeps the first sentence. */
 export function schemaDocLines(
   schema: JsonSchema | undefined,
-  options: { description?: boolean } = {},
+  options: { summary?: boolean } = {},
 ): string[] {
   if (typeof schema !== "object" || schema === null) return [];
   const lines: string[] = [];
   const text = schema.description ?? schema.title;
-  if (options.description !== false && typeof text === "string") {
-    const clean = cleanText(text);
+  if (typeof text === "string") {
+    const clean = options.summary ? (firstSentence(text) ?? "") : cleanText(text);
     if (clean) lines.push(...clean.split(/\r?\n/));
   }
   const tag = (name: string, value: unknown) => {
@@ -79,16 +77,19 @@ export function schemaDocLines(
   else tag(schema.exclusiveMinimum === true ? "exclusiveMinimum" : "minimum", schema.minimum);
   if (typeof schema.exclusiveMaximum === "number") tag("exclusiveMaximum", schema.exclusiveMaximum);
   else tag(schema.exclusiveMaximum === true ? "exclusiveMaximum" : "maximum", schema.maximum);
-  tag("minLength", schema.minLength);
-  tag("maxLength", schema.maxLength);
-  tag("minItems", schema.minItems);
-  tag("maxItems", schema.maxItems);
-  tag("pattern", schema.pattern);
+  if (!options.summary) {
+    // Constraints that a summary leaves to the method's own description
+    tag("minLength", schema.minLength);
+    tag("maxLength", schema.maxLength);
+    tag("minItems", schema.minItems);
+    tag("maxItems", schema.maxItems);
+    tag("pattern", schema.pattern);
+  }
   tag("format", schema.format);
   tag("deprecated", schema.deprecated === true);
   const examples = Array.isArray(schema.examples) ? schema.examples.slice(0, 2) : [];
   if (schema.example !== undefined && examples.length === 0) examples.push(schema.example);
-  for (const example of examples) tag("example", compactJson(example));
+  if (!options.summary) for (const example of examples) tag("example", compactJson(example));
   return lines;
 }
 

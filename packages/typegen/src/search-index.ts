@@ -25,6 +25,8 @@ export interface SearchWeights {
   k1: number;
   /** a query word matched through its group of related words, relative to the word itself */
   related: number;
+  /** a phrase of the query ("money back") matched through its group: more specific than one word */
+  phrase: number;
   /** a vocabulary word that is a near spelling of an unknown query word */
   fuzzy: number;
   /** bonus for covering every concept of the query */
@@ -45,6 +47,7 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   },
   k1: 1.2,
   related: 0.7,
+  phrase: 1.3,
   fuzzy: 0.6,
   coverage: 1,
   namePrecision: 0.5,
@@ -170,37 +173,56 @@ export function cleanQuery(query: string): string {
  * still gets the items whose names look most alike.
  */
 export class SearchIndex {
-  private readonly postings = new Map<string, Postings>();
-  /** vocabulary words (not group tokens) by length, for near spellings */
-  private readonly vocabulary = new Map<number, string[]>();
-  private readonly sortedVocabulary: string[];
-  private readonly nameWords: string[][] = [];
-  private readonly nameGroups: number[][][] = [];
-  private readonly names: string[] = [];
+  private readonly postings: Map<string, Postings>;
+  private readonly nameWords: string[][];
+  private readonly nameGroups: number[][][];
+  private readonly names: string[];
   private readonly weights: SearchWeights;
+  /** average field lengths, for BM25 length normalization */
+  private readonly averages: number[];
+  /** vocabulary words (not group tokens) by length and sorted, for near spellings; built on first use */
+  private vocabulary: { byLength: Map<number, string[]>; sorted: string[] } | undefined;
   private nameTrigrams: Set<string>[] | undefined;
   /** buffers reused by every query (a query runs synchronously, so one set is enough) */
   private scratch:
     | { total: Float64Array; matched: Uint8Array; best: Float64Array; touched: Int32Array }
     | undefined;
 
-  constructor(items: readonly SearchFields[], weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS) {
-    this.weights = weights;
+  /**
+   * Indexes `items`. With `base`, the index holds the base's items followed by `items`, sharing the
+   * base's postings (only the words of the new items are re-indexed): how snippets join a catalog.
+   */
+  constructor(
+    items: readonly SearchFields[],
+    weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS,
+    base?: SearchIndex,
+  ) {
+    this.weights = base?.weights ?? weights;
     const tokenized = items.map((item) => FIELDS.map((field) => terms(item[field])));
-    const averages = FIELDS.map((_, field) => {
-      const total = tokenized.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0);
-      return Math.max(1, total / Math.max(1, items.length));
-    });
+    this.averages =
+      base?.averages ??
+      FIELDS.map((_, field) => {
+        const total = tokenized.reduce(
+          (sum, fields) => sum + (fields[field] as string[]).length,
+          0,
+        );
+        return Math.max(1, total / Math.max(1, items.length));
+      });
+    this.nameWords = base ? [...base.nameWords] : [];
+    this.nameGroups = base ? [...base.nameGroups] : [];
+    this.names = base ? [...base.names] : [];
+    const offset = this.names.length;
     const collected = new Map<string, { items: number[]; weights: number[] }>();
-    tokenized.forEach((fields, item) => {
+    tokenized.forEach((fields, index) => {
       const combined = new Map<string, number>();
       const add = (token: string, weight: number) =>
         combined.set(token, (combined.get(token) ?? 0) + weight);
-      FIELDS.forEach((field, index) => {
-        const words = fields[index] as string[];
-        const b = weights.lengthNormalization[field];
+      FIELDS.forEach((field, position) => {
+        const words = fields[position] as string[];
+        const b = this.weights.lengthNormalization[field];
         const weight =
-          weights.fields[field] / (1 - b + (b * words.length) / (averages[index] as number));
+          this.weights.fields[field] /
+          (1 - b + (b * words.length) / (this.averages[position] as number));
         for (const word of words) add(word, weight);
         for (const match of lexiconMatches(words)) {
           for (const group of match.groups) add(groupToken(group), weight);
@@ -209,33 +231,43 @@ export class SearchIndex {
       for (const [token, weight] of combined) {
         const list = collected.get(token) ?? { items: [], weights: [] };
         collected.set(token, list);
-        list.items.push(item);
+        list.items.push(offset + index);
         list.weights.push(weight);
       }
       const nameWords = fields[0] as string[];
       this.nameWords.push(nameWords);
       const groups: number[][] = nameWords.map(() => []);
       for (const match of lexiconMatches(nameWords)) {
-        for (let index = match.start; index < match.end; index++)
-          (groups[index] as number[]).push(...match.groups);
+        for (let at = match.start; at < match.end; at++)
+          (groups[at] as number[]).push(...match.groups);
       }
       this.nameGroups.push(groups);
-      this.names.push((items[item] as SearchFields).name);
+      this.names.push((items[index] as SearchFields).name);
     });
-    const { k1 } = weights;
-    const size = items.length;
+    const { k1 } = this.weights;
+    const size = this.names.length;
+    this.postings = new Map(base?.postings);
     for (const [token, list] of collected) {
+      const before = this.postings.get(token);
+      const added = Float32Array.from(
+        list.weights,
+        (weight) => (weight * (k1 + 1)) / (k1 + weight),
+      );
+      const itemsOf = before
+        ? Int32Array.from([...before.items, ...list.items])
+        : Int32Array.from(list.items);
+      const saturated = before ? Float32Array.from([...before.saturated, ...added]) : added;
       this.postings.set(token, {
-        items: Int32Array.from(list.items),
-        saturated: Float32Array.from(list.weights, (weight) => (weight * (k1 + 1)) / (k1 + weight)),
-        idf: Math.log(1 + (size - list.items.length + 0.5) / (list.items.length + 0.5)),
+        items: itemsOf,
+        saturated,
+        idf: Math.log(1 + (size - itemsOf.length + 0.5) / (itemsOf.length + 0.5)),
       });
-      if (token.startsWith("#")) continue;
-      const bucket = this.vocabulary.get(token.length) ?? [];
-      this.vocabulary.set(token.length, bucket);
-      bucket.push(token);
     }
-    this.sortedVocabulary = [...collected.keys()].filter((token) => !token.startsWith("#")).sort();
+  }
+
+  /** The same index with `items` added after the existing ones. */
+  extend(items: readonly SearchFields[]): SearchIndex {
+    return items.length === 0 ? this : new SearchIndex(items, this.weights, this);
   }
 
   get size(): number {
@@ -261,7 +293,7 @@ export class SearchIndex {
     const concepts = conceptsOf(queryTerms);
     if (concepts.length === 0) return fallback ? this.lookAlike(query, limit) : nothing;
 
-    const { related, fuzzy } = this.weights;
+    const { related, phrase, fuzzy } = this.weights;
     this.scratch ??= {
       total: new Float64Array(size),
       matched: new Uint8Array(size),
@@ -288,7 +320,7 @@ export class SearchIndex {
       }
       for (const group of concept.groups) {
         askedGroups.add(group);
-        candidates.push([groupToken(group), concept.phrase ? 1 : related]);
+        candidates.push([groupToken(group), concept.phrase ? phrase : related]);
       }
       let count = 0;
       for (const [token, weight] of candidates) {
@@ -351,15 +383,17 @@ export class SearchIndex {
     if (word.length < 3 || word.length > 24 || /\d/.test(word)) return [];
     const found = new Set<string>();
     // words the unknown word starts (a prefix typed so far), then words it extends ("repos" → "repo")
+    this.vocabulary ??= buildVocabulary(this.postings.keys());
+    const { byLength, sorted } = this.vocabulary;
     let low = 0;
-    let high = this.sortedVocabulary.length;
+    let high = sorted.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.sortedVocabulary[middle] as string) < word) low = middle + 1;
+      if ((sorted[middle] as string) < word) low = middle + 1;
       else high = middle;
     }
-    for (let index = low; index < this.sortedVocabulary.length && found.size < 4; index++) {
-      const candidate = this.sortedVocabulary[index] as string;
+    for (let index = low; index < sorted.length && found.size < 4; index++) {
+      const candidate = sorted[index] as string;
       if (!candidate.startsWith(word)) break;
       if (candidate.length >= 4) found.add(candidate);
     }
@@ -370,7 +404,7 @@ export class SearchIndex {
     // near spellings with the same first letter
     const limit = word.length >= 7 ? 2 : word.length >= 4 ? 1 : 0;
     for (let length = word.length - limit; length <= word.length + limit && limit > 0; length++) {
-      for (const candidate of this.vocabulary.get(length) ?? []) {
+      for (const candidate of byLength.get(length) ?? []) {
         if (candidate[0] === word[0] && editDistanceWithin(word, candidate, limit))
           found.add(candidate);
         if (found.size >= 8) return [...found];
@@ -391,6 +425,20 @@ export class SearchIndex {
     });
     return { ranked: top.sorted(), total: top.total };
   }
+}
+
+function buildVocabulary(tokens: Iterable<string>): {
+  byLength: Map<number, string[]>;
+  sorted: string[];
+} {
+  const sorted = [...tokens].filter((token) => !token.startsWith("#")).sort();
+  const byLength = new Map<number, string[]>();
+  for (const word of sorted) {
+    const bucket = byLength.get(word.length) ?? [];
+    byLength.set(word.length, bucket);
+    bucket.push(word);
+  }
+  return { byLength, sorted };
 }
 
 /** Small lists are kept sorted while they fill; longer ones are sorted once at the end. */

@@ -72,7 +72,7 @@ describe("jsonSchemaToTypeScript: types", () => {
         required: ["a"],
         additionalProperties: { type: "number" },
       },
-      "type T = { a: string; } & Record<string, number>;",
+      "type T = { a: string } & Record<string, number>;",
     ],
     [
       "required and optional, quoted names",
@@ -85,9 +85,9 @@ describe("jsonSchemaToTypeScript: types", () => {
         },
         required: ["id"],
       },
-      'type T = { id: number; "odd-name"?: string; "2x"?: boolean; };',
+      'type T = { id: number; "odd-name"?: string; "2x"?: boolean };',
     ],
-    ["inferred object", { properties: { a: { type: "string" } } }, "type T = { a?: string; };"],
+    ["inferred object", { properties: { a: { type: "string" } } }, "type T = { a?: string };"],
     ["anyOf", { anyOf: [{ type: "string" }, { type: "number" }] }, "type T = string | number;"],
     ["oneOf", { oneOf: [{ const: "a" }, { const: "b" }] }, 'type T = "a" | "b";'],
     [
@@ -98,7 +98,7 @@ describe("jsonSchemaToTypeScript: types", () => {
           { type: "object", properties: { b: { type: "number" } } },
         ],
       },
-      "type T = { a?: string; } & { b?: number; };",
+      "type T = { a?: string } & { b?: number };",
     ],
     [
       "union inside intersection",
@@ -112,7 +112,7 @@ describe("jsonSchemaToTypeScript: types", () => {
         properties: { a: { type: "string" }, b: { type: "string" } },
         oneOf: [{ required: ["a"] }, { required: ["b"] }],
       },
-      "type T = { a?: string; b?: string; };",
+      "type T = { a?: string; b?: string };",
     ],
     ["unknown type keyword", { type: "file" }, "type T = unknown;"],
   ])("%s", (_name, schema, expected) => {
@@ -133,7 +133,7 @@ describe("jsonSchemaToTypeScript: references", () => {
       definitions: { Label: { type: "string", description: "A label." } },
     };
     expect(render(schema)).toBe(
-      "type Point = { x: number; };\n\n/** A label. */\ntype Label = string;\n\ntype T = { a?: Point; b?: Point; c?: Label; };",
+      "type Point = { x: number };\n\n/** A label. */\ntype Label = string;\n\ntype T = { a?: Point; b?: Point; c?: Label };",
     );
   });
 
@@ -143,7 +143,7 @@ describe("jsonSchemaToTypeScript: references", () => {
       properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#" } } },
       required: ["value"],
     };
-    expect(render(schema)).toBe("type T = { value: number; children?: T[]; };");
+    expect(render(schema)).toBe("type T = { value: number; children?: T[] };");
   });
 
   it("names an inline recursive reference", () => {
@@ -157,7 +157,7 @@ describe("jsonSchemaToTypeScript: references", () => {
       },
     };
     expect(render(schema)).toBe(
-      "type TKids = { kids?: TKids[]; };\n\ntype T = { tree?: { kids?: TKids[]; }; };",
+      "type TKids = { kids?: TKids[] };\n\ntype T = { tree?: { kids?: TKids[] } };",
     );
   });
 
@@ -187,7 +187,7 @@ describe("jsonSchemaToTypeScript: references", () => {
       { root: document },
     );
     expect(output).toBe(
-      "type Pet = { name: string; owner?: Person; };\n\ntype Person = { friends?: Person[]; };\n\ntype T = { pet?: Pet; };",
+      "type Pet = { name: string; owner?: Person };\n\ntype Person = { friends?: Person[] };\n\ntype T = { pet?: Pet };",
     );
   });
 
@@ -332,7 +332,7 @@ describe("jsonSchemaToTypeScript: Zod and Standard Schema", () => {
         },
       },
     };
-    expect(render(schema)).toBe("type T = { q: string; };");
+    expect(render(schema)).toBe("type T = { q: string };");
   });
 
   it("gives unknown for a Standard Schema without JSON Schema, or one whose converter throws", () => {

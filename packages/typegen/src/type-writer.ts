@@ -18,6 +18,8 @@ interface Context {
   /** the property that led here, used to name anonymous recursive definitions */
   hint: string;
   owner: string;
+  /** document with first sentences only (a connector's overview) */
+  summary: boolean;
 }
 
 interface NamedType {
@@ -25,8 +27,8 @@ interface NamedType {
   schema: unknown;
   root: unknown;
   rootId: number;
-  /** set once rendered: the declaration and the named types it refers to */
-  text?: string;
+  /** set once rendered: the declaration (full and summary documentation) and the named types it refers to */
+  texts: { full?: string; summary?: string };
   refs?: Set<string>;
   /** the declaration itself (a `$ref: "#"` back to a top-level type); never emitted separately */
   self?: boolean;
@@ -108,6 +110,47 @@ function literal(value: unknown): Rendered {
   return text === undefined ? UNKNOWN : { text, binding: "atom" };
 }
 
+/** Keywords that do not change an object's shape for sharing purposes. */
+const SHAPE_IRRELEVANT = new Set([
+  "$schema",
+  "$id",
+  "title",
+  "additionalProperties",
+  "examples",
+  "example",
+]);
+
+/**
+ * A key for an inline object schema with two or more properties and no reference inside, identical
+ * for schemas that render the same (`additionalProperties: false` and annotations aside); otherwise
+ * `undefined`.
+ */
+function canonical(schema: JsonSchemaObject): string | undefined {
+  if (!isObject(schema.properties) || Object.keys(schema.properties).length < 2) return undefined;
+  let referencing = false;
+  const key = JSON.stringify(schema, function (this: unknown, name, value) {
+    if (name === "$ref") referencing = true;
+    if (
+      SHAPE_IRRELEVANT.has(name) &&
+      isObject(this) &&
+      !Array.isArray(this) &&
+      this !== schema.properties
+    ) {
+      return undefined;
+    }
+    if (name === "required" && Array.isArray(value)) return [...value].sort();
+    return value;
+  });
+  return referencing ? undefined : key;
+}
+
+function singular(word: string): string {
+  if (/ies$/i.test(word)) return word.replace(/ies$/i, "y");
+  if (/(?:ss|us|is)$/i.test(word)) return word;
+  if (/(?:ches|shes|xes|sses)$/i.test(word)) return word.slice(0, -2);
+  return word.replace(/s$/i, "");
+}
+
 /** True when `schema` reaches `ref` again through its own subschemas and inlined references. */
 function refersTo(root: unknown, schema: unknown, ref: string): boolean {
   const seen = new Set<unknown>();
@@ -138,6 +181,8 @@ export class TypeWriter {
   private readonly inlining: string[] = [];
   private refs = new Set<string>();
   private nextRootId = 1;
+  /** canonical JSON of inline object schemas that repeat, to be declared once as named types */
+  private readonly repeated = new Set<string>();
 
   constructor(private readonly names: NameAllocator = new NameAllocator()) {}
 
@@ -148,12 +193,12 @@ export class TypeWriter {
   declare(
     name: string,
     schema: unknown,
-    options: { root?: unknown; doc?: readonly string[] } = {},
+    options: { root?: unknown; doc?: readonly string[]; summary?: boolean } = {},
   ): TypeDeclaration {
     const root = options.root ?? schema;
     const rootId = this.rootId(root);
     if (root === schema && isObject(schema))
-      this.named.set(`${rootId}#`, { name, schema, root, rootId, self: true });
+      this.named.set(`${rootId}#`, { name, schema, root, rootId, self: true, texts: {} });
     const { rendered, refs } = this.collect(() =>
       this.render(schema, {
         root,
@@ -163,6 +208,7 @@ export class TypeWriter {
         indent: "",
         hint: "",
         owner: name,
+        summary: options.summary === true,
       }),
     );
     return {
@@ -172,8 +218,42 @@ export class TypeWriter {
     };
   }
 
+  /**
+   * Counts the inline object schemas (two or more properties, no `$ref` inside) in `schemas` and makes
+   * those that occur more than once named types, declared once: the same entity in a tool's input
+   * and output, or the same body in two operations.
+   */
+  shareRepeated(schemas: Iterable<unknown>): void {
+    const seen = new Set<string>();
+    const visit = (node: unknown, depth: number): void => {
+      if (depth > MAX_DEPTH || typeof node !== "object" || node === null) return;
+      if (Array.isArray(node)) {
+        for (const item of node) visit(item, depth + 1);
+        return;
+      }
+      const schema = node as JsonSchemaObject;
+      const key = canonical(schema);
+      if (key !== undefined) {
+        if (seen.has(key)) this.repeated.add(key);
+        seen.add(key);
+      }
+      for (const [keyword, value] of Object.entries(schema)) {
+        if (
+          keyword !== "enum" &&
+          keyword !== "const" &&
+          keyword !== "examples" &&
+          keyword !== "default"
+        ) {
+          visit(value, depth + 1);
+        }
+      }
+    };
+    for (const schema of schemas) visit(schema, 0);
+  }
+
   /** The declarations of the named types `refs` need, directly or through each other, in a stable order. */
-  namedDeclarations(refs: Iterable<string>): string[] {
+  namedDeclarations(refs: Iterable<string>, options: { summary?: boolean } = {}): string[] {
+    const mode = options.summary === true ? "summary" : "full";
     const order: string[] = [];
     const seen = new Set<string>();
     const queue = [...refs];
@@ -183,8 +263,8 @@ export class TypeWriter {
       seen.add(key);
       const named = this.named.get(key);
       if (!named || named.self) continue;
-      this.renderNamed(named);
-      order.push(named.text as string);
+      this.renderNamed(named, mode);
+      order.push(named.texts[mode] as string);
       queue.push(...(named.refs as Set<string>));
     }
     return order;
@@ -210,9 +290,9 @@ export class TypeWriter {
     }
   }
 
-  private renderNamed(named: NamedType): void {
-    if (named.text !== undefined) return;
-    named.text = `type ${named.name} = unknown;`; // guards re-entry while rendering
+  private renderNamed(named: NamedType, mode: "full" | "summary"): void {
+    if (named.texts[mode] !== undefined) return;
+    named.texts[mode] = `type ${named.name} = unknown;`; // guards re-entry while rendering
     const { rendered, refs } = this.collect(() =>
       this.render(named.schema, {
         root: named.root,
@@ -222,10 +302,13 @@ export class TypeWriter {
         indent: "",
         hint: "",
         owner: named.name,
+        summary: mode === "summary",
       }),
     );
-    const doc = isObject(named.schema) ? schemaDocLines(named.schema).slice(0, 1) : [];
-    named.text = `${formatJsDoc(doc)}type ${named.name} = ${rendered.text};`;
+    const doc = isObject(named.schema)
+      ? schemaDocLines(named.schema, { summary: true }).slice(0, 1)
+      : [];
+    named.texts[mode] = `${formatJsDoc(doc)}type ${named.name} = ${rendered.text};`;
     named.refs = refs;
   }
 
@@ -245,6 +328,12 @@ export class TypeWriter {
     const withNull = (rendered: Rendered) =>
       nullable ? union([rendered, literal(null)]) : rendered;
     const next = { ...context, depth: context.depth + 1 };
+
+    if (this.repeated.size > 0 && schema !== context.top) {
+      const key = canonical(schema);
+      if (key !== undefined && this.repeated.has(key))
+        return this.renderShared(key, schema, context);
+    }
 
     if (typeof schema.$ref === "string") {
       const target = this.renderRef(schema.$ref, context);
@@ -355,7 +444,12 @@ export class TypeWriter {
         hint: key,
       });
       const optional = !(required.has(key) || (isObject(property) && property.required === true));
-      const doc = formatJsDoc(this.docLines(property, context), inner);
+      const docLines = this.docLines(property, context);
+      // A summary keeps each field's documentation on one line.
+      const doc = formatJsDoc(
+        context.summary && docLines.length > 1 ? [docLines.join(" ")] : docLines,
+        inner,
+      );
       if (doc) documented = true;
       const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);
       lines.push(`${doc}${inner}${name}${optional ? "?" : ""}: ${rendered.text};`);
@@ -377,7 +471,10 @@ export class TypeWriter {
       if (additional === false || schema.properties) return { text: "{}", binding: "atom" };
       return { text: "Record<string, unknown>", binding: "atom" };
     }
-    const oneLine = `{ ${lines.map((line) => line.trim()).join(" ")} }`;
+    const oneLine = `{ ${lines
+      .map((line) => line.trim())
+      .join(" ")
+      .replace(/;$/, "")} }`;
     const body =
       !documented &&
       !oneLine.includes("\n") &&
@@ -392,11 +489,11 @@ export class TypeWriter {
   /** A property's JSDoc: its own annotations, or those of the definition it inlines. */
   private docLines(property: unknown, context: Context): string[] {
     if (!isObject(property)) return [];
-    const own = schemaDocLines(property);
+    const own = schemaDocLines(property, { summary: context.summary });
     if (own.length > 0 || typeof property.$ref !== "string") return own;
     if (DEFINITION_POINTER.test(property.$ref)) return [];
     const target = resolvePointer(context.root, property.$ref);
-    return isObject(target) ? schemaDocLines(target) : [];
+    return isObject(target) ? schemaDocLines(target, { summary: context.summary }) : [];
   }
 
   private renderRef(ref: string, context: Context): Rendered {
@@ -411,7 +508,13 @@ export class TypeWriter {
     const definition = DEFINITION_POINTER.exec(ref);
     if (definition || this.inlining.includes(key) || refersTo(context.root, target, ref)) {
       const name = this.names.allocate(this.nameFor(definition?.[1], target, context));
-      this.named.set(key, { name, schema: target, root: context.root, rootId: context.rootId });
+      this.named.set(key, {
+        name,
+        schema: target,
+        root: context.root,
+        rootId: context.rootId,
+        texts: {},
+      });
       this.refs.add(key);
       return { text: name, binding: "atom" };
     }
@@ -421,6 +524,28 @@ export class TypeWriter {
     } finally {
       this.inlining.pop();
     }
+  }
+
+  private renderShared(key: string, schema: JsonSchemaObject, context: Context): Rendered {
+    const named = this.named.get(`~${key}`);
+    if (named) {
+      this.refs.add(`~${key}`);
+      return { text: named.name, binding: "atom" };
+    }
+    const title =
+      typeof schema.title === "string" && schema.title.trim() ? schema.title : undefined;
+    const name = this.names.allocate(
+      toPascalCase(title ?? singular(context.hint || `${context.owner}Item`)),
+    );
+    this.named.set(`~${key}`, {
+      name,
+      schema,
+      root: context.root,
+      rootId: context.rootId,
+      texts: {},
+    });
+    this.refs.add(`~${key}`);
+    return { text: name, binding: "atom" };
   }
 
   private nameFor(key: string | undefined, target: unknown, context: Context): string {

@@ -1,0 +1,303 @@
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k from "js-tiktoken/ranks/o200k_base";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  MCP_FIXTURES,
+  mcpConnector,
+  OPENAPI_FIXTURES,
+  openApiConnector,
+} from "../test/fixtures.ts";
+import { type ConnectorDefinition, createCatalog } from "./catalog.ts";
+import { createToolDescription } from "./tool-description.ts";
+import { TypegenError } from "./typegen-error.ts";
+
+const shop: ConnectorDefinition = {
+  name: "shop",
+  instructions: "The shop's payments API.\nUse test mode keys only.",
+  methods: [
+    {
+      name: "create-refund",
+      description: "Create a refund for a charge.",
+      inputSchema: {
+        type: "object",
+        properties: { charge: { type: "string" } },
+        required: ["charge"],
+      },
+      outputSchema: { type: "object", properties: { id: { type: "string" } } },
+      requiresApproval: true,
+    },
+    {
+      name: "listCharges",
+      description: "List charges, newest first.",
+      inputSchema: z.object({ limit: z.number().int().max(100).optional() }),
+    },
+    {
+      name: "customers/get",
+      description: "Retrieve a customer.",
+      inputSchema: { type: "object", properties: { id: { type: "string" } } },
+    },
+    { name: "payouts.create", description: "Send funds to your bank account." },
+  ],
+};
+
+const github: ConnectorDefinition = {
+  name: "github",
+  methods: [
+    { name: "issues/create", description: "Open an issue." },
+    { name: "get-commit", description: "Get a commit." },
+    { name: "listPullRequests", description: "List pull requests of a repository." },
+  ],
+};
+
+describe("search", () => {
+  const catalog = createCatalog({ connectors: [shop, github] });
+
+  it("answers exactly seed 000's SearchOutput", async () => {
+    const output = await catalog.search("refund", { limit: 2 });
+    expect(Object.keys(output).sort()).toEqual(["results", "total", "truncated"]);
+    expect(output.results[0]).toEqual({
+      path: "shop.create_refund",
+      connector: "shop",
+      method: "create_refund",
+      description: "Create a refund for a charge.",
+      kind: "method",
+      score: expect.any(Number),
+    });
+    expect(output.results.length).toBeLessThanOrEqual(2);
+    expect(output.total).toBeGreaterThanOrEqual(output.results.length);
+    expect(output.truncated).toBe(output.total > output.results.length);
+  });
+
+  it.each([
+    ["pull requests", "github.listPullRequests"],
+    ["get commit", "github.get_commit"],
+    ["issues create", "github.issues_create"],
+    ["customers get", "shop.customers_get"],
+    ["payouts", "shop.payouts_create"],
+  ])("splits camelCase, kebab, slashes and dots: %j", async (query, path) => {
+    expect((await catalog.search(query)).results[0]?.path).toBe(path);
+  });
+
+  it("finds a method through words it does not contain", async () => {
+    expect((await catalog.search("give the customer their money back")).results[0]?.path).toBe(
+      "shop.create_refund",
+    );
+    expect((await catalog.search("open a new bug report")).results[0]?.path).toBe(
+      "github.issues_create",
+    );
+  });
+
+  it("never answers a non-empty query over a non-empty catalog with nothing", async () => {
+    for (const query of ["zzqx", "???", "the of and", "中文查询"]) {
+      const output = await catalog.search(query);
+      expect(output.results.length, query).toBeGreaterThan(0);
+    }
+  });
+
+  it("keeps results compact: a search answer costs a few hundred tokens", async () => {
+    const all = createCatalog({ connectors: OPENAPI_FIXTURES.map(openApiConnector) });
+    const output = await all.search("list the pull requests of a repository");
+    const encoder = new Tiktoken(o200k);
+    expect(encoder.encode(JSON.stringify(output)).length).toBeLessThan(400);
+    for (const result of output.results)
+      expect((result.description ?? "").length).toBeLessThanOrEqual(120);
+  });
+
+  it("re-ranks with a host embedding function and falls back to lexical when it fails", async () => {
+    // A toy embedding where "reimburse" and "refund" share a dimension, standing in for a real model.
+    const dimensions = [
+      "refund|reimburse",
+      "charge",
+      "customer",
+      "commit",
+      "issue",
+      "pull",
+      "payout|bank",
+    ];
+    const embed = async (texts: string[]) =>
+      texts.map((text) => dimensions.map((words) => (new RegExp(words, "i").test(text) ? 1 : 0)));
+    const semantic = createCatalog({ connectors: [shop, github], embed });
+    expect((await semantic.search("reimbursement please")).results[0]?.path).toBe(
+      "shop.create_refund",
+    );
+    const failing = createCatalog({
+      connectors: [shop, github],
+      embed: async () => {
+        throw new Error("model offline");
+      },
+    });
+    expect((await failing.search("refund")).results[0]?.path).toBe("shop.create_refund");
+  });
+
+  it("includes snippets as kind snippet", async () => {
+    const withSnippets = catalog.withSnippets([
+      {
+        name: "weekly-refund-report",
+        description: "Summarise refunds of the week.",
+        code: "async () => 1",
+      },
+    ]);
+    const output = await withSnippets.search("refund report");
+    expect(output.results[0]).toMatchObject({
+      path: "weekly-refund-report",
+      connector: "snippet",
+      kind: "snippet",
+    });
+  });
+});
+
+describe("describe", () => {
+  const catalog = createCatalog({
+    connectors: [shop, github],
+    snippets: [
+      {
+        name: "list-open-prs",
+        description: "List open pull requests for a repository.",
+        code: "async (input) => github.listPullRequests(input)",
+        inputSchema: {
+          type: "object",
+          properties: { repo: { type: "string" } },
+          required: ["repo"],
+        },
+      },
+    ],
+  });
+
+  it("describes a connector with its instructions and all declarations", () => {
+    const output = catalog.describe("shop");
+    expect(output.kind).toBe("connector");
+    expect(output.path).toBe("shop");
+    expect(output.description).toBe("The shop's payments API.\nUse test mode keys only.");
+    expect(output.types).toContain("declare const shop: {");
+    for (const method of ["create_refund", "listCharges", "customers_get", "payouts_create"]) {
+      expect(output.types).toContain(`  ${method}(input`);
+    }
+  });
+
+  it("describes one method with only what it needs", () => {
+    const output = catalog.describe("shop.create_refund");
+    expect(output).toMatchObject({
+      kind: "method",
+      path: "shop.create_refund",
+      description: "Create a refund for a charge.",
+    });
+    expect(output.types).toBe(`type CreateRefundInput = { charge: string };
+type CreateRefundOutput = { id?: string };
+
+declare const shop: {
+  /**
+   * Create a refund for a charge.
+   * @approval the run pauses here until a person approves
+   */
+  create_refund(input: CreateRefundInput): Promise<CreateRefundOutput>;
+};
+`);
+  });
+
+  it("finds a method by its original name and by a bare name", () => {
+    expect(catalog.describe("shop.create-refund").path).toBe("shop.create_refund");
+    expect(catalog.describe("github.issues/create").path).toBe("github.issues_create");
+    expect(catalog.describe("listCharges").path).toBe("shop.listCharges");
+    expect(catalog.describe("listCharges").types).toContain("@maximum 100");
+  });
+
+  it("makes the input optional when nothing is required", () => {
+    expect(catalog.describe("shop.listCharges").types).toContain(
+      "listCharges(input?: ListChargesInput)",
+    );
+    expect(catalog.describe("shop.payouts_create").types).toContain(
+      "payouts_create(input?: PayoutsCreateInput)",
+    );
+  });
+
+  it("describes a snippet with its description, input type and source", () => {
+    const output = catalog.describe("list-open-prs");
+    expect(output.kind).toBe("snippet");
+    expect(output.description).toBe("List open pull requests for a repository.");
+    expect(output.types).toContain("type ListOpenPrsSnippetInput = { repo: string };");
+    expect(output.types).toContain('codemode.run("list-open-prs", input: ListOpenPrsSnippetInput)');
+    expect(output.types).toContain("async (input) => github.listPullRequests(input)");
+  });
+
+  it("answers an unknown target with the nearest paths", () => {
+    const output = catalog.describe("shop.refund");
+    expect(output.path).toBe("shop.refund");
+    expect(output.types).toContain('Nothing is named "shop.refund"');
+    expect(output.types).toContain("shop.create_refund");
+    expect(output.types).toContain("codemode.search");
+  });
+});
+
+describe("configuration errors", () => {
+  it("reports method names that collide, naming both", () => {
+    const connector = { name: "x", methods: [{ name: "get-commit" }, { name: "get_commit" }] };
+    expect(() => createCatalog({ connectors: [connector] })).toThrow(
+      /"get-commit" and "get_commit"/,
+    );
+  });
+
+  it("reports connector names that collide or shadow a sandbox global", () => {
+    expect(() =>
+      createCatalog({
+        connectors: [
+          { name: "my-api", methods: [] },
+          { name: "my_api", methods: [] },
+        ],
+      }),
+    ).toThrow(/"my-api" and "my_api"/);
+    let caught: unknown;
+    try {
+      createCatalog({ connectors: [{ name: "console", methods: [] }] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(TypegenError.isInstance(caught) && caught.code).toBe("INVALID_NAME");
+  });
+});
+
+describe("tool description", () => {
+  const encoder = new Tiktoken(o200k);
+  const fixtures = createCatalog({
+    connectors: [...MCP_FIXTURES.map(mcpConnector), ...OPENAPI_FIXTURES.map(openApiConnector)],
+  });
+
+  it("stays within 450 tokens with every real catalog configured", () => {
+    expect(encoder.encode(createToolDescription(fixtures.connectors)).length).toBeLessThanOrEqual(
+      450,
+    );
+  });
+
+  it("does not grow with the number of methods", () => {
+    const small = createToolDescription([{ name: "github", instructions: "GitHub REST API." }]);
+    const large = createToolDescription(
+      createCatalog({
+        connectors: [{ ...openApiConnector("github"), instructions: "GitHub REST API." }],
+      }).connectors,
+    );
+    expect(large).toBe(small);
+  });
+
+  it("is byte-stable for the same configuration", () => {
+    const again = createCatalog({
+      connectors: [...MCP_FIXTURES.map(mcpConnector), ...OPENAPI_FIXTURES.map(openApiConnector)],
+    });
+    expect(createToolDescription(again.connectors)).toBe(
+      createToolDescription(fixtures.connectors),
+    );
+  });
+
+  it("names the namespaces with one line each and the rules for pausing", () => {
+    const text = createToolDescription([
+      { name: "shop", instructions: "The shop's payments API.\nUse test mode keys only." },
+    ]);
+    expect(text).toContain("- shop: The shop's payments API.");
+    expect(text).not.toContain("test mode keys");
+    expect(text).toContain("async () =>");
+    expect(text).toMatch(/search.*describe/s);
+    expect(text).toContain("codemode.step");
+    expect(text).toContain('"paused"');
+    expect(text).toContain("never issue the same code again");
+    expect(text).toContain("Promise.all");
+  });
+});
