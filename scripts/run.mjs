@@ -25,7 +25,7 @@ if (!task || !(task in tasks)) {
   process.exit(2);
 }
 
-const env = { ...process.env };
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, env, stdio: "inherit", ...options });

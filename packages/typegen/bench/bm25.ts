@@ -19,7 +19,8 @@ export class Bm25 {
         list.push({ item, tf });
       }
     });
-    this.average = this.lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, texts.length);
+    this.average =
+      this.lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, texts.length);
   }
 
   rank(query: string): number[] {
@@ -34,6 +35,8 @@ export class Bm25 {
         scores[item] = (scores[item] as number) + (idf * tf * 2.2) / (tf + 1.2 * norm);
       }
     }
-    return [...scores.keys()].filter((item) => (scores[item] as number) > 0).sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+    return [...scores.keys()]
+      .filter((item) => (scores[item] as number) > 0)
+      .sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
   }
 }

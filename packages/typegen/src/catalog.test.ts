@@ -8,7 +8,8 @@ import {
   OPENAPI_FIXTURES,
   openApiConnector,
 } from "../test/fixtures.ts";
-import { type ConnectorDefinition, createCatalog } from "./catalog.ts";
+import { createCatalog } from "./catalog.ts";
+import type { ConnectorDefinition } from "./declarations.ts";
 import { createToolDescription } from "./tool-description.ts";
 import { TypegenError } from "./typegen-error.ts";
 

@@ -45,6 +45,8 @@ interface RenderedMethod {
   input: TypeDeclaration;
   output: TypeDeclaration;
   signature: string;
+  /** rendered with first-sentence documentation */
+  summary: boolean;
 }
 
 /** The declarations of the platform SDK every sandbox has as `codemode`. */
@@ -151,19 +153,21 @@ export class ConnectorDeclarations {
    * first sentences and a field documented the same way in many places is documented once, at the top.
    */
   all(): string {
-    this.everything ??= documentRepeatedFieldsOnce(
-      this.compose(
-        this.methods.map((method) => method.name),
-        this.instructions,
-        true,
-      ),
-    );
+    if (this.everything === undefined) {
+      const methods = this.methods.map((method) => this.render(method.name, true));
+      this.everything = documentRepeatedFieldsOnce(
+        this.compose(methods, methods, this.instructions),
+      );
+    }
     return this.everything;
   }
 
-  /** Only what one method needs, fully documented: its named types, input, output and signature. */
+  /**
+   * Only what one method needs: its input fully documented, its output (which the code only reads)
+   * with first sentences, and its signature.
+   */
   method(name: string): string {
-    return this.compose([name], undefined, false);
+    return this.compose([this.render(name, false)], [this.render(name, true)], undefined);
   }
 
   /** A method by its identifier or its original name. */
@@ -171,21 +175,27 @@ export class ConnectorDeclarations {
     return this.byIdentifier.get(name) ?? this.byOriginal.get(name);
   }
 
+  /**
+   * One declaration file: the named types the inputs need, then those only the outputs need, then
+   * each method's input and output types, then the namespace.
+   */
   private compose(
-    names: readonly string[],
+    inputs: readonly RenderedMethod[],
+    outputs: readonly RenderedMethod[],
     instructions: string | undefined,
-    summary: boolean,
   ): string {
-    const methods = names.map((name) => this.render(name, summary));
-    const refs = new Set<string>();
-    for (const { input, output } of methods) {
-      for (const ref of input.refs) refs.add(ref);
-      for (const ref of output.refs) refs.add(ref);
-    }
+    const emitted = new Set<string>();
+    const named = (methods: readonly RenderedMethod[], side: "input" | "output") =>
+      this.writer.namedDeclarations(
+        methods.flatMap((method) => [...method[side].refs]),
+        { summary: methods[0]?.summary === true, emitted },
+      );
     const parts = [
-      ...this.writer.namedDeclarations(refs, { summary }),
-      ...methods.map(({ input, output }) => `${input.text}\n${output.text}`),
+      ...named(inputs, "input"),
+      ...named(outputs, "output"),
+      ...inputs.map((method, index) => `${method.input.text}\n${outputs[index]?.output.text}`),
     ];
+    const methods = inputs;
     const doc = formatJsDoc(instructions ? instructions.split(/\r?\n/) : []);
     const body = methods.map(({ signature }) => signature).join("\n");
     parts.push(`${doc}declare const ${this.name}: {\n${body}\n};`);
@@ -226,7 +236,7 @@ export class ConnectorDeclarations {
     ];
     const optional = acceptsNoInput(declared.inputSchema) ? "?" : "";
     const signature = `${formatJsDoc(doc, "  ")}  ${name}(input${optional}: ${types.input}): Promise<${types.output}>;`;
-    const method = { input, output, signature };
+    const method = { input, output, signature, summary };
     this.rendered.set(key, method);
     return method;
   }

@@ -28,7 +28,7 @@ const GROUPS: readonly string[] = [
   "merge, combine, integrate, squash, land, join",
   "approve, accept, confirm, authorize, allow, grant, sign off, greenlight, ok",
   "reject, decline, deny, refuse, dismiss, disapprove, block",
-  "assign, allocate, delegate, give, hand, appoint",
+  "assign, allocate, delegate, hand, appoint",
   "invite, add member, onboard, welcome",
   "follow, subscribe, watch, track, star, favorite, bookmark, like, save",
   "unfollow, unsubscribe, unwatch, unstar, unfavorite, dislike",

@@ -251,14 +251,20 @@ export class TypeWriter {
     for (const schema of schemas) visit(schema, 0);
   }
 
-  /** The declarations of the named types `refs` need, directly or through each other, in a stable order. */
-  namedDeclarations(refs: Iterable<string>, options: { summary?: boolean } = {}): string[] {
+  /**
+   * The declarations of the named types `refs` need, directly or through each other, in a stable
+   * order; those already in `emitted` are skipped, and those returned are added to it.
+   */
+  namedDeclarations(
+    refs: Iterable<string>,
+    options: { summary?: boolean; emitted?: Set<string> } = {},
+  ): string[] {
     const mode = options.summary === true ? "summary" : "full";
     const order: string[] = [];
-    const seen = new Set<string>();
+    const seen = options.emitted ?? new Set<string>();
     const queue = [...refs];
-    while (queue.length > 0) {
-      const key = queue.shift() as string;
+    for (let next = 0; next < queue.length; next++) {
+      const key = queue[next] as string;
       if (seen.has(key)) continue;
       seen.add(key);
       const named = this.named.get(key);
