@@ -84,8 +84,13 @@ declare const codemode: {
 function acceptsNoInput(schema: JsonSchema | undefined): boolean {
   if (schema === undefined || schema === true) return true;
   if (typeof schema !== "object") return false;
+  // a required field with a default may still be left out by the caller
+  const needed = (node: JsonSchemaObject, key: string): boolean => {
+    const property = node.properties?.[key];
+    return !(typeof property === "object" && property !== null && property.default !== undefined);
+  };
   const required = (node: JsonSchemaObject): boolean =>
-    (Array.isArray(node.required) && node.required.length > 0) ||
+    (Array.isArray(node.required) && node.required.some((key) => needed(node, key))) ||
     (Array.isArray(node.allOf) &&
       node.allOf.some((part) => typeof part === "object" && required(part)));
   const objectLike =
@@ -103,14 +108,14 @@ export class ConnectorDeclarations {
   readonly original: string;
   readonly instructions: string | undefined;
   readonly methods: readonly DeclaredMethod[];
-  private readonly definitions = new Map<string, MethodDefinition>();
+  /** each method's output as JSON Schema, read once so its identity is stable */
+  private readonly outputs = new Map<string, JsonSchema | undefined>();
   private readonly byIdentifier = new Map<string, DeclaredMethod>();
   private readonly byOriginal = new Map<string, DeclaredMethod>();
   private readonly rendered = new Map<string, RenderedMethod>();
   private readonly typeNames = new Map<string, { input: string; output: string }>();
   private readonly writer: TypeWriter;
   private everything: string | undefined;
-  private shared = false;
 
   constructor(
     private readonly definition: ConnectorDefinition,
@@ -127,7 +132,7 @@ export class ConnectorDeclarations {
     );
     this.methods = definition.methods.map((method) => {
       const name = map.identifiers.get(method.name) as string;
-      this.definitions.set(name, method);
+      this.outputs.set(name, toJsonSchema(method.outputSchema, "output"));
       const pascal = toPascalCase(name);
       this.typeNames.set(name, {
         input: names.allocate(`${pascal}Input`),
@@ -146,6 +151,15 @@ export class ConnectorDeclarations {
       this.byOriginal.set(method.name, declared);
       return declared;
     });
+    // Names of shared and named types are handed out now, in catalog order, so that they do not depend
+    // on which method or connector is described first.
+    const schemas = this.methods.flatMap((method) => [
+      method.inputSchema,
+      this.outputs.get(method.name),
+    ]);
+    if (definition.schemaRoot !== undefined) this.writer.predeclare(definition.schemaRoot);
+    else for (const schema of schemas) this.writer.predeclare(schema);
+    this.writer.shareRepeated(schemas);
   }
 
   /**
@@ -185,14 +199,16 @@ export class ConnectorDeclarations {
     instructions: string | undefined,
   ): string {
     const emitted = new Set<string>();
-    const named = (methods: readonly RenderedMethod[], side: "input" | "output") =>
+    const named = (methods: readonly RenderedMethod[], side: "input" | "output", budget?: number) =>
       this.writer.namedDeclarations(
         methods.flatMap((method) => [...method[side].refs]),
-        { summary: methods[0]?.summary === true, emitted },
+        { summary: methods[0]?.summary === true, emitted, ...(budget ? { budget } : {}) },
       );
+    const single = inputs.length === 1;
     const parts = [
       ...named(inputs, "input"),
-      ...named(outputs, "output"),
+      // one method's output can reach a whole API through expandable fields: keep it bounded
+      ...named(outputs, "output", single ? OUTPUT_TYPES_BUDGET : undefined),
       ...inputs.map((method, index) => `${method.input.text}\n${outputs[index]?.output.text}`),
     ];
     const methods = inputs;
@@ -203,29 +219,18 @@ export class ConnectorDeclarations {
   }
 
   private render(name: string, summary: boolean): RenderedMethod {
-    if (!this.shared) {
-      this.shared = true;
-      this.writer.shareRepeated(
-        this.definition.methods.flatMap((method) => [
-          toJsonSchema(method.inputSchema, "input"),
-          toJsonSchema(method.outputSchema, "output"),
-        ]),
-      );
-    }
     const key = `${summary ? "summary" : "full"}:${name}`;
     const cached = this.rendered.get(key);
     if (cached) return cached;
-    const definition = this.definitions.get(name) as MethodDefinition;
     const declared = this.byIdentifier.get(name) as DeclaredMethod;
     const types = this.typeNames.get(name) as { input: string; output: string };
     const root = this.definition.schemaRoot;
     const options = root === undefined ? { summary } : { root, summary };
-    const input = this.writer.declare(types.input, declared.inputSchema, options);
-    const output = this.writer.declare(
-      types.output,
-      toJsonSchema(definition.outputSchema, "output"),
-      options,
-    );
+    const input = this.writer.declare(types.input, declared.inputSchema, {
+      ...options,
+      input: true,
+    });
+    const output = this.writer.declare(types.output, this.outputs.get(name), options);
     const doc = [
       ...(firstSentence(declared.description)
         ? [firstSentence(declared.description) as string]
@@ -242,35 +247,49 @@ export class ConnectorDeclarations {
   }
 }
 
-/** A field documented identically this many times is documented once, at the top. */
+/** Characters of output types `describe(method)` declares before it leaves the farther ones opaque. */
+const OUTPUT_TYPES_BUDGET = 24_000;
+
+/** A field documented the same way this many times is documented once, at the top. */
 const REPEATED_FIELD_DOCS = 2;
 
 /**
- * Moves a one-line JSDoc that documents the same field the same way in many places to a list at the
- * top of the file (`// owner: The account owner of the repository.`), and drops it where it repeats.
+ * Moves the most common one-line JSDoc of a field, when it repeats, to a list at the top of the file
+ * (`// owner: The account owner of the repository.`) and drops it where it repeats. One entry per
+ * field name; an occurrence documented differently keeps its own JSDoc.
  */
 function documentRepeatedFieldsOnce(text: string): string {
   const lines = text.split("\n");
-  const pair = (index: number): string | undefined => {
+  const fieldDoc = (index: number): { field: string; doc: string } | undefined => {
     const doc = /^(\s*)\/\*\* (.+) \*\/$/.exec(lines[index] as string);
     if (!doc || (doc[2] as string).startsWith("@")) return undefined;
     const field = new RegExp(`^${doc[1]}("[^"]+"|[\\w$]+)\\??: `).exec(lines[index + 1] ?? "");
-    return field ? `${field[1]}: ${doc[2]}` : undefined;
+    return field ? { field: field[1] as string, doc: doc[2] as string } : undefined;
   };
-  const counts = new Map<string, number>();
+  const counts = new Map<string, Map<string, number>>();
   lines.forEach((_, index) => {
-    const key = pair(index);
-    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+    const found = fieldDoc(index);
+    if (!found) return;
+    const byDoc = counts.get(found.field) ?? new Map<string, number>();
+    counts.set(found.field, byDoc);
+    byDoc.set(found.doc, (byDoc.get(found.doc) ?? 0) + 1);
   });
-  const repeated = [...counts]
-    .filter(([, count]) => count >= REPEATED_FIELD_DOCS)
-    .map(([key]) => key);
-  if (repeated.length === 0) return text;
-  const once = new Set(repeated);
-  const kept = lines.filter((_, index) => !once.has(pair(index) as string));
+  const once = new Map<string, string>();
+  for (const [field, byDoc] of counts) {
+    let best: [string, number] | undefined;
+    for (const entry of byDoc) if (!best || entry[1] > best[1]) best = entry;
+    if (best && best[1] >= REPEATED_FIELD_DOCS) once.set(field, best[0]);
+  }
+  if (once.size === 0) return text;
+  const kept = lines.filter((_, index) => {
+    const found = fieldDoc(index);
+    return !(found && once.get(found.field) === found.doc);
+  });
   const header = [
-    "// Fields documented once here mean the same wherever they appear below:",
-    ...repeated.sort().map((key) => `//   ${key}`),
+    "// Fields documented once here mean the same wherever they appear below without a comment:",
+    ...[...once]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([field, doc]) => `//   ${field}: ${doc}`),
   ];
   return `${header.join("\n")}\n\n${kept.join("\n")}`;
 }

@@ -27,8 +27,11 @@ const ENTITIES: Record<string, string> = {
  */
 export function cleanText(text: string): string {
   return text
-    .replace(/<\/?(?:p|br|ul|ol|li|div|h\d)\b[^>]*>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
+    .replace(/<\/?(?:p|br|ul|ol|li|div|h\d|table|tr|pre|blockquote)\b[^>]*>/gi, "\n")
+    .replace(
+      /<\/?(?:a|code|em|strong|b|i|span|sup|sub|td|th|tbody|thead|small|u|s|kbd|var)\b[^>]*>/gi,
+      "",
+    )
     .replace(/\[([^\]]+)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1")
     .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? "")
     .replace(/[ \t]+/g, " ")
@@ -36,6 +39,10 @@ export function cleanText(text: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
+
+/** The end of a first sentence of at least 20 characters: not an abbreviation such as "e.g.". */
+const SENTENCE_END =
+  /^(.{20,}?(?<!\b(?:e\.g|i\.e|etc|vs|approx|incl|cf|no|resp))[.!?])\s+(?=[A-Z(`"'])/;
 
 /**
  * The first sentence of a text's first paragraph, cleaned and on one line, cut at `maxLength` with an
@@ -50,7 +57,7 @@ export function firstSentence(
     ?.replace(/\s+/g, " ")
     .trim();
   if (!paragraph) return undefined;
-  const sentence = /^(.{20,}?[.!?])\s+(?=[A-Z(`"'])/.exec(paragraph)?.[1] ?? paragraph;
+  const sentence = SENTENCE_END.exec(paragraph)?.[1] ?? paragraph;
   return sentence.length <= maxLength ? sentence : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
 }
 

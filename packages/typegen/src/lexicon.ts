@@ -9,12 +9,12 @@ import { terms } from "./tokenize.ts";
  */
 const GROUPS: readonly string[] = [
   // verbs: what to do
-  "create, add, new, make, open, post, insert, start, register, submit, generate, build, compose, draft, file, raise, establish, set up, spin up, initiate, provision, issue",
+  "create, add, new, make, open, post, insert, start, register, submit, generate, build, compose, draft, file, raise, establish, set up, spin up, initiate, provision, issue, share",
   "get, fetch, retrieve, read, show, view, see, look up, lookup, display, detail, details, info, information, inspect, check, describe, load, open, obtain, about",
   "list, all, every, enumerate, browse, index, overview, show all, which, many, collection",
   "search, find, query, lookup, look for, look up, filter, match, locate, discover, grep, seek",
   "update, edit, modify, change, patch, set, alter, adjust, amend, revise, rename, replace, put, configure, tweak, fix, correct, rewrite",
-  "delete, remove, destroy, erase, drop, discard, trash, purge, clear, unlink, wipe, get rid, take down, eliminate",
+  "delete, remove, destroy, erase, drop, discard, trash, purge, clear, unlink, wipe, wipe out, get rid, take down, eliminate, permanently",
   "cancel, void, abort, revoke, stop, terminate, halt, kill, withdraw, call off, rescind, invalidate, expire",
   "close, resolve, finish, complete, done, end, shut, mark done, wrap up",
   "reopen, restore, undo, revert, recover, bring back, roll back, rollback, undelete",
@@ -145,7 +145,7 @@ const GROUPS: readonly string[] = [
   "export, download, csv, dump",
   "limit, quota, rate limit, cap, threshold",
   "recent, latest, newest, last, current",
-  "old, oldest, previous, past, former, stale, expired",
+  "old, oldest, previous, prior, past, former, stale, expired",
   "public, visible, open, published",
   "private, hidden, internal, secret, confidential",
   "connected, installed, installation, integration, app, application",
@@ -310,7 +310,7 @@ const GROUPS: readonly string[] = [
   "open nodes, look up, retrieve, fetch by name",
   "browser, page, tab, web page, website, site",
   "navigate, go to, open url, visit, load page, browse to",
-  "navigate back, back, previous page, go back",
+  "navigate back, back, previous page, go back, prior page, return to, last page",
   "click, press, tap, select, choose",
   "type, enter text, fill, input, write text, key in",
   "fill form, form, fill in, complete form, submit form",

@@ -20,6 +20,8 @@ interface Context {
   owner: string;
   /** document with first sentences only (a connector's overview) */
   summary: boolean;
+  /** what a caller sends: a field with a default may be left out */
+  input: boolean;
 }
 
 interface NamedType {
@@ -111,6 +113,9 @@ function literal(value: unknown): Rendered {
 }
 
 /** Keywords that do not change an object's shape for sharing purposes. */
+/** Keywords whose values are data, not subschemas. */
+const SKIPPED_KEYWORDS = new Set(["enum", "const", "examples", "example", "default"]);
+
 const SHAPE_IRRELEVANT = new Set([
   "$schema",
   "$id",
@@ -181,8 +186,8 @@ export class TypeWriter {
   private readonly inlining: string[] = [];
   private refs = new Set<string>();
   private nextRootId = 1;
-  /** canonical JSON of inline object schemas that repeat, to be declared once as named types */
-  private readonly repeated = new Set<string>();
+  /** canonical JSON of inline object schemas that repeat → the name they are declared under */
+  private readonly repeated = new Map<string, string>();
 
   constructor(private readonly names: NameAllocator = new NameAllocator()) {}
 
@@ -193,7 +198,7 @@ export class TypeWriter {
   declare(
     name: string,
     schema: unknown,
-    options: { root?: unknown; doc?: readonly string[]; summary?: boolean } = {},
+    options: { root?: unknown; doc?: readonly string[]; summary?: boolean; input?: boolean } = {},
   ): TypeDeclaration {
     const root = options.root ?? schema;
     const rootId = this.rootId(root);
@@ -209,6 +214,7 @@ export class TypeWriter {
         hint: "",
         owner: name,
         summary: options.summary === true,
+        input: options.input === true,
       }),
     );
     return {
@@ -224,44 +230,79 @@ export class TypeWriter {
    * and output, or the same body in two operations.
    */
   shareRepeated(schemas: Iterable<unknown>): void {
-    const seen = new Set<string>();
-    const visit = (node: unknown, depth: number): void => {
+    // first sight of each shape: the property that led to it (for its name) and how often it occurs
+    const seen = new Map<string, { hint: string; title: string | undefined; count: number }>();
+    const visit = (node: unknown, depth: number, hint: string): void => {
       if (depth > MAX_DEPTH || typeof node !== "object" || node === null) return;
       if (Array.isArray(node)) {
-        for (const item of node) visit(item, depth + 1);
+        for (const item of node) visit(item, depth + 1, hint);
         return;
       }
       const schema = node as JsonSchemaObject;
       const key = canonical(schema);
       if (key !== undefined) {
-        if (seen.has(key)) this.repeated.add(key);
-        seen.add(key);
+        const known = seen.get(key);
+        const title = typeof schema.title === "string" ? schema.title : undefined;
+        if (known) known.count++;
+        else seen.set(key, { hint, title, count: 1 });
       }
       for (const [keyword, value] of Object.entries(schema)) {
-        if (
-          keyword !== "enum" &&
-          keyword !== "const" &&
-          keyword !== "examples" &&
-          keyword !== "default"
-        ) {
-          visit(value, depth + 1);
-        }
+        if (SKIPPED_KEYWORDS.has(keyword)) continue;
+        if (keyword === "properties" && isObject(value)) {
+          for (const [property, subschema] of Object.entries(value))
+            visit(subschema, depth + 1, property);
+        } else visit(value, depth + 1, hint);
       }
     };
-    for (const schema of schemas) visit(schema, 0);
+    for (const schema of schemas) visit(schema, 0, "");
+    for (const [key, { hint, title, count }] of seen) {
+      if (count < 2 || this.repeated.has(key)) continue;
+      const preferred = title?.trim() || singular(hint || "Item");
+      this.repeated.set(key, this.names.allocate(toPascalCase(preferred)));
+    }
   }
 
   /**
-   * The declarations of the named types `refs` need, directly or through each other, in a stable
-   * order; those already in `emitted` are skipped, and those returned are added to it.
+   * Names every definition of a document (`$defs`, `definitions`, `components/schemas`) up front, in
+   * document order, so a type's name does not depend on which method was described first.
+   */
+  predeclare(root: unknown): void {
+    if (!isObject(root)) return;
+    const rootId = this.rootId(root);
+    const components = isObject(root.components) ? root.components.schemas : undefined;
+    const containers: Array<[string, unknown]> = [
+      ["#/$defs", root.$defs],
+      ["#/definitions", root.definitions],
+      ["#/components/schemas", components],
+    ];
+    for (const [prefix, container] of containers) {
+      if (!isObject(container)) continue;
+      for (const [key, schema] of Object.entries(container)) {
+        const anonymous = /^_*schema\d*$/i.test(key);
+        if (anonymous && !(isObject(schema) && typeof schema.title === "string")) continue;
+        const id = `${rootId}${prefix}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+        if (this.named.has(id)) continue;
+        const name = this.names.allocate(
+          anonymous ? toPascalCase(String((schema as JsonSchemaObject).title)) : toPascalCase(key),
+        );
+        this.named.set(id, { name, schema, root, rootId, texts: {} });
+      }
+    }
+  }
+
+  /**
+   * The declarations of the named types `refs` need, directly or through each other, nearest first;
+   * those already in `emitted` are skipped, and those returned are added to it. Once `budget`
+   * characters are spent, the remaining types are declared as opaque objects.
    */
   namedDeclarations(
     refs: Iterable<string>,
-    options: { summary?: boolean; emitted?: Set<string> } = {},
+    options: { summary?: boolean; emitted?: Set<string>; budget?: number } = {},
   ): string[] {
     const mode = options.summary === true ? "summary" : "full";
     const order: string[] = [];
     const seen = options.emitted ?? new Set<string>();
+    let budget = options.budget ?? Number.POSITIVE_INFINITY;
     const queue = [...refs];
     for (let next = 0; next < queue.length; next++) {
       const key = queue[next] as string;
@@ -269,8 +310,17 @@ export class TypeWriter {
       seen.add(key);
       const named = this.named.get(key);
       if (!named || named.self) continue;
+      if (budget <= 0) {
+        // Past the budget, the nearest types have been declared: the rest stay opaque but valid.
+        order.push(
+          `/** Not expanded here: an object. */\ntype ${named.name} = Record<string, unknown>;`,
+        );
+        continue;
+      }
       this.renderNamed(named, mode);
-      order.push(named.texts[mode] as string);
+      const text = named.texts[mode] as string;
+      budget -= text.length;
+      order.push(text);
       queue.push(...(named.refs as Set<string>));
     }
     return order;
@@ -309,6 +359,7 @@ export class TypeWriter {
         hint: "",
         owner: named.name,
         summary: mode === "summary",
+        input: false,
       }),
     );
     const doc = isObject(named.schema)
@@ -337,8 +388,9 @@ export class TypeWriter {
 
     if (this.repeated.size > 0 && schema !== context.top) {
       const key = canonical(schema);
-      if (key !== undefined && this.repeated.has(key))
-        return this.renderShared(key, schema, context);
+      const shared = key === undefined ? undefined : this.repeated.get(key);
+      if (key !== undefined && shared !== undefined)
+        return this.renderShared(key, shared, schema, context);
     }
 
     if (typeof schema.$ref === "string") {
@@ -449,7 +501,9 @@ export class TypeWriter {
         indent: inner,
         hint: key,
       });
-      const optional = !(required.has(key) || (isObject(property) && property.required === true));
+      const defaulted = context.input && isObject(property) && property.default !== undefined;
+      const optional =
+        defaulted || !(required.has(key) || (isObject(property) && property.required === true));
       const docLines = this.docLines(property, context);
       // A summary keeps each field's documentation on one line.
       const doc = formatJsDoc(
@@ -532,24 +586,21 @@ export class TypeWriter {
     }
   }
 
-  private renderShared(key: string, schema: JsonSchemaObject, context: Context): Rendered {
-    const named = this.named.get(`~${key}`);
-    if (named) {
-      this.refs.add(`~${key}`);
-      return { text: named.name, binding: "atom" };
+  private renderShared(
+    key: string,
+    name: string,
+    schema: JsonSchemaObject,
+    context: Context,
+  ): Rendered {
+    if (!this.named.has(`~${key}`)) {
+      this.named.set(`~${key}`, {
+        name,
+        schema,
+        root: context.root,
+        rootId: context.rootId,
+        texts: {},
+      });
     }
-    const title =
-      typeof schema.title === "string" && schema.title.trim() ? schema.title : undefined;
-    const name = this.names.allocate(
-      toPascalCase(title ?? singular(context.hint || `${context.owner}Item`)),
-    );
-    this.named.set(`~${key}`, {
-      name,
-      schema,
-      root: context.root,
-      rootId: context.rootId,
-      texts: {},
-    });
     this.refs.add(`~${key}`);
     return { text: name, binding: "atom" };
   }
