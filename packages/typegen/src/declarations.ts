@@ -98,6 +98,18 @@ function acceptsNoInput(schema: JsonSchema | undefined): boolean {
   return objectLike && !required(schema) && schema.$ref === undefined;
 }
 
+/** The named definitions of a document: `$defs`, `definitions` and OpenAPI's `components.schemas`. */
+function definitionsOf(root: unknown): unknown[] {
+  if (typeof root !== "object" || root === null) return [];
+  const document = root as JsonSchemaObject & {
+    components?: { schemas?: Record<string, unknown> };
+  };
+  return [document.$defs, document.definitions, document.components?.schemas].flatMap(
+    (container) =>
+      typeof container === "object" && container !== null ? Object.values(container) : [],
+  );
+}
+
 /**
  * The TypeScript a model reads for one connector: `type XInput`, `type XOutput` and
  * `declare const <name>: { method(input: XInput): Promise<XOutput>; }`, for all methods or one.
@@ -159,7 +171,7 @@ export class ConnectorDeclarations {
     ]);
     if (definition.schemaRoot !== undefined) this.writer.predeclare(definition.schemaRoot);
     else for (const schema of schemas) this.writer.predeclare(schema);
-    this.writer.shareRepeated(schemas);
+    this.writer.shareRepeated(schemas, definitionsOf(definition.schemaRoot));
   }
 
   /**

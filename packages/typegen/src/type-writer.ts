@@ -125,12 +125,19 @@ const SHAPE_IRRELEVANT = new Set([
   "example",
 ]);
 
+/** An enumeration this long is worth a name of its own when it repeats. */
+const SHARED_ENUM_SIZE = 8;
+
 /**
- * A key for an inline object schema with two or more properties and no reference inside, identical
- * for schemas that render the same (`additionalProperties: false` and annotations aside); otherwise
- * `undefined`.
+ * A key for an inline object schema with two or more properties and no reference inside, or for a
+ * long enumeration, identical for schemas that render the same (`additionalProperties: false` and
+ * annotations aside); otherwise `undefined`.
  */
 function canonical(schema: JsonSchemaObject): string | undefined {
+  if (Array.isArray(schema.enum) && schema.enum.length >= SHARED_ENUM_SIZE) {
+    const nullable = schema.nullable === true || schema["x-nullable"] === true;
+    return `enum:${nullable}:${JSON.stringify(schema.enum)}`;
+  }
   if (!isObject(schema.properties) || Object.keys(schema.properties).length < 2) return undefined;
   let referencing = false;
   const key = JSON.stringify(schema, function (this: unknown, name, value) {
@@ -225,21 +232,23 @@ export class TypeWriter {
   }
 
   /**
-   * Counts the inline object schemas (two or more properties, no `$ref` inside) in `schemas` and makes
-   * those that occur more than once named types, declared once: the same entity in a tool's input
-   * and output, or the same body in two operations.
+   * Counts the inline object schemas (two or more properties, no `$ref` inside) and long enumerations
+   * in `schemas` and inside the named `definitions` of their document, and makes those that occur more
+   * than once named types, declared once: the same entity in a tool's input and output, the same body
+   * in two operations, the same list of 300 categories in twenty places.
    */
-  shareRepeated(schemas: Iterable<unknown>): void {
+  shareRepeated(schemas: Iterable<unknown>, definitions: Iterable<unknown> = []): void {
     // first sight of each shape: the property that led to it (for its name) and how often it occurs
     const seen = new Map<string, { hint: string; title: string | undefined; count: number }>();
-    const visit = (node: unknown, depth: number, hint: string): void => {
+    /** `definition`: a named definition itself, which is shared already; only its parts count */
+    const visit = (node: unknown, depth: number, hint: string, definition = false): void => {
       if (depth > MAX_DEPTH || typeof node !== "object" || node === null) return;
       if (Array.isArray(node)) {
         for (const item of node) visit(item, depth + 1, hint);
         return;
       }
       const schema = node as JsonSchemaObject;
-      const key = canonical(schema);
+      const key = definition ? undefined : canonical(schema);
       if (key !== undefined) {
         const known = seen.get(key);
         const title = typeof schema.title === "string" ? schema.title : undefined;
@@ -248,13 +257,16 @@ export class TypeWriter {
       }
       for (const [keyword, value] of Object.entries(schema)) {
         if (SKIPPED_KEYWORDS.has(keyword)) continue;
-        if (keyword === "properties" && isObject(value)) {
+        if ((keyword === "$defs" || keyword === "definitions") && isObject(value)) {
+          for (const subschema of Object.values(value)) visit(subschema, depth + 1, hint, true);
+        } else if (keyword === "properties" && isObject(value)) {
           for (const [property, subschema] of Object.entries(value))
             visit(subschema, depth + 1, property);
         } else visit(value, depth + 1, hint);
       }
     };
     for (const schema of schemas) visit(schema, 0, "");
+    for (const schema of definitions) visit(schema, 0, "", true);
     for (const [key, { hint, title, count }] of seen) {
       if (count < 2 || this.repeated.has(key)) continue;
       const preferred = title?.trim() || singular(hint || "Item");

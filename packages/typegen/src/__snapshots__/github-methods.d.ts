@@ -180,13 +180,7 @@ type FullRepository = {
   created_at: string;
   /** @format date-time */
   updated_at: string;
-  permissions?: {
-    admin: boolean;
-    maintain?: boolean;
-    push: boolean;
-    triage?: boolean;
-    pull: boolean;
-  };
+  permissions?: Permission6;
   allow_rebase_merge?: boolean;
   template_repository?: NullableRepository;
   temp_clone_token?: string | null;
@@ -259,6 +253,14 @@ type SimpleUser = {
   user_view_type?: string;
 };
 
+type Permission6 = {
+  admin: boolean;
+  maintain?: boolean;
+  push: boolean;
+  triage?: boolean;
+  pull: boolean;
+};
+
 /** A repository on GitHub. */
 type NullableRepository = {
   /** Unique identifier of the repository @format int64 */
@@ -269,13 +271,7 @@ type NullableRepository = {
   full_name: string;
   license: NullableLicenseSimple;
   forks: number;
-  permissions?: {
-    admin: boolean;
-    pull: boolean;
-    triage?: boolean;
-    push: boolean;
-    maintain?: boolean;
-  };
+  permissions?: Permission2;
   owner: SimpleUser;
   /** Whether the repository is private or public. @default false */
   private: boolean;
@@ -416,7 +412,7 @@ type NullableRepository = {
   /** Whether anonymous git access is enabled for this repository */
   anonymous_access_enabled?: boolean;
   /** The status of the code search index for this repository */
-  code_search_index_status?: { lexical_search_ok?: boolean; lexical_commit_sha?: string };
+  code_search_index_status?: CodeSearchIndexStatus;
 } | null;
 
 /** License Simple */
@@ -476,13 +472,7 @@ type Repository = {
   full_name: string;
   license: NullableLicenseSimple;
   forks: number;
-  permissions?: {
-    admin: boolean;
-    pull: boolean;
-    triage?: boolean;
-    push: boolean;
-    maintain?: boolean;
-  };
+  permissions?: Permission2;
   owner: SimpleUser;
   /** Whether the repository is private or public. @default false */
   private: boolean;
@@ -623,7 +613,7 @@ type Repository = {
   /** Whether anonymous git access is enabled for this repository */
   anonymous_access_enabled?: boolean;
   /** The status of the code search index for this repository */
-  code_search_index_status?: { lexical_search_ok?: boolean; lexical_commit_sha?: string };
+  code_search_index_status?: CodeSearchIndexStatus;
 };
 
 /** Code of Conduct Simple */
@@ -656,6 +646,17 @@ type SecurityAndAnalysis = {
     reviewers?: Reviewer[];
   };
 } | null;
+
+type Permission2 = {
+  admin: boolean;
+  pull: boolean;
+  triage?: boolean;
+  push: boolean;
+  maintain?: boolean;
+};
+
+/** The status of the code search index for this repository */
+type CodeSearchIndexStatus = { lexical_search_ok?: boolean; lexical_commit_sha?: string };
 
 type Reviewer = {
   /** The ID of the team or role selected as a bypass reviewer */
@@ -708,35 +709,14 @@ type Issue = {
   body?: string | null;
   user: NullableSimpleUser;
   /** Labels to associate with this issue; pass one or more label names to replace the set of labels on this issue; send an empty array to clear all labels from the issue; note that the labels are silently dropped for users without push access to the repository */
-  labels: (string | {
-    /** @format int64 */
-    id?: number;
-    node_id?: string;
-    /** @format uri */
-    url?: string;
-    name?: string;
-    description?: string | null;
-    color?: string | null;
-    default?: boolean;
-  })[];
+  labels: (string | Label2)[];
   assignee: NullableSimpleUser;
   assignees?: SimpleUser[];
   milestone: NullableMilestone;
   locked: boolean;
   active_lock_reason?: string | null;
   comments: number;
-  pull_request?: {
-    /** @format date-time */
-    merged_at?: string | null;
-    /** @format uri */
-    diff_url: string | null;
-    /** @format uri */
-    html_url: string | null;
-    /** @format uri */
-    patch_url: string | null;
-    /** @format uri */
-    url: string | null;
-  };
+  pull_request?: PullRequest2;
   /** @format date-time */
   closed_at: string | null;
   /** @format date-time */
@@ -796,6 +776,18 @@ type NullableSimpleUser = {
   starred_at?: string;
   user_view_type?: string;
 } | null;
+
+type Label2 = {
+  /** @format int64 */
+  id?: number;
+  node_id?: string;
+  /** @format uri */
+  url?: string;
+  name?: string;
+  description?: string | null;
+  color?: string | null;
+  default?: boolean;
+};
 
 /** A GitHub user. */
 type SimpleUser = {
@@ -862,6 +854,19 @@ type NullableMilestone = {
   due_on: string | null;
 } | null;
 
+type PullRequest2 = {
+  /** @format date-time */
+  merged_at?: string | null;
+  /** @format uri */
+  diff_url: string | null;
+  /** @format uri */
+  html_url: string | null;
+  /** @format uri */
+  patch_url: string | null;
+  /** @format uri */
+  url: string | null;
+};
+
 /** The type assigned to the issue. */
 type IssueType = {
   /** The unique identifier of the issue type. */
@@ -873,7 +878,7 @@ type IssueType = {
   /** The description of the issue type. */
   description: string | null;
   /** The color of the issue type. */
-  color?: "gray" | "blue" | "green" | "yellow" | "orange" | "red" | "pink" | "purple" | null;
+  color?: Color;
   /** The time the issue type created. @format date-time */
   created_at?: string;
   /** The time the issue type last updated. @format date-time */
@@ -892,13 +897,7 @@ type Repository = {
   full_name: string;
   license: NullableLicenseSimple;
   forks: number;
-  permissions?: {
-    admin: boolean;
-    pull: boolean;
-    triage?: boolean;
-    push: boolean;
-    maintain?: boolean;
-  };
+  permissions?: Permission2;
   owner: SimpleUser;
   /** Whether the repository is private or public. @default false */
   private: boolean;
@@ -1039,7 +1038,7 @@ type Repository = {
   /** Whether anonymous git access is enabled for this repository */
   anonymous_access_enabled?: boolean;
   /** The status of the code search index for this repository */
-  code_search_index_status?: { lexical_search_ok?: boolean; lexical_commit_sha?: string };
+  code_search_index_status?: CodeSearchIndexStatus;
 };
 
 /** GitHub apps are a new way to extend GitHub. */
@@ -1063,13 +1062,7 @@ type NullableIntegration = {
   /** @format date-time */
   updated_at: string;
   /** The set of permissions for the GitHub app */
-  permissions: {
-    issues?: string;
-    checks?: string;
-    metadata?: string;
-    contents?: string;
-    deployments?: string;
-  } & Record<string, string>;
+  permissions: Permission;
   /** The list of events for the GitHub app. */
   events: string[];
   /** The number of installations associated with the GitHub app. */
@@ -1163,6 +1156,9 @@ type IssueFieldValue = {
   }[] | null;
 };
 
+/** The color of the issue type. */
+type Color = "gray" | "blue" | "green" | "yellow" | "orange" | "red" | "pink" | "purple" | null;
+
 /** License Simple */
 type NullableLicenseSimple = {
   key: string;
@@ -1174,6 +1170,17 @@ type NullableLicenseSimple = {
   /** @format uri */
   html_url?: string;
 } | null;
+
+type Permission2 = {
+  admin: boolean;
+  pull: boolean;
+  triage?: boolean;
+  push: boolean;
+  maintain?: boolean;
+};
+
+/** The status of the code search index for this repository */
+type CodeSearchIndexStatus = { lexical_search_ok?: boolean; lexical_commit_sha?: string };
 
 /** An enterprise on GitHub. */
 type Enterprise = {
@@ -1197,6 +1204,15 @@ type Enterprise = {
   /** @format uri */
   avatar_url: string;
 };
+
+/** The set of permissions for the GitHub app */
+type Permission = {
+  issues?: string;
+  checks?: string;
+  metadata?: string;
+  contents?: string;
+  deployments?: string;
+} & Record<string, string>;
 
 /** Context around who pinned an issue comment and when it was pinned. */
 type NullablePinnedIssueComment = {
@@ -1384,13 +1400,7 @@ type RepoSearchResultItem = {
   /** The repository visibility: public, private, or internal. */
   visibility?: string;
   license: NullableLicenseSimple;
-  permissions?: {
-    admin: boolean;
-    maintain?: boolean;
-    push: boolean;
-    triage?: boolean;
-    pull: boolean;
-  };
+  permissions?: Permission6;
   text_matches?: SearchResultTextMatches;
   temp_clone_token?: string;
   allow_merge_commit?: boolean;
@@ -1449,6 +1459,14 @@ type NullableLicenseSimple = {
   /** @format uri */
   html_url?: string;
 } | null;
+
+type Permission6 = {
+  admin: boolean;
+  maintain?: boolean;
+  push: boolean;
+  triage?: boolean;
+  pull: boolean;
+};
 
 /** Search Result Text Matches */
 type SearchResultTextMatches = {
@@ -1520,35 +1538,14 @@ type Issue = {
   body?: string | null;
   user: NullableSimpleUser;
   /** Labels to associate with this issue; pass one or more label names to replace the set of labels on this issue; send an empty array to clear all labels from the issue; note that the labels are silently dropped for users without push access to the repository */
-  labels: (string | {
-    /** @format int64 */
-    id?: number;
-    node_id?: string;
-    /** @format uri */
-    url?: string;
-    name?: string;
-    description?: string | null;
-    color?: string | null;
-    default?: boolean;
-  })[];
+  labels: (string | Label2)[];
   assignee: NullableSimpleUser;
   assignees?: SimpleUser[];
   milestone: NullableMilestone;
   locked: boolean;
   active_lock_reason?: string | null;
   comments: number;
-  pull_request?: {
-    /** @format date-time */
-    merged_at?: string | null;
-    /** @format uri */
-    diff_url: string | null;
-    /** @format uri */
-    html_url: string | null;
-    /** @format uri */
-    patch_url: string | null;
-    /** @format uri */
-    url: string | null;
-  };
+  pull_request?: PullRequest2;
   /** @format date-time */
   closed_at: string | null;
   /** @format date-time */
@@ -1608,6 +1605,18 @@ type NullableSimpleUser = {
   starred_at?: string;
   user_view_type?: string;
 } | null;
+
+type Label2 = {
+  /** @format int64 */
+  id?: number;
+  node_id?: string;
+  /** @format uri */
+  url?: string;
+  name?: string;
+  description?: string | null;
+  color?: string | null;
+  default?: boolean;
+};
 
 /** A GitHub user. */
 type SimpleUser = {
@@ -1674,6 +1683,19 @@ type NullableMilestone = {
   due_on: string | null;
 } | null;
 
+type PullRequest2 = {
+  /** @format date-time */
+  merged_at?: string | null;
+  /** @format uri */
+  diff_url: string | null;
+  /** @format uri */
+  html_url: string | null;
+  /** @format uri */
+  patch_url: string | null;
+  /** @format uri */
+  url: string | null;
+};
+
 /** The type assigned to the issue. */
 type IssueType = {
   /** The unique identifier of the issue type. */
@@ -1685,7 +1707,7 @@ type IssueType = {
   /** The description of the issue type. */
   description: string | null;
   /** The color of the issue type. */
-  color?: "gray" | "blue" | "green" | "yellow" | "orange" | "red" | "pink" | "purple" | null;
+  color?: Color;
   /** The time the issue type created. @format date-time */
   created_at?: string;
   /** The time the issue type last updated. @format date-time */
@@ -1704,13 +1726,7 @@ type Repository = {
   full_name: string;
   license: NullableLicenseSimple;
   forks: number;
-  permissions?: {
-    admin: boolean;
-    pull: boolean;
-    triage?: boolean;
-    push: boolean;
-    maintain?: boolean;
-  };
+  permissions?: Permission2;
   owner: SimpleUser;
   /** Whether the repository is private or public. @default false */
   private: boolean;
@@ -1851,7 +1867,7 @@ type Repository = {
   /** Whether anonymous git access is enabled for this repository */
   anonymous_access_enabled?: boolean;
   /** The status of the code search index for this repository */
-  code_search_index_status?: { lexical_search_ok?: boolean; lexical_commit_sha?: string };
+  code_search_index_status?: CodeSearchIndexStatus;
 };
 
 /** GitHub apps are a new way to extend GitHub. */
@@ -1875,13 +1891,7 @@ type NullableIntegration = {
   /** @format date-time */
   updated_at: string;
   /** The set of permissions for the GitHub app */
-  permissions: {
-    issues?: string;
-    checks?: string;
-    metadata?: string;
-    contents?: string;
-    deployments?: string;
-  } & Record<string, string>;
+  permissions: Permission;
   /** The list of events for the GitHub app. */
   events: string[];
   /** The number of installations associated with the GitHub app. */
@@ -1975,6 +1985,9 @@ type IssueFieldValue = {
   }[] | null;
 };
 
+/** The color of the issue type. */
+type Color = "gray" | "blue" | "green" | "yellow" | "orange" | "red" | "pink" | "purple" | null;
+
 /** License Simple */
 type NullableLicenseSimple = {
   key: string;
@@ -1986,6 +1999,17 @@ type NullableLicenseSimple = {
   /** @format uri */
   html_url?: string;
 } | null;
+
+type Permission2 = {
+  admin: boolean;
+  pull: boolean;
+  triage?: boolean;
+  push: boolean;
+  maintain?: boolean;
+};
+
+/** The status of the code search index for this repository */
+type CodeSearchIndexStatus = { lexical_search_ok?: boolean; lexical_commit_sha?: string };
 
 /** An enterprise on GitHub. */
 type Enterprise = {
@@ -2009,6 +2033,15 @@ type Enterprise = {
   /** @format uri */
   avatar_url: string;
 };
+
+/** The set of permissions for the GitHub app */
+type Permission = {
+  issues?: string;
+  checks?: string;
+  metadata?: string;
+  contents?: string;
+  deployments?: string;
+} & Record<string, string>;
 
 /** Context around who pinned an issue comment and when it was pinned. */
 type NullablePinnedIssueComment = {
@@ -2201,7 +2234,7 @@ type PublicUser = {
   created_at: string;
   /** @format date-time */
   updated_at: string;
-  plan?: { collaborators: number; name: string; space: number; private_repos: number };
+  plan?: Plan;
   private_gists?: number;
   total_private_repos?: number;
   owned_private_repos?: number;
@@ -2215,7 +2248,7 @@ type GistHistory = {
   version?: string;
   /** @format date-time */
   committed_at?: string;
-  change_status?: { total?: number; additions?: number; deletions?: number };
+  change_status?: ChangeStatus;
   /** @format uri */
   url?: string;
 };
@@ -2289,6 +2322,10 @@ type SimpleUser = {
   starred_at?: string;
   user_view_type?: string;
 };
+
+type Plan = { collaborators: number; name: string; space: number; private_repos: number };
+
+type ChangeStatus = { total?: number; additions?: number; deletions?: number };
 
 type GistsCreateInput = {
   body: {
@@ -2394,11 +2431,11 @@ type FileCommit = {
     node_id?: string;
     url?: string;
     html_url?: string;
-    author?: { date?: string; name?: string; email?: string };
-    committer?: { date?: string; name?: string; email?: string };
+    author?: Author2;
+    committer?: Author2;
     message?: string;
     tree?: { url?: string; sha?: string };
-    parents?: { url?: string; html_url?: string; sha?: string }[];
+    parents?: Parent[];
     verification?: {
       verified?: boolean;
       reason?: string;
@@ -2408,6 +2445,10 @@ type FileCommit = {
     };
   };
 };
+
+type Author2 = { date?: string; name?: string; email?: string };
+
+type Parent = { url?: string; html_url?: string; sha?: string };
 
 type ReposCreateOrUpdateFileContentsInput = {
   /** The account owner of the repository. The name is not case sensitive. */
@@ -2550,7 +2591,7 @@ type PrivateUser = {
   disk_usage: number;
   collaborators: number;
   two_factor_authentication: boolean;
-  plan?: { collaborators: number; name: string; space: number; private_repos: number };
+  plan?: Plan;
   business_plus?: boolean;
   ldap_dn?: string;
 };
@@ -2604,13 +2645,15 @@ type PublicUser = {
   created_at: string;
   /** @format date-time */
   updated_at: string;
-  plan?: { collaborators: number; name: string; space: number; private_repos: number };
+  plan?: Plan;
   private_gists?: number;
   total_private_repos?: number;
   owned_private_repos?: number;
   disk_usage?: number;
   collaborators?: number;
 };
+
+type Plan = { collaborators: number; name: string; space: number; private_repos: number };
 
 type UsersGetAuthenticatedInput = {};
 type UsersGetAuthenticatedOutput = PrivateUser | PublicUser;
