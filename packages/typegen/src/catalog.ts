@@ -254,7 +254,7 @@ export class Catalog {
         method,
         ...(description ? { description } : {}),
         kind,
-        score: Math.round(score * 1000) / 1000,
+        score: Math.round(score * 100) / 100,
       };
     });
     return { results, total, truncated: total > limit };

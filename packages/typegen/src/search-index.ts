@@ -33,8 +33,6 @@ export interface SearchWeights {
   coverage: number;
   /** bonus for an item whose name words are all asked for (prefers `create_issue` to `create_issue_comment`) */
   namePrecision: number;
-  /** bonus for an item whose name says every concept of the query */
-  nameCoverage: number;
 }
 
 /** Weights measured on the dev half of the query set in `bench/queries.json` (see the package README). */
@@ -53,7 +51,6 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   fuzzy: 0.6,
   coverage: 1,
   namePrecision: 0.5,
-  nameCoverage: 1,
 };
 
 const FIELDS: readonly Field[] = ["name", "connector", "description", "parameters", "keywords"];
@@ -353,36 +350,18 @@ export class SearchIndex {
       if (base <= 0) continue;
       const coverage = (matched[item] as number) / concepts.length;
       const score = base * (1 + this.weights.coverage * coverage * coverage);
-      if (!top.wants(score * (1 + this.weights.namePrecision) * (1 + this.weights.nameCoverage))) {
+      if (!top.wants(score * (1 + this.weights.namePrecision))) {
         top.count();
         continue;
       }
-      const named = this.nameCoverage(item, concepts);
       top.add(
         item,
         score *
-          (1 + this.weights.namePrecision * this.namePrecision(item, askedWords, askedGroups)) *
-          (1 + this.weights.nameCoverage * named * named),
+          (1 + this.weights.namePrecision * this.namePrecision(item, askedWords, askedGroups)),
       );
     }
     if (top.total === 0) return fallback ? this.lookAlike(query, limit) : nothing;
     return { ranked: top.sorted(), total: top.total };
-  }
-
-  /** The share of the query's concepts that the item's name itself says, directly or through a group. */
-  private nameCoverage(item: number, concepts: readonly Concept[]): number {
-    const nameWords = this.nameWords[item] as string[];
-    const nameGroups = this.nameGroups[item] as number[][];
-    let hits = 0;
-    for (const concept of concepts) {
-      if (
-        concept.words.some((word) => nameWords.includes(word)) ||
-        nameGroups.some((groups) => groups.some((group) => concept.groups.includes(group)))
-      ) {
-        hits++;
-      }
-    }
-    return hits / concepts.length;
   }
 
   /** The share of an item's name words that the query asked for, directly or through a related word. */
