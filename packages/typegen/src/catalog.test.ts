@@ -189,7 +189,7 @@ type CreateRefundOutput = { id?: string };
 declare const shop: {
   /**
    * Create a refund for a charge.
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   create_refund(input: CreateRefundInput): Promise<CreateRefundOutput>;
 };

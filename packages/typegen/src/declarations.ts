@@ -42,6 +42,8 @@ export interface DeclaredMethod {
 }
 
 interface RenderedMethod {
+  /** the method's identifier */
+  name: string;
   input: TypeDeclaration;
   output: TypeDeclaration;
   signature: string;
@@ -224,7 +226,11 @@ export class ConnectorDeclarations {
       ...inputs.map((method, index) => `${method.input.text}\n${outputs[index]?.output.text}`),
     ];
     const methods = inputs;
-    const doc = formatJsDoc(instructions ? instructions.split(/\r?\n/) : []);
+    const gated = inputs.some((method) => this.byIdentifier.get(method.name)?.requiresApproval);
+    const doc = formatJsDoc([
+      ...(instructions ? instructions.split(/\r?\n/) : []),
+      ...(gated && inputs.length > 1 ? [`Methods marked @approval: ${APPROVAL_NOTE}.`] : []),
+    ]);
     const body = methods.map(({ signature }) => signature).join("\n");
     parts.push(`${doc}declare const ${this.name}: {\n${body}\n};`);
     return `${parts.join("\n\n")}\n`;
@@ -243,21 +249,24 @@ export class ConnectorDeclarations {
       input: true,
     });
     const output = this.writer.declare(types.output, this.outputs.get(name), options);
-    const doc = [
-      ...(firstSentence(declared.description)
-        ? [firstSentence(declared.description) as string]
-        : []),
-      ...(declared.requiresApproval
-        ? ["@approval the run pauses here until a person approves"]
-        : []),
+    const description = firstSentence(declared.description);
+    // An overview marks a gated method with a bare tag, which its namespace's JSDoc explains.
+    const approval = summary ? "@approval" : `@approval ${APPROVAL_NOTE}`;
+    const lines = [
+      ...(description ? [description] : []),
+      ...(declared.requiresApproval ? [approval] : []),
     ];
+    const doc = summary && lines.length > 1 ? [lines.join(" ")] : lines;
     const optional = acceptsNoInput(declared.inputSchema) ? "?" : "";
     const signature = `${formatJsDoc(doc, "  ")}  ${name}(input${optional}: ${types.input}): Promise<${types.output}>;`;
-    const method = { input, output, signature, summary };
+    const method = { name, input, output, signature, summary };
     this.rendered.set(key, method);
     return method;
   }
 }
+
+/** What a method that needs approval does to the run. */
+const APPROVAL_NOTE = "the run pauses at the call until a person approves it";
 
 /** Characters of output types `describe(method)` declares before it leaves the farther ones opaque. */
 const OUTPUT_TYPES_BUDGET = 24_000;

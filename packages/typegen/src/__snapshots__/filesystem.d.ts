@@ -83,7 +83,10 @@ type GetFileInfoOutput = { content: string };
 type ListAllowedDirectoriesInput = {};
 type ListAllowedDirectoriesOutput = { content: string };
 
-/** The @modelcontextprotocol/server-filesystem MCP server. */
+/**
+ * The @modelcontextprotocol/server-filesystem MCP server.
+ * Methods marked @approval: the run pauses at the call until a person approves it.
+ */
 declare const filesystem: {
   /** Read the complete contents of a file as text. */
   read_file(input: ReadFileInput): Promise<ReadFileOutput>;
@@ -93,15 +96,9 @@ declare const filesystem: {
   read_media_file(input: ReadMediaFileInput): Promise<ReadMediaFileOutput>;
   /** Read the contents of multiple files simultaneously. */
   read_multiple_files(input: ReadMultipleFilesInput): Promise<ReadMultipleFilesOutput>;
-  /**
-   * Create a new file or completely overwrite an existing file with new content.
-   * @approval the run pauses here until a person approves
-   */
+  /** Create a new file or completely overwrite an existing file with new content. @approval */
   write_file(input: WriteFileInput): Promise<WriteFileOutput>;
-  /**
-   * Make line-based edits to a text file.
-   * @approval the run pauses here until a person approves
-   */
+  /** Make line-based edits to a text file. @approval */
   edit_file(input: EditFileInput): Promise<EditFileOutput>;
   /** Create a new directory or ensure a directory exists. */
   create_directory(input: CreateDirectoryInput): Promise<CreateDirectoryOutput>;
@@ -111,10 +108,7 @@ declare const filesystem: {
   list_directory_with_sizes(input: ListDirectoryWithSizesInput): Promise<ListDirectoryWithSizesOutput>;
   /** Get a recursive tree view of files and directories as a JSON structure. */
   directory_tree(input: DirectoryTreeInput): Promise<DirectoryTreeOutput>;
-  /**
-   * Move or rename files and directories.
-   * @approval the run pauses here until a person approves
-   */
+  /** Move or rename files and directories. @approval */
   move_file(input: MoveFileInput): Promise<MoveFileOutput>;
   /** Recursively search for files and directories matching a pattern. */
   search_files(input: SearchFilesInput): Promise<SearchFilesOutput>;

@@ -2094,7 +2094,7 @@ type IssuesCreateOutput = Issue;
 declare const github: {
   /**
    * Create an issue
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   issues_create(input: IssuesCreateInput): Promise<IssuesCreateOutput>;
 };
@@ -2344,7 +2344,7 @@ type GistsCreateOutput = GistSimple;
 declare const github: {
   /**
    * Create a gist
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   gists_create(input: GistsCreateInput): Promise<GistsCreateOutput>;
 };
@@ -2406,7 +2406,7 @@ type GitCreateTreeOutput = GitTree;
 declare const github: {
   /**
    * Create a tree
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   git_create_tree(input: GitCreateTreeInput): Promise<GitCreateTreeOutput>;
 };
@@ -2489,7 +2489,7 @@ type ReposCreateOrUpdateFileContentsOutput = FileCommit;
 declare const github: {
   /**
    * Create or update file contents
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   repos_create_or_update_file_contents(input: ReposCreateOrUpdateFileContentsInput): Promise<ReposCreateOrUpdateFileContentsOutput>;
 };
@@ -2506,7 +2506,7 @@ type ReposDeleteOutput = unknown;
 declare const github: {
   /**
    * Delete a repository
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   repos_delete(input: ReposDeleteInput): Promise<ReposDeleteOutput>;
 };
@@ -2530,7 +2530,7 @@ type MarkdownRenderOutput = string;
 declare const github: {
   /**
    * Render a Markdown document
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   markdown_render(input: MarkdownRenderInput): Promise<MarkdownRenderOutput>;
 };
@@ -2901,7 +2901,7 @@ type CodeSecurityCreateConfigurationOutput = CodeSecurityConfiguration;
 declare const github: {
   /**
    * Create a code security configuration
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   code_security_create_configuration(input: CodeSecurityCreateConfigurationInput): Promise<CodeSecurityCreateConfigurationOutput>;
 };

@@ -69,7 +69,10 @@ type OpenNodesInput = {
 };
 type OpenNodesOutput = { entities: Entity[]; relations: Relation[] };
 
-/** The @modelcontextprotocol/server-memory MCP server. */
+/**
+ * The @modelcontextprotocol/server-memory MCP server.
+ * Methods marked @approval: the run pauses at the call until a person approves it.
+ */
 declare const memory: {
   /** Create multiple new entities in the knowledge graph */
   create_entities(input: CreateEntitiesInput): Promise<CreateEntitiesOutput>;
@@ -77,20 +80,11 @@ declare const memory: {
   create_relations(input: CreateRelationsInput): Promise<CreateRelationsOutput>;
   /** Add new observations to existing entities in the knowledge graph */
   add_observations(input: AddObservationsInput): Promise<AddObservationsOutput>;
-  /**
-   * Delete multiple entities and their associated relations from the knowledge graph
-   * @approval the run pauses here until a person approves
-   */
+  /** Delete multiple entities and their associated relations from the knowledge graph @approval */
   delete_entities(input: DeleteEntitiesInput): Promise<DeleteEntitiesOutput>;
-  /**
-   * Delete specific observations from entities in the knowledge graph
-   * @approval the run pauses here until a person approves
-   */
+  /** Delete specific observations from entities in the knowledge graph @approval */
   delete_observations(input: DeleteObservationsInput): Promise<DeleteObservationsOutput>;
-  /**
-   * Delete multiple relations from the knowledge graph
-   * @approval the run pauses here until a person approves
-   */
+  /** Delete multiple relations from the knowledge graph @approval */
   delete_relations(input: DeleteRelationsInput): Promise<DeleteRelationsOutput>;
   /** Read the entire knowledge graph */
   read_graph(input?: ReadGraphInput): Promise<ReadGraphOutput>;

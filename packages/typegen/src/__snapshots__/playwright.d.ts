@@ -380,24 +380,18 @@ type BrowserWaitForInput = {
 };
 type BrowserWaitForOutput = unknown;
 
-/** The @playwright/mcp MCP server. */
+/**
+ * The @playwright/mcp MCP server.
+ * Methods marked @approval: the run pauses at the call until a person approves it.
+ */
 declare const playwright: {
-  /**
-   * Close the page
-   * @approval the run pauses here until a person approves
-   */
+  /** Close the page @approval */
   browser_close(input?: BrowserCloseInput): Promise<BrowserCloseOutput>;
-  /**
-   * Resize the browser window
-   * @approval the run pauses here until a person approves
-   */
+  /** Resize the browser window @approval */
   browser_resize(input: BrowserResizeInput): Promise<BrowserResizeOutput>;
   /** Returns all console messages */
   browser_console_messages(input?: BrowserConsoleMessagesInput): Promise<BrowserConsoleMessagesOutput>;
-  /**
-   * Resume script execution after it was paused.
-   * @approval the run pauses here until a person approves
-   */
+  /** Resume script execution after it was paused. @approval */
   browser_resume(input?: BrowserResumeInput): Promise<BrowserResumeOutput>;
   /** Show a persistent highlight overlay around the element on the page. */
   browser_highlight(input: BrowserHighlightInput): Promise<BrowserHighlightOutput>;
@@ -405,87 +399,39 @@ declare const playwright: {
   browser_hide_highlight(input?: BrowserHideHighlightInput): Promise<BrowserHideHighlightOutput>;
   /** Open the Playwright Dashboard in annotation mode for the current page and wait for the user to draw annotations. */
   browser_annotate(input?: BrowserAnnotateInput): Promise<BrowserAnnotateOutput>;
-  /**
-   * Handle a dialog
-   * @approval the run pauses here until a person approves
-   */
+  /** Handle a dialog @approval */
   browser_handle_dialog(input: BrowserHandleDialogInput): Promise<BrowserHandleDialogOutput>;
-  /**
-   * Emulate CSS media features for the page, for example switch between the light and dark color scheme.
-   * @approval the run pauses here until a person approves
-   */
+  /** Emulate CSS media features for the page, for example switch between the light and dark color scheme. @approval */
   browser_emulate_media(input?: BrowserEmulateMediaInput): Promise<BrowserEmulateMediaOutput>;
-  /**
-   * Evaluate JavaScript expression on page or element
-   * @approval the run pauses here until a person approves
-   */
+  /** Evaluate JavaScript expression on page or element @approval */
   browser_evaluate(input: BrowserEvaluateInput): Promise<BrowserEvaluateOutput>;
-  /**
-   * Upload one or multiple files
-   * @approval the run pauses here until a person approves
-   */
+  /** Upload one or multiple files @approval */
   browser_file_upload(input?: BrowserFileUploadInput): Promise<BrowserFileUploadOutput>;
-  /**
-   * Drop files or MIME-typed data onto an element, as if dragged from outside the page.
-   * @approval the run pauses here until a person approves
-   */
+  /** Drop files or MIME-typed data onto an element, as if dragged from outside the page. @approval */
   browser_drop(input: BrowserDropInput): Promise<BrowserDropOutput>;
   /** Search the accessibility snapshot of the current page for text or a regular expression. */
   browser_find(input?: BrowserFindInput): Promise<BrowserFindOutput>;
-  /**
-   * Fill multiple form fields
-   * @approval the run pauses here until a person approves
-   */
+  /** Fill multiple form fields @approval */
   browser_fill_form(input: BrowserFillFormInput): Promise<BrowserFillFormOutput>;
-  /**
-   * Press a key on the keyboard
-   * @approval the run pauses here until a person approves
-   */
+  /** Press a key on the keyboard @approval */
   browser_press_key(input: BrowserPressKeyInput): Promise<BrowserPressKeyOutput>;
-  /**
-   * Type text into editable element
-   * @approval the run pauses here until a person approves
-   */
+  /** Type text into editable element @approval */
   browser_type(input: BrowserTypeInput): Promise<BrowserTypeOutput>;
-  /**
-   * Move mouse to a given position
-   * @approval the run pauses here until a person approves
-   */
+  /** Move mouse to a given position @approval */
   browser_mouse_move_xy(input: BrowserMouseMoveXyInput): Promise<BrowserMouseMoveXyOutput>;
-  /**
-   * Click mouse button at a given position
-   * @approval the run pauses here until a person approves
-   */
+  /** Click mouse button at a given position @approval */
   browser_mouse_click_xy(input: BrowserMouseClickXyInput): Promise<BrowserMouseClickXyOutput>;
-  /**
-   * Drag left mouse button to a given position
-   * @approval the run pauses here until a person approves
-   */
+  /** Drag left mouse button to a given position @approval */
   browser_mouse_drag_xy(input: BrowserMouseDragXyInput): Promise<BrowserMouseDragXyOutput>;
-  /**
-   * Press mouse down
-   * @approval the run pauses here until a person approves
-   */
+  /** Press mouse down @approval */
   browser_mouse_down(input?: BrowserMouseDownInput): Promise<BrowserMouseDownOutput>;
-  /**
-   * Press mouse up
-   * @approval the run pauses here until a person approves
-   */
+  /** Press mouse up @approval */
   browser_mouse_up(input?: BrowserMouseUpInput): Promise<BrowserMouseUpOutput>;
-  /**
-   * Scroll mouse wheel
-   * @approval the run pauses here until a person approves
-   */
+  /** Scroll mouse wheel @approval */
   browser_mouse_wheel(input?: BrowserMouseWheelInput): Promise<BrowserMouseWheelOutput>;
-  /**
-   * Navigate to a URL
-   * @approval the run pauses here until a person approves
-   */
+  /** Navigate to a URL @approval */
   browser_navigate(input: BrowserNavigateInput): Promise<BrowserNavigateOutput>;
-  /**
-   * Go back to the previous page in the history
-   * @approval the run pauses here until a person approves
-   */
+  /** Go back to the previous page in the history @approval */
   browser_navigate_back(input?: BrowserNavigateBackInput): Promise<BrowserNavigateBackOutput>;
   /** Returns a numbered list of network requests since loading the page. */
   browser_network_requests(input?: BrowserNetworkRequestsInput): Promise<BrowserNetworkRequestsOutput>;
@@ -497,39 +443,21 @@ declare const playwright: {
   browser_start_recording(input?: BrowserStartRecordingInput): Promise<BrowserStartRecordingOutput>;
   /** Stop the recording started with browser_start_recording and return the recorded actions as Playwright code. */
   browser_stop_recording(input?: BrowserStopRecordingInput): Promise<BrowserStopRecordingOutput>;
-  /**
-   * Run a Playwright code snippet.
-   * @approval the run pauses here until a person approves
-   */
+  /** Run a Playwright code snippet. @approval */
   browser_run_code_unsafe(input?: BrowserRunCodeUnsafeInput): Promise<BrowserRunCodeUnsafeOutput>;
   /** Take a screenshot of the current page. */
   browser_take_screenshot(input?: BrowserTakeScreenshotInput): Promise<BrowserTakeScreenshotOutput>;
   /** Capture accessibility snapshot of the current page, this is better than screenshot */
   browser_snapshot(input?: BrowserSnapshotInput): Promise<BrowserSnapshotOutput>;
-  /**
-   * Perform click on a web page
-   * @approval the run pauses here until a person approves
-   */
+  /** Perform click on a web page @approval */
   browser_click(input: BrowserClickInput): Promise<BrowserClickOutput>;
-  /**
-   * Perform drag and drop between two elements
-   * @approval the run pauses here until a person approves
-   */
+  /** Perform drag and drop between two elements @approval */
   browser_drag(input: BrowserDragInput): Promise<BrowserDragOutput>;
-  /**
-   * Hover over element on page
-   * @approval the run pauses here until a person approves
-   */
+  /** Hover over element on page @approval */
   browser_hover(input: BrowserHoverInput): Promise<BrowserHoverOutput>;
-  /**
-   * Select an option in a dropdown
-   * @approval the run pauses here until a person approves
-   */
+  /** Select an option in a dropdown @approval */
   browser_select_option(input: BrowserSelectOptionInput): Promise<BrowserSelectOptionOutput>;
-  /**
-   * List, create, close, or select a browser tab.
-   * @approval the run pauses here until a person approves
-   */
+  /** List, create, close, or select a browser tab. @approval */
   browser_tabs(input: BrowserTabsInput): Promise<BrowserTabsOutput>;
   /** Start trace recording */
   browser_start_tracing(input?: BrowserStartTracingInput): Promise<BrowserStartTracingOutput>;

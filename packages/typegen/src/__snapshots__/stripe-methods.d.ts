@@ -402,7 +402,7 @@ type PostCouponsOutput = Coupon;
 declare const stripe: {
   /**
    * You can create coupons easily via the coupon management page of the Stripe dashboard.
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   PostCoupons(input?: PostCouponsInput): Promise<PostCouponsOutput>;
 };
@@ -477,7 +477,7 @@ type PostCouponsCouponOutput = Coupon;
 declare const stripe: {
   /**
    * Updates the metadata of a coupon.
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   PostCouponsCoupon(input: PostCouponsCouponInput): Promise<PostCouponsCouponOutput>;
 };
@@ -542,7 +542,7 @@ type PostWebhookEndpointsOutput = WebhookEndpoint;
 declare const stripe: {
   /**
    * A webhook endpoint must have a url and a list of enabled_events.
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   PostWebhookEndpoints(input: PostWebhookEndpointsInput): Promise<PostWebhookEndpointsOutput>;
 };
@@ -710,7 +710,7 @@ type PostTerminalConfigurationsOutput = TerminalConfiguration;
 declare const stripe: {
   /**
    * Creates a new Configuration object.
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   PostTerminalConfigurations(input?: PostTerminalConfigurationsInput): Promise<PostTerminalConfigurationsOutput>;
 };
@@ -735,7 +735,7 @@ type DeleteCustomersCustomerOutput = DeletedCustomer;
 declare const stripe: {
   /**
    * Permanently deletes a customer.
-   * @approval the run pauses here until a person approves
+   * @approval the run pauses at the call until a person approves it
    */
   DeleteCustomersCustomer(input: DeleteCustomersCustomerInput): Promise<DeleteCustomersCustomerOutput>;
 };
