@@ -1,3 +1,4 @@
+import { API_GROUPS } from "./lexicon-api.ts";
 import { terms } from "./tokenize.ts";
 
 /**
@@ -344,7 +345,7 @@ const GROUPS: readonly string[] = [
 /** Stemmed word or phrase (words joined by a space) → the groups it belongs to. */
 const GROUPS_OF: ReadonlyMap<string, readonly number[]> = (() => {
   const groups = new Map<string, number[]>();
-  GROUPS.forEach((group, id) => {
+  [...GROUPS, ...API_GROUPS].forEach((group, id) => {
     for (const member of group.split(",")) {
       const key = terms(member).join(" ");
       if (!key) continue;
