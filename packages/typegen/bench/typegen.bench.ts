@@ -11,6 +11,7 @@ import {
   toIdentifier,
   toJsonSchema,
 } from "../src/index.ts";
+import { resolvePointer } from "../src/json-schema.ts";
 import {
   MCP_FIXTURES,
   mcpConnector,
@@ -35,20 +36,6 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-function resolve(root: unknown, ref: string): unknown {
-  return ref
-    .slice(2)
-    .split("/")
-    .filter(Boolean)
-    .reduce<unknown>(
-      (node, key) =>
-        (node as Record<string, unknown> | undefined)?.[
-          key.replace(/~1/g, "/").replace(/~0/g, "~")
-        ],
-      root,
-    );
-}
-
 class TooLarge extends Error {}
 
 /** Local `$ref`s inlined, a cycle cut to `{}`; throws `TooLarge` past a budget of nodes. */
@@ -64,7 +51,7 @@ function inline(
   const record = schema as Record<string, unknown>;
   if (typeof record.$ref === "string" && record.$ref.startsWith("#")) {
     if (seen.includes(record.$ref)) return {};
-    return inline(resolve(root, record.$ref), root, budget, [...seen, record.$ref]);
+    return inline(resolvePointer(root, record.$ref), root, budget, [...seen, record.$ref]);
   }
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
@@ -87,7 +74,7 @@ function bundle(schema: unknown, root: unknown): unknown {
         name = record.$ref.split("/").pop() as string;
         names.set(record.$ref, name);
         defs[name] = {};
-        defs[name] = rewrite(resolve(root, record.$ref));
+        defs[name] = rewrite(resolvePointer(root, record.$ref));
       }
       return { $ref: `#/$defs/${name}` };
     }

@@ -6,7 +6,7 @@ import {
 } from "./declarations.ts";
 import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./identifier.ts";
 import { firstSentence } from "./jsdoc.ts";
-import { type JsonSchema, toJsonSchema } from "./json-schema.ts";
+import { type JsonSchema, resolvePointer, toJsonSchema } from "./json-schema.ts";
 import { type Ranked, type SearchFields, SearchIndex, type SearchWeights } from "./search-index.ts";
 import { TypeWriter } from "./type-writer.ts";
 
@@ -76,32 +76,22 @@ const RRF_K = 60;
 /** how many lexical results the semantic re-rank considers */
 const RERANK_DEPTH = 50;
 
+/** Parameter and body property names of an input schema (two levels into `body`), for search. */
 function propertyNames(schema: JsonSchema | undefined, root: unknown, depth = 0): string[] {
   if (typeof schema !== "object" || schema === null || depth > 2) return [];
   const names: string[] = [];
   const visit = (node: unknown) => {
-    if (typeof node === "object" && node !== null)
+    if (typeof node === "object" && node !== null) {
       names.push(...propertyNames(node as JsonSchema, root, depth + 1));
-  };
-  if (schema.properties) {
-    for (const [name, property] of Object.entries(schema.properties)) {
-      names.push(name);
-      if (name === "body" || name === "requestBody") visit(property);
     }
+  };
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    names.push(name);
+    if (name === "body" || name === "requestBody") visit(property);
   }
   for (const list of [schema.allOf, schema.anyOf, schema.oneOf])
     if (Array.isArray(list)) list.forEach(visit);
-  if (
-    typeof schema.$ref === "string" &&
-    schema.$ref.startsWith("#/") &&
-    typeof root === "object" &&
-    root !== null
-  ) {
-    let node: unknown = root;
-    for (const segment of schema.$ref.slice(2).split("/"))
-      node = (node as Record<string, unknown> | undefined)?.[segment];
-    visit(node);
-  }
+  if (typeof schema.$ref === "string") visit(resolvePointer(root, schema.$ref));
   return names;
 }
 

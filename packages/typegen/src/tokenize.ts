@@ -50,8 +50,3 @@ export function terms(text: string): string[] {
     .filter((word) => !STOPWORDS.has(word))
     .map(stem);
 }
-
-/** True when `word` carries no meaning for search. */
-export function isStopword(word: string): boolean {
-  return STOPWORDS.has(word);
-}

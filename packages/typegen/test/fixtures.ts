@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ConnectorDefinition, JsonSchemaObject, MethodDefinition } from "../src/index.ts";
+import { resolvePointer } from "../src/json-schema.ts";
 
 const fixtures = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
@@ -56,13 +57,7 @@ const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch"
 function deref(document: Json, value: unknown): Json | undefined {
   let node = value as Json | undefined;
   for (let hops = 0; node && typeof node.$ref === "string" && hops < 10; hops++) {
-    node = (node.$ref as string)
-      .slice(2)
-      .split("/")
-      .reduce<unknown>(
-        (at, key) => (at as Json | undefined)?.[key.replace(/~1/g, "/").replace(/~0/g, "~")],
-        document,
-      ) as Json | undefined;
+    node = resolvePointer(document, node.$ref) as Json | undefined;
   }
   return node;
 }
