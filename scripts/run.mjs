@@ -53,6 +53,13 @@ function ensurePnpm() {
   }
 }
 
+// Native addons (better-sqlite3) build with node-gyp against the headers of the running Node when
+// they are installed beside it, instead of downloading headers from nodejs.org.
+const prefix = dirname(dirname(process.execPath));
+if (!env.npm_config_nodedir && existsSync(join(prefix, "include", "node", "node.h"))) {
+  env.npm_config_nodedir = prefix;
+}
+
 ensurePnpm();
 const frozen = existsSync(join(root, "pnpm-lock.yaml")) ? ["--frozen-lockfile"] : [];
 if (run("pnpm", ["install", ...frozen]) !== 0) process.exit(1);

@@ -1,0 +1,63 @@
+import type { JsonSchema } from "@codemode/typegen";
+import type { AbortSignalLike } from "./abort-signal.ts";
+
+/** How a later pass of the same run treats a call that was recorded. */
+export type ReplayPolicy = "record" | "reexecute";
+
+/** The status a pass ends with, as a connector's `onPassEnd` hears it. */
+export type PassEndStatus = "completed" | "error" | "paused";
+
+/** The status a run ends with, as a connector's `disposeExecution` hears it. */
+export type ExecutionEndStatus = "completed" | "error" | "rejected" | "rolled_back";
+
+/** What a connector method receives besides its input. */
+export interface CallContext {
+  /** stable across every pass of one run */
+  executionId: string;
+  /** the call's number in the run, shared with steps */
+  seq: number;
+  /** derived from both: the same call in a later pass carries the same key */
+  idempotencyKey: string;
+  /** fires when the pass ends or the call's timeout passes */
+  signal: AbortSignalLike;
+}
+
+/** One method of a connector, as the runtime sees it. */
+export interface ConnectorMethod {
+  description?: string;
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  /** a person approves each call before it runs: the run pauses there */
+  requiresApproval?: boolean;
+  /** the result comes from outside (a client, a long job): the run pauses until `runtime.resolve` */
+  deferred?: boolean;
+  /** default "record"; "reexecute" may not be combined with `requiresApproval` */
+  replay?: ReplayPolicy;
+  /** the call fails with a catchable error after this long */
+  timeoutMs?: number;
+  /** words that name the method for search (HTTP method and path, tags) */
+  keywords?: readonly string[];
+  /** whether `revert` can undo this method */
+  revertible?: boolean;
+}
+
+/**
+ * A namespace of methods the sandbox can call. Connectors are re-created by the application for
+ * every request: nothing may depend on instance memory between passes.
+ */
+export interface Connector {
+  readonly specificationVersion: "v1";
+  /** the sandbox global (checked and made an identifier when the runtime is configured) */
+  readonly name: string;
+  /** a line or two on what the connector is for */
+  readonly instructions?: string;
+  /** the methods, by their names in the connector */
+  methods(): Record<string, ConnectorMethod> | Promise<Record<string, ConnectorMethod>>;
+  invoke(method: string, input: unknown, context: CallContext): Promise<unknown>;
+  /** undoes an applied call (rollback); methods without `revertible` are skipped */
+  revert?(method: string, input: unknown, result: unknown, context: CallContext): Promise<void>;
+  /** after every pass of a run, whatever its outcome */
+  onPassEnd?(executionId: string, status: PassEndStatus): Promise<void> | void;
+  /** after a run ends (never after a pause); may be called again, must be idempotent */
+  disposeExecution?(executionId: string, status: ExecutionEndStatus): Promise<void> | void;
+}

@@ -1,0 +1,65 @@
+import type { AbortSignalLike } from "./abort-signal.ts";
+import type { CodemodeErrorCode } from "./codemode-error.ts";
+
+/** A host method as the sandbox calls it: one argument in, a promise out. */
+export type HostFunction = (input: unknown) => Promise<unknown>;
+
+/** Every namespace the sandbox sees as a global: name → method → function. */
+export type HostNamespaces = Record<string, Record<string, HostFunction>>;
+
+/** What an executor may enforce; each executor documents which it can. */
+export interface ExecuteLimits {
+  /** wall time of the pass */
+  timeoutMs?: number;
+  /** heap of the sandbox */
+  memoryBytes?: number;
+  /** stack of the sandbox */
+  stackBytes?: number;
+}
+
+/** One pass of one program. */
+export interface ExecuteRequest {
+  /** one function expression (what `normalizeCode` returns); it is called with no arguments and awaited */
+  code: string;
+  /**
+   * The host namespaces. A sandbox call `ns.method(input)` reaches `globals.ns.method(input)`; values
+   * cross the boundary through the value codec, so `Date`, `Map`, `Set`, `bigint`, `undefined` and
+   * binary data arrive as they left, and a rejection arrives in the sandbox as a thrown `Error` with the
+   * same name and message.
+   */
+  globals: HostNamespaces;
+  /**
+   * JavaScript run in the sandbox after the namespaces exist and before the code; it may add members
+   * to them (this is how `codemode.step` runs its closure in the sandbox). Its own members shadow
+   * host methods of the same name.
+   */
+  prelude?: string;
+  /** ends the pass at once; after it fires, no host call of this pass reaches `globals` */
+  signal?: AbortSignalLike;
+  limits?: ExecuteLimits;
+}
+
+/** A failure of the pass, as data. */
+export interface SandboxError {
+  name: string;
+  message: string;
+  stack?: string;
+  code: Extract<
+    CodemodeErrorCode,
+    "SYNTAX_ERROR" | "THROWN" | "TIMEOUT" | "MEMORY" | "ABORTED" | "NOT_SERIALIZABLE"
+  >;
+}
+
+/** What a pass ends with; `logs` holds console output either way. */
+export type ExecuteResult =
+  | { result: unknown; logs: string[] }
+  | { error: SandboxError; logs: string[] };
+
+/**
+ * Runs the model's code in a sandbox, one pass at a time. It keeps nothing between passes and never
+ * throws for anything the code did: failures come back as `error`.
+ */
+export interface Executor {
+  readonly specificationVersion: "v1";
+  execute(request: ExecuteRequest): Promise<ExecuteResult>;
+}

@@ -1,0 +1,40 @@
+export type { AbortSignalLike } from "./abort-signal.ts";
+export { CodemodeError, type CodemodeErrorCode } from "./codemode-error.ts";
+export type {
+  CallContext,
+  Connector,
+  ConnectorMethod,
+  ExecutionEndStatus,
+  PassEndStatus,
+  ReplayPolicy,
+} from "./connector.ts";
+export type {
+  ExecuteLimits,
+  ExecuteRequest,
+  ExecuteResult,
+  Executor,
+  HostFunction,
+  HostNamespaces,
+  SandboxError,
+} from "./executor.ts";
+export {
+  type EntryState,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type Journal,
+  type JournalEntry,
+  type JournalStore,
+  type SnippetRecord,
+  TERMINAL_STATUSES,
+} from "./journal-store.ts";
+export { memoryStore } from "./memory-store.ts";
+export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
+export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
+export type {
+  CodeModeInput,
+  CodeModeOutput,
+  DescribeOutput,
+  PendingAction,
+  SearchOutput,
+} from "./types.ts";
+export { createValueCodec, type ValueCodec } from "./value-codec.ts";

@@ -1,0 +1,122 @@
+/** Where a run stands. */
+export type ExecutionStatus =
+  | "running"
+  | "paused"
+  | "completed"
+  | "error"
+  | "rejected"
+  | "rolled_back";
+
+/** Statuses a run does not leave by itself (it may still be rolled back). */
+export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
+  "completed",
+  "error",
+  "rejected",
+  "rolled_back",
+];
+
+/**
+ * Where one journaled call stands: decided and running (`executing`, the crash window), done with its
+ * result recorded (`applied`), waiting for a person or an outside result (`pending`), undone by a
+ * rollback (`reverted`), or failed the run (`error`).
+ */
+export type EntryState = "executing" | "applied" | "pending" | "reverted" | "error";
+
+/** A run, as the journal keeps it. Values are text of the value codec. */
+export interface ExecutionRecord {
+  id: string;
+  code: string;
+  status: ExecutionStatus;
+  /** the codec text of the final result, or a placeholder when it was too big to record */
+  result?: string;
+  error?: string;
+  logs?: string[];
+  /** the connectors configured when the run started; a resumed pass needs all of them */
+  connectors: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One connector call or step of a run, numbered by `seq`. */
+export interface JournalEntry {
+  executionId: string;
+  seq: number;
+  kind: "call" | "step";
+  /** the connector, or the step's name for a step */
+  connector: string;
+  method: string;
+  /** codec text of the input (calls) */
+  args?: string;
+  /** codec text of the result or step value; absent for `replay: "reexecute"` */
+  result?: string;
+  state: EntryState;
+  requiresApproval: boolean;
+  deferred: boolean;
+  replay: "record" | "reexecute";
+  error?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A saved program the model can find, describe and run. */
+export interface SnippetRecord {
+  name: string;
+  description?: string;
+  code: string;
+  /** JSON Schema text of the input */
+  inputSchema?: string;
+  /** the connectors of the run it was saved from */
+  connectors: string[];
+  savedAt: number;
+}
+
+/**
+ * The journal of one named runtime: executions, their entries, and snippets. Every method returns a
+ * promise (so a remote database can implement it); correctness under concurrency comes from
+ * conditional updates that change a row only where it still has the expected status.
+ */
+export interface Journal {
+  createExecution(record: ExecutionRecord): Promise<void>;
+  getExecution(id: string): Promise<ExecutionRecord | undefined>;
+  /** newest first */
+  listExecutions(options?: {
+    limit?: number;
+    statuses?: readonly ExecutionStatus[];
+  }): Promise<ExecutionRecord[]>;
+  /** applies `patch` only if the status is one of `expected`; tells whether it did */
+  updateExecution(
+    id: string,
+    expected: readonly ExecutionStatus[],
+    patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+  ): Promise<boolean>;
+  /** removes the run and its entries */
+  deleteExecution(id: string): Promise<boolean>;
+  /** removes terminal runs beyond the newest `keep` (never `except`); returns their ids */
+  pruneExecutions(keep: number, except?: string): Promise<string[]>;
+  /** runs in one of `statuses` last updated before `before` */
+  listStale(statuses: readonly ExecutionStatus[], before: number): Promise<ExecutionRecord[]>;
+
+  getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined>;
+  /** in `seq` order */
+  listEntries(executionId: string): Promise<JournalEntry[]>;
+  /** inserts or replaces the entry at (executionId, seq) */
+  putEntry(entry: JournalEntry): Promise<void>;
+  /** applies `patch` only if the state is one of `expected`; tells whether it did */
+  updateEntry(
+    executionId: string,
+    seq: number,
+    expected: readonly EntryState[],
+    patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+  ): Promise<boolean>;
+
+  putSnippet(snippet: SnippetRecord): Promise<void>;
+  getSnippet(name: string): Promise<SnippetRecord | undefined>;
+  /** by name */
+  listSnippets(): Promise<SnippetRecord[]>;
+  deleteSnippet(name: string): Promise<boolean>;
+}
+
+/** Keeps the journals of any number of named runtimes apart. */
+export interface JournalStore {
+  journal(name: string): Journal;
+}

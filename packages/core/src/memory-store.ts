@@ -1,0 +1,158 @@
+import {
+  type EntryState,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type Journal,
+  type JournalEntry,
+  type JournalStore,
+  type SnippetRecord,
+  TERMINAL_STATUSES,
+} from "./journal-store.ts";
+
+const copyExecution = (record: ExecutionRecord): ExecutionRecord => ({
+  ...record,
+  connectors: [...record.connectors],
+  ...(record.logs ? { logs: [...record.logs] } : {}),
+});
+const copyEntry = (entry: JournalEntry): JournalEntry => ({ ...entry });
+const copySnippet = (snippet: SnippetRecord): SnippetRecord => ({
+  ...snippet,
+  connectors: [...snippet.connectors],
+});
+
+/** Newest first: creation time, then id. */
+const newestFirst = (a: ExecutionRecord, b: ExecutionRecord) =>
+  b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** Drops keys whose value is `undefined`, as a database column set to NULL does. */
+function patched<T extends object>(record: T, patch: object): T {
+  const next = { ...record, ...patch } as Record<string, unknown>;
+  for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+  return next as T;
+}
+
+class MemoryJournal implements Journal {
+  private readonly executions = new Map<string, ExecutionRecord>();
+  private readonly entries = new Map<string, Map<number, JournalEntry>>();
+  private readonly snippets = new Map<string, SnippetRecord>();
+
+  async createExecution(record: ExecutionRecord): Promise<void> {
+    if (this.executions.has(record.id)) throw new Error(`Execution "${record.id}" exists already.`);
+    this.executions.set(record.id, copyExecution(record));
+  }
+
+  async getExecution(id: string): Promise<ExecutionRecord | undefined> {
+    const record = this.executions.get(id);
+    return record && copyExecution(record);
+  }
+
+  async listExecutions(
+    options: { limit?: number; statuses?: readonly ExecutionStatus[] } = {},
+  ): Promise<ExecutionRecord[]> {
+    const statuses = options.statuses ?? [];
+    return [...this.executions.values()]
+      .filter((record) => statuses.length === 0 || statuses.includes(record.status))
+      .sort(newestFirst)
+      .slice(0, options.limit ?? Number.POSITIVE_INFINITY)
+      .map(copyExecution);
+  }
+
+  async updateExecution(
+    id: string,
+    expected: readonly ExecutionStatus[],
+    patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+  ): Promise<boolean> {
+    const record = this.executions.get(id);
+    if (!record || !expected.includes(record.status)) return false;
+    this.executions.set(id, copyExecution(patched(record, patch)));
+    return true;
+  }
+
+  async deleteExecution(id: string): Promise<boolean> {
+    this.entries.delete(id);
+    return this.executions.delete(id);
+  }
+
+  async pruneExecutions(keep: number, except?: string): Promise<string[]> {
+    const ids = [...this.executions.values()]
+      .filter((record) => TERMINAL_STATUSES.includes(record.status) && record.id !== except)
+      .sort(newestFirst)
+      .slice(Math.max(0, keep))
+      .map((record) => record.id);
+    for (const id of ids) await this.deleteExecution(id);
+    return ids;
+  }
+
+  async listStale(
+    statuses: readonly ExecutionStatus[],
+    before: number,
+  ): Promise<ExecutionRecord[]> {
+    return [...this.executions.values()]
+      .filter((record) => statuses.includes(record.status) && record.updatedAt < before)
+      .sort((a, b) => -newestFirst(a, b))
+      .map(copyExecution);
+  }
+
+  async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
+    const entry = this.entries.get(executionId)?.get(seq);
+    return entry && copyEntry(entry);
+  }
+
+  async listEntries(executionId: string): Promise<JournalEntry[]> {
+    return [...(this.entries.get(executionId)?.values() ?? [])]
+      .sort((a, b) => a.seq - b.seq)
+      .map(copyEntry);
+  }
+
+  async putEntry(entry: JournalEntry): Promise<void> {
+    const entries = this.entries.get(entry.executionId) ?? new Map<number, JournalEntry>();
+    this.entries.set(entry.executionId, entries);
+    entries.set(entry.seq, copyEntry(entry));
+  }
+
+  async updateEntry(
+    executionId: string,
+    seq: number,
+    expected: readonly EntryState[],
+    patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+  ): Promise<boolean> {
+    const entry = this.entries.get(executionId)?.get(seq);
+    if (!entry || !expected.includes(entry.state)) return false;
+    this.entries.get(executionId)?.set(seq, patched(entry, patch));
+    return true;
+  }
+
+  async putSnippet(snippet: SnippetRecord): Promise<void> {
+    this.snippets.set(snippet.name, copySnippet(snippet));
+  }
+
+  async getSnippet(name: string): Promise<SnippetRecord | undefined> {
+    const snippet = this.snippets.get(name);
+    return snippet && copySnippet(snippet);
+  }
+
+  async listSnippets(): Promise<SnippetRecord[]> {
+    return [...this.snippets.values()]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map(copySnippet);
+  }
+
+  async deleteSnippet(name: string): Promise<boolean> {
+    return this.snippets.delete(name);
+  }
+}
+
+/**
+ * A journal store in memory: for tests and for a page that runs the runtime itself. It keeps
+ * nothing across a restart; the same store suite holds it to the SQL store's behaviour.
+ */
+export function memoryStore(): JournalStore {
+  const journals = new Map<string, MemoryJournal>();
+  return {
+    journal(name) {
+      const journal = journals.get(name) ?? new MemoryJournal();
+      journals.set(name, journal);
+      return journal;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { createValueCodec } from "./value-codec.ts";
+
+const codec = createValueCodec();
+const roundTrip = (value: unknown) => codec.decode(codec.encode(value));
+
+describe("value codec", () => {
+  it.each<[string, unknown]>([
+    ["null", null],
+    ["string", 'hé \u2028 "quoted"'],
+    ["numbers", [0, -1.5, 1e300, Number.MAX_SAFE_INTEGER]],
+    ["NaN and infinities", [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]],
+    ["bigint", 12345678901234567890123n],
+    ["undefined", undefined],
+    ["undefined inside", { a: undefined, b: [undefined, 1] }],
+    ["Date", new Date("2026-11-29T17:00:00.000Z")],
+    ["invalid Date", new Date(Number.NaN)],
+    [
+      "Map",
+      new Map<unknown, unknown>([
+        ["a", 1],
+        [{ k: 1 }, new Set([1, 2])],
+      ]),
+    ],
+    ["Set", new Set(["x", 2, null])],
+    ["RegExp", /a+b/gi],
+    ["Uint8Array", new Uint8Array([0, 1, 2, 253, 254, 255])],
+    ["Float64Array", new Float64Array([1.5, -2])],
+    ["BigInt64Array", new BigInt64Array([1n, -2n])],
+    ["nested", { list: [{ when: new Date(0), tags: new Set(["t"]) }], n: 1 }],
+  ])("keeps %s identical", (_name, value) => {
+    expect(roundTrip(value)).toEqual(value);
+  });
+
+  it("keeps -0, an ArrayBuffer and a DataView", () => {
+    expect(Object.is(roundTrip(-0), -0)).toBe(true);
+    const buffer = new Uint8Array([9, 8, 7]).buffer;
+    expect(new Uint8Array(roundTrip(buffer) as ArrayBuffer)).toEqual(new Uint8Array([9, 8, 7]));
+    const view = roundTrip(new DataView(new Uint8Array([1, 2, 3, 4]).buffer, 1, 2)) as DataView;
+    expect(view).toBeInstanceOf(DataView);
+    expect([view.getUint8(0), view.getUint8(1)]).toEqual([2, 3]);
+  });
+
+  it("keeps an Error's name and message", () => {
+    const error = roundTrip(Object.assign(new TypeError("bad"), {})) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect([error.name, error.message]).toEqual(["TypeError", "bad"]);
+  });
+
+  it("escapes a plain object that uses the tag key", () => {
+    const value = { $codemode: "Date", value: "not a date" };
+    expect(roundTrip(value)).toEqual(value);
+  });
+
+  it("keeps a __proto__ key an own property and never touches Object.prototype", () => {
+    const decoded = codec.decode('{"__proto__":{"polluted":true},"a":1}') as Record<
+      string,
+      unknown
+    >;
+    expect(Object.hasOwn(decoded, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    const again = roundTrip(decoded) as Record<string, unknown>;
+    expect(Object.hasOwn(again, "__proto__")).toBe(true);
+  });
+
+  it.each<[string, () => unknown]>([
+    [
+      "a cycle",
+      () => {
+        const value: Record<string, unknown> = {};
+        value.self = value;
+        return value;
+      },
+    ],
+    ["a function", () => ({ f: () => 1 })],
+    ["a symbol", () => [Symbol("s")]],
+  ])("refuses %s with NOT_SERIALIZABLE", (_name, make) => {
+    expect(() => codec.encode(make())).toThrow(
+      expect.objectContaining({ code: "NOT_SERIALIZABLE" }),
+    );
+  });
+
+  it("allows the same object twice when it is not a cycle", () => {
+    const shared = { a: 1 };
+    expect(roundTrip([shared, shared])).toEqual([{ a: 1 }, { a: 1 }]);
+  });
+
+  it("sorts keys in canonical form", () => {
+    expect(codec.encode({ b: 1, a: { d: 1, c: 2 } }, { canonical: true })).toBe(
+      '{"a":{"c":2,"d":1},"b":1}',
+    );
+    expect(codec.encode({ b: 1, a: 2 })).toBe('{"b":1,"a":2}');
+  });
+
+  it("works from its own source text, as a sandbox evaluates it", () => {
+    const fromSource = new Function(`return (${createValueCodec.toString()})();`)() as typeof codec;
+    const value = { when: new Date(5), big: 7n, bytes: new Uint8Array([1, 2]) };
+    expect(codec.decode(fromSource.encode(value))).toEqual(value);
+    expect(fromSource.decode(codec.encode(value))).toEqual(value);
+  });
+});

@@ -1,0 +1,237 @@
+/** Encodes values as JSON text that keeps what JSON loses, and reads them back. */
+export interface ValueCodec {
+  /** JSON text; throws an Error with `code: "NOT_SERIALIZABLE"` for cycles, functions and symbols */
+  encode(value: unknown, options?: { canonical?: boolean }): string;
+  decode(text: string): unknown;
+}
+
+/**
+ * The value codec: `Date`, `Map`, `Set`, `bigint`, `undefined`, `NaN`, `±Infinity`, `-0`, `RegExp`,
+ * `ArrayBuffer` and typed arrays survive a round trip, so a replayed value equals the live one.
+ * Tagged values are objects with a `$codemode` key; a plain object that has that key is escaped.
+ * `canonical` sorts object keys, for comparing arguments.
+ *
+ * The function is self-contained (no imports, no outside references) so that its source text can be
+ * evaluated inside a sandbox to get the same codec there.
+ */
+export function createValueCodec(): ValueCodec {
+  const TAG = "$codemode";
+  const BYTES = [
+    "Uint8Array",
+    "Int8Array",
+    "Uint8ClampedArray",
+    "Uint16Array",
+    "Int16Array",
+    "Uint32Array",
+    "Int32Array",
+    "Float32Array",
+    "Float64Array",
+    "BigUint64Array",
+    "BigInt64Array",
+  ];
+  const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+  function unserializable(message: string): Error {
+    const error = new Error(message) as Error & { code: string };
+    error.code = "NOT_SERIALIZABLE";
+    return error;
+  }
+
+  function toBase64(bytes: Uint8Array): string {
+    let out = "";
+    for (let index = 0; index < bytes.length; index += 3) {
+      const a = bytes[index] as number;
+      const b = index + 1 < bytes.length ? (bytes[index + 1] as number) : 0;
+      const c = index + 2 < bytes.length ? (bytes[index + 2] as number) : 0;
+      const n = (a << 16) | (b << 8) | c;
+      out += ALPHABET[(n >> 18) & 63];
+      out += ALPHABET[(n >> 12) & 63];
+      out += index + 1 < bytes.length ? ALPHABET[(n >> 6) & 63] : "=";
+      out += index + 2 < bytes.length ? ALPHABET[n & 63] : "=";
+    }
+    return out;
+  }
+
+  function fromBase64(text: string): Uint8Array {
+    const clean = text.replace(/=+$/, "");
+    const bytes = new Uint8Array(Math.floor((clean.length * 3) / 4));
+    let at = 0;
+    for (let index = 0; index < clean.length; index += 4) {
+      const n =
+        (ALPHABET.indexOf(clean[index] as string) << 18) |
+        (ALPHABET.indexOf(clean[index + 1] ?? "A") << 12) |
+        (ALPHABET.indexOf(clean[index + 2] ?? "A") << 6) |
+        ALPHABET.indexOf(clean[index + 3] ?? "A");
+      if (at < bytes.length) bytes[at++] = (n >> 16) & 255;
+      if (at < bytes.length) bytes[at++] = (n >> 8) & 255;
+      if (at < bytes.length) bytes[at++] = n & 255;
+    }
+    return bytes;
+  }
+
+  function toJson(value: unknown, canonical: boolean, seen: unknown[]): unknown {
+    switch (typeof value) {
+      case "undefined":
+        return { [TAG]: "undefined" };
+      case "bigint":
+        return { [TAG]: "bigint", value: value.toString() };
+      case "number":
+        if (Number.isNaN(value)) return { [TAG]: "number", value: "NaN" };
+        if (value === Number.POSITIVE_INFINITY) return { [TAG]: "number", value: "Infinity" };
+        if (value === Number.NEGATIVE_INFINITY) return { [TAG]: "number", value: "-Infinity" };
+        if (Object.is(value, -0)) return { [TAG]: "number", value: "-0" };
+        return value;
+      case "function":
+        throw unserializable(
+          "A function cannot be recorded or passed across the sandbox boundary.",
+        );
+      case "symbol":
+        throw unserializable("A symbol cannot be recorded or passed across the sandbox boundary.");
+      case "string":
+      case "boolean":
+        return value;
+    }
+    if (value === null) return null;
+    if (seen.includes(value)) {
+      throw unserializable(
+        "A value with a cycle cannot be recorded or passed across the sandbox boundary.",
+      );
+    }
+    seen.push(value);
+    try {
+      const object = value as object;
+      if (object instanceof Date)
+        return {
+          [TAG]: "Date",
+          value: Number.isNaN(object.getTime()) ? null : object.toISOString(),
+        };
+      if (object instanceof RegExp)
+        return { [TAG]: "RegExp", source: object.source, flags: object.flags };
+      if (object instanceof Map) {
+        const entries = [...object].map(([key, item]) => [
+          toJson(key, canonical, seen),
+          toJson(item, canonical, seen),
+        ]);
+        return { [TAG]: "Map", value: entries };
+      }
+      if (object instanceof Set)
+        return { [TAG]: "Set", value: [...object].map((item) => toJson(item, canonical, seen)) };
+      if (object instanceof ArrayBuffer)
+        return { [TAG]: "ArrayBuffer", value: toBase64(new Uint8Array(object)) };
+      if (ArrayBuffer.isView(object)) {
+        const type = object.constructor?.name;
+        const bytes = new Uint8Array(object.buffer, object.byteOffset, object.byteLength);
+        return {
+          [TAG]: BYTES.includes(type as string) ? type : "DataView",
+          value: toBase64(bytes),
+        };
+      }
+      if (object instanceof Error) {
+        return { [TAG]: "Error", name: object.name, message: object.message };
+      }
+      if (Array.isArray(object)) {
+        const items: unknown[] = [];
+        for (let index = 0; index < object.length; index++)
+          items.push(toJson(object[index], canonical, seen));
+        return items;
+      }
+      const keys = Object.keys(object);
+      if (canonical) keys.sort();
+      const out: Record<string, unknown> = {};
+      for (const key of keys) {
+        Object.defineProperty(out, key, {
+          value: toJson((object as Record<string, unknown>)[key], canonical, seen),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return Object.hasOwn(out, TAG) ? { [TAG]: "object", value: out } : out;
+    } finally {
+      seen.pop();
+    }
+  }
+
+  function fromJson(json: unknown): unknown {
+    if (Array.isArray(json)) return json.map(fromJson);
+    if (typeof json !== "object" || json === null) return json;
+    const record = json as Record<string, unknown>;
+    const tag = Object.hasOwn(record, TAG) ? record[TAG] : undefined;
+    switch (tag) {
+      case undefined:
+        break;
+      case "undefined":
+        return undefined;
+      case "bigint":
+        return BigInt(record.value as string);
+      case "number":
+        return record.value === "-0" ? -0 : Number(record.value);
+      case "Date":
+        return new Date(record.value === null ? Number.NaN : (record.value as string));
+      case "RegExp":
+        return new RegExp(record.source as string, record.flags as string);
+      case "Map":
+        return new Map(
+          (record.value as unknown[][]).map(([key, item]) => [fromJson(key), fromJson(item)]),
+        );
+      case "Set":
+        return new Set((record.value as unknown[]).map(fromJson));
+      case "ArrayBuffer": {
+        const bytes = fromBase64(record.value as string);
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      }
+      case "DataView": {
+        const bytes = fromBase64(record.value as string);
+        return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      }
+      case "Error": {
+        const error = new Error(record.message as string);
+        error.name = record.name as string;
+        return error;
+      }
+      case "object":
+        // an escaped plain object that has a key named like the tag: rebuild it as it is
+        return plainObject(record.value as Record<string, unknown>);
+      default: {
+        if (typeof tag === "string" && BYTES.includes(tag)) {
+          const bytes = fromBase64(record.value as string);
+          const View = (
+            globalThis as unknown as Record<string, new (buffer: ArrayBuffer) => unknown>
+          )[tag];
+          if (View)
+            return new View(
+              bytes.buffer.slice(
+                bytes.byteOffset,
+                bytes.byteOffset + bytes.byteLength,
+              ) as ArrayBuffer,
+            );
+        }
+        break;
+      }
+    }
+    return plainObject(record);
+  }
+
+  function plainObject(record: Record<string, unknown>): Record<string, unknown> {
+    // defineProperty, not assignment: a "__proto__" key stays an own property
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(record)) {
+      Object.defineProperty(out, key, {
+        value: fromJson(record[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+
+  return {
+    encode(value, options = {}) {
+      return JSON.stringify(toJson(value, options.canonical === true, []));
+    },
+    decode(text) {
+      return fromJson(JSON.parse(text));
+    },
+  };
+}
