@@ -1,0 +1,5 @@
+export {
+  type FunctionConnectorOptions,
+  type FunctionMethod,
+  functionConnector,
+} from "./function-connector.ts";
