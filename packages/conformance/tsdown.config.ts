@@ -5,5 +5,4 @@ export default defineConfig({
   platform: "neutral",
   dts: true,
   publint: true,
-  external: ["vitest"],
 });
