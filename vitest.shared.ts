@@ -9,6 +9,8 @@ export function nodeProject(): TestProjectInlineConfiguration {
     test: {
       name: "node",
       environment: "node",
+      // CI machines have two cores and run several packages' tasks at once
+      testTimeout: 30_000,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       exclude: ["**/*.workers.test.ts", "**/*.browser.test.ts", "**/node_modules/**"],
     },

@@ -11,8 +11,8 @@ import {
 import { type JsonSchema, toJsonSchema } from "@codemode/typegen";
 
 /** One method: a plain function with a schema for its input. */
-// biome-ignore lint/suspicious/noExplicitAny: an untyped `execute(input)` reads its input freely
-export interface FunctionMethod<Input = any, Output = unknown> {
+// biome-ignore lint/suspicious/noExplicitAny: untyped `execute(input)` and `revert(input, result)` read their values freely
+export interface FunctionMethod<Input = any, Output = any> {
   description?: string;
   /** Zod 4, any Standard Schema, or JSON Schema; the input is validated against it before `execute` */
   inputSchema?: unknown;

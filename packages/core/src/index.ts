@@ -1,5 +1,17 @@
 export type { AbortSignalLike } from "./abort-signal.ts";
 export { CodemodeError, type CodemodeErrorCode } from "./codemode-error.ts";
+export {
+  type CodeInputSchema,
+  type CodemodeRuntime,
+  type CodemodeRuntimeOptions,
+  type CodemodeTool,
+  createCodemodeRuntime,
+  DEFAULT_EXPIRY_MS,
+  DEFAULT_MAX_EXECUTIONS,
+  MAX_RECORDED_LENGTH,
+  type RollbackReport,
+  type RuntimeExecution,
+} from "./codemode-runtime.ts";
 export type {
   CallContext,
   Connector,

@@ -1,0 +1,99 @@
+// pnpm bench (in packages/codemode): the durable runtime's costs on real QuickJS and real SQLite,
+// medians over several rounds. The journal's cost per call is the difference between a run whose
+// calls are journaled and the same calls made by the executor alone, divided by the number of calls.
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import Database from "better-sqlite3";
+import { createCodemodeRuntime, functionConnector, sqliteStore } from "../src/index.ts";
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const time = async (run: () => Promise<unknown>) => {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+};
+
+const executor = new QuickJSExecutor({ timeoutMs: 120_000 });
+const store = functionConnector({
+  name: "store",
+  methods: {
+    read: { execute: async ({ key }: { key: number }) => ({ key, value: key * 2 }) },
+    write: { requiresApproval: true, execute: async () => true },
+  },
+});
+const bare = (calls: number) =>
+  `async () => { let sum = 0; for (let i = 0; i < ${calls}; i++) sum += (await store.read({ key: i })).value; return sum; }`;
+const rounds = 7;
+const calls = 1_000;
+
+// executor alone: the same calls straight to the function, no journal
+const direct = async (count: number) =>
+  executor.execute({
+    code: bare(count),
+    globals: {
+      store: {
+        read: async (input) => ({
+          key: (input as { key: number }).key,
+          value: (input as { key: number }).key * 2,
+        }),
+      },
+    },
+  });
+await direct(10);
+
+const journaled = (count: number) => {
+  const runtime = createCodemodeRuntime({
+    store: sqliteStore(new Database(":memory:")),
+    executor,
+    connectors: [store],
+  });
+  return runtime.execute({ code: bare(count) });
+};
+await journaled(10);
+
+const empty: number[] = [];
+const directSamples: number[] = [];
+const journalSamples: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  empty.push(await time(() => journaled(0)));
+  directSamples.push(await time(() => direct(calls)));
+  journalSamples.push(await time(() => journaled(calls)));
+}
+const perCall = ((median(journalSamples) - median(directSamples)) / calls) * 1000;
+
+// a run with 1,000 reads, a pause, and the approval pass that replays them
+const firstPass: number[] = [];
+const replayPass: number[] = [];
+const pausing = `async () => { let sum = 0; for (let i = 0; i < ${calls}; i++) sum += (await store.read({ key: i })).value; await store.write({ sum }); return sum; }`;
+for (let round = 0; round < rounds; round++) {
+  const runtime = createCodemodeRuntime({
+    store: sqliteStore(new Database(":memory:")),
+    executor,
+    connectors: [store],
+  });
+  let executionId = "";
+  firstPass.push(
+    await time(async () => {
+      executionId = (await runtime.execute({ code: pausing })).executionId;
+    }),
+  );
+  replayPass.push(await time(() => runtime.approve({ executionId })));
+}
+
+const rss = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+const before = rss();
+for (let index = 0; index < 100; index++) await journaled(5);
+const afterRuns = rss();
+
+console.log(`## Durable runtime (QuickJS + better-sqlite3, medians of ${rounds})\n`);
+console.log("| measure | value |\n|---|---:|");
+console.log(`| runtime pass of an empty program | ${median(empty).toFixed(2)} ms |`);
+console.log(`| ${calls} calls, executor alone | ${median(directSamples).toFixed(1)} ms |`);
+console.log(`| ${calls} calls, journaled | ${median(journalSamples).toFixed(1)} ms |`);
+console.log(`| journal cost per recorded call | ${perCall.toFixed(1)} µs |`);
+console.log(`| first pass: ${calls} reads then a pause | ${median(firstPass).toFixed(1)} ms |`);
+console.log(`| approval pass replaying ${calls} reads | ${median(replayPass).toFixed(1)} ms |`);
+console.log(`| replay / first pass | ${(median(replayPass) / median(firstPass)).toFixed(2)} |`);
+console.log(`| RSS before / after 100 runs | ${before} MB / ${afterRuns} MB |`);

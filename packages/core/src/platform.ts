@@ -1,0 +1,30 @@
+// The platform globals core uses, typed by hand: core compiles without Node, DOM or Workers types,
+// and every runtime it targets has these.
+import type { AbortSignalLike } from "./abort-signal.ts";
+
+interface AbortControllerLike {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+}
+
+declare const AbortController: { new (): AbortControllerLike };
+declare const crypto: { getRandomValues<T extends Uint8Array>(array: T): T };
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(handle: unknown): void;
+
+export function createAbortController(): AbortControllerLike {
+  return new AbortController();
+}
+
+/** Sixteen random hex characters. */
+export function randomHex(): string {
+  return [...crypto.getRandomValues(new Uint8Array(8))]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+/** Runs `callback` after `ms`; returns a function that cancels it. */
+export function after(ms: number, callback: () => void): () => void {
+  const handle = setTimeout(callback, ms);
+  return () => clearTimeout(handle);
+}

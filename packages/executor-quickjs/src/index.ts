@@ -1,0 +1,1 @@
+export { QuickJSExecutor, type QuickJSExecutorOptions } from "./quickjs-executor.ts";

@@ -1,0 +1,803 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  CodemodeError,
+  type ExecuteRequest,
+  type ExecuteResult,
+  type HostNamespaces,
+} from "@codemode/core";
+import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
+import { describe, expect, it } from "vitest";
+import { QuickJSExecutor } from "./index.ts";
+import { instanceCounts } from "./wasm-instances.ts";
+
+const executor = new QuickJSExecutor({ timeoutMs: 5_000 });
+
+function run(
+  code: string,
+  request: Partial<ExecuteRequest> = {},
+  on = executor,
+): Promise<ExecuteResult> {
+  return on.execute({ code, globals: {}, ...request });
+}
+
+function ok(result: ExecuteResult): unknown {
+  if ("error" in result) throw new Error(`expected a result, got ${JSON.stringify(result.error)}`);
+  return result.result;
+}
+
+function failure(result: ExecuteResult) {
+  if (!("error" in result)) throw new Error(`expected an error, got ${String(result.result)}`);
+  return result.error;
+}
+
+/** A normal pass right after: the executor is still healthy. */
+async function expectHealthy(on = executor): Promise<void> {
+  const calls: unknown[] = [];
+  const result = await on.execute({
+    code: "async () => { console.log('still here'); return (await ns.echo({ n: 41 })).n + 1 }",
+    globals: {
+      ns: {
+        echo: async (input) => {
+          calls.push(input);
+          return input;
+        },
+      },
+    },
+  });
+  expect(result).toEqual({ result: 42, logs: ["still here"] });
+  expect(calls).toEqual([{ n: 41 }]);
+}
+
+function sample(): Record<string, unknown> {
+  return {
+    string: "héllo ✓",
+    number: 1.5,
+    integer: -7,
+    nan: Number.NaN,
+    infinity: Number.POSITIVE_INFINITY,
+    negativeInfinity: Number.NEGATIVE_INFINITY,
+    negativeZero: -0,
+    boolean: true,
+    nil: null,
+    missing: undefined,
+    big: 12345678901234567890n,
+    date: new Date("2024-05-06T07:08:09.010Z"),
+    map: new Map<unknown, unknown>([
+      ["a", 1],
+      [2, { deep: [new Date(0)] }],
+    ]),
+    set: new Set([1, "two", 3n]),
+    bytes: new Uint8Array([0, 1, 254, 255]),
+    buffer: new Uint8Array([9, 8, 7]).buffer,
+    floats: new Float64Array([1.5, -2]),
+    ints: new Int32Array([-1, 2 ** 31 - 1]),
+    regexp: /a+b/gi,
+    nested: { list: [1, undefined, "x", { y: [null] }], $codemode: "escaped key" },
+  };
+}
+
+describe("QuickJSExecutor: values", () => {
+  it("returns plain values and every codec type", async () => {
+    expect(ok(await run("async () => 1 + 1"))).toBe(2);
+    expect(ok(await run("async () => 'text'"))).toBe("text");
+    expect(ok(await run("async () => {}"))).toBeUndefined();
+    expect(ok(await run("() => ({ a: [1, { b: null }] })"))).toEqual({ a: [1, { b: null }] });
+    const result = ok(
+      await run(`async () => ({
+        nan: NaN, inf: -Infinity, zero: -0, big: 2n ** 70n, date: new Date(86400000), none: undefined,
+        map: new Map([[1, 'a']]), set: new Set(['x']), bytes: new Uint8Array([1, 2, 3]),
+        buffer: new ArrayBuffer(2), regexp: /x/g,
+      })`),
+    ) as Record<string, unknown>;
+    expect(result.nan).toBeNaN();
+    expect(result.inf).toBe(Number.NEGATIVE_INFINITY);
+    expect(Object.is(result.zero, -0)).toBe(true);
+    expect(result.big).toBe(2n ** 70n);
+    expect(result.date).toEqual(new Date(86400000));
+    expect("none" in result && result.none === undefined).toBe(true);
+    expect(result.map).toEqual(new Map([[1, "a"]]));
+    expect(result.set).toEqual(new Set(["x"]));
+    expect(result.bytes).toEqual(new Uint8Array([1, 2, 3]));
+    expect(result.buffer).toBeInstanceOf(ArrayBuffer);
+    expect((result.buffer as ArrayBuffer).byteLength).toBe(2);
+    expect(result.regexp).toEqual(/x/g);
+  });
+
+  it("carries every codec type host → sandbox → host unchanged, with the sandbox's own classes", async () => {
+    const received: unknown[] = [];
+    const globals: HostNamespaces = {
+      data: {
+        give: async () => sample(),
+        take: async (input) => {
+          received.push(input);
+          return "taken";
+        },
+      },
+    };
+    const result = await run(
+      `async () => {
+        const value = await data.give();
+        const checks = [
+          typeof value.big === "bigint", value.date instanceof Date, value.map instanceof Map,
+          value.set instanceof Set, value.bytes instanceof Uint8Array, value.buffer instanceof ArrayBuffer,
+          value.floats instanceof Float64Array, value.ints instanceof Int32Array, value.regexp instanceof RegExp,
+          Object.is(value.negativeZero, -0), Number.isNaN(value.nan), "missing" in value && value.missing === undefined,
+          value.map.get(2).deep[0] instanceof Date, value.set.has(3n), value.nested.$codemode === "escaped key",
+        ];
+        if (checks.includes(false)) throw new Error("lost in transit: " + checks.join());
+        await data.take(value);
+        return value;
+      }`,
+      { globals },
+    );
+    expect(ok(result)).toEqual(sample());
+    expect(received).toEqual([sample()]);
+  });
+
+  it("reports an unserializable result with NOT_SERIALIZABLE and a clear message", async () => {
+    const fn = failure(await run("async () => ({ callback: () => 1 })"));
+    expect(fn.code).toBe("NOT_SERIALIZABLE");
+    expect(fn.message).toMatch(/return value cannot leave the sandbox.*function/i);
+    const cycle = failure(await run("async () => { const a = {}; a.self = a; return a }"));
+    expect(cycle.code).toBe("NOT_SERIALIZABLE");
+    expect(cycle.message).toMatch(/cycle/);
+    expect(failure(await run("async () => Symbol('s')")).code).toBe("NOT_SERIALIZABLE");
+    await expectHealthy();
+  });
+
+  it("turns an unserializable argument or host result into a catchable error", async () => {
+    const calls: unknown[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        take: async (input) => calls.push(input),
+        give: async () => ({ fn: () => 1 }),
+      },
+    };
+    const result = await run(
+      `async () => {
+        const out = [];
+        try { await ns.take({ f() {} }); } catch (e) { out.push(e.name, e.code, e.message); }
+        try { await ns.give(); } catch (e) { out.push(e.name, e.code, e.message); }
+        return out;
+      }`,
+      { globals },
+    );
+    const out = ok(result) as string[];
+    expect(out[0]).toBe("TypeError");
+    expect(out[1]).toBe("NOT_SERIALIZABLE");
+    expect(out[2]).toMatch(/input of ns\.take cannot cross the sandbox boundary/);
+    expect(out[3]).toBe("TypeError");
+    expect(out[4]).toBe("NOT_SERIALIZABLE");
+    expect(out[5]).toMatch(/ns\.give returned a value that cannot cross/);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("QuickJSExecutor: host calls", () => {
+  it("passes one argument and awaits the host, sequentially and under Promise.all", async () => {
+    const order: string[] = [];
+    const globals: HostNamespaces = {
+      math: {
+        add: async (input) => {
+          const { a, b } = input as { a: number; b: number };
+          order.push(`add ${a}`);
+          await new Promise((resolve) => setTimeout(resolve, (5 - a) * 3));
+          return a + b;
+        },
+        nothing: async (input) => (input === undefined ? "undefined arrived" : "something arrived"),
+      },
+    };
+    const sequential = await run(
+      "async () => { const x = await math.add({ a: 1, b: 2 }); return await math.add({ a: x, b: 10 }) }",
+      { globals },
+    );
+    expect(ok(sequential)).toBe(13);
+    const parallel = await run(
+      "async () => Promise.all([1, 2, 3, 4].map((a) => math.add({ a, b: 100 })))",
+      { globals },
+    );
+    expect(ok(parallel)).toEqual([101, 102, 103, 104]);
+    expect(ok(await run("async () => math.nothing()", { globals }))).toBe("undefined arrived");
+  });
+
+  it("makes 10,000 sequential awaited calls in one pass", async () => {
+    let calls = 0;
+    const globals: HostNamespaces = {
+      counter: {
+        next: async (input) => {
+          calls++;
+          return (input as number) + 1;
+        },
+      },
+    };
+    const started = performance.now();
+    const result = await run(
+      "async () => { let n = 0; for (let i = 0; i < 10000; i++) n = await counter.next(n); return n }",
+      { globals, limits: { timeoutMs: 30_000 } },
+    );
+    expect(ok(result)).toBe(10_000);
+    expect(calls).toBe(10_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  }, 40_000);
+
+  it("rejects in the sandbox with the host error's name, message and code", async () => {
+    const globals: HostNamespaces = {
+      api: {
+        fail: async () => {
+          const error = new Error("rate limited, retry in 3 s") as Error & { code: string };
+          error.name = "RateLimitError";
+          error.code = "RATE_LIMIT";
+          throw error;
+        },
+        failSync: () => {
+          throw new TypeError("bad input");
+        },
+        failString: async () => Promise.reject("plain string"),
+      },
+    };
+    const result = await run(
+      `async () => {
+        const seen = [];
+        for (const call of [() => api.fail(), () => api.failSync(), () => api.failString()]) {
+          try { await call(); } catch (e) { seen.push([e instanceof Error, e.name, e.message, e.code ?? null]); }
+        }
+        return seen;
+      }`,
+      { globals },
+    );
+    expect(ok(result)).toEqual([
+      [true, "RateLimitError", "rate limited, retry in 3 s", "RATE_LIMIT"],
+      [true, "TypeError", "bad input", null],
+      [true, "Error", "plain string", null],
+    ]);
+    const uncaught = failure(await run("async () => { await api.fail() }", { globals }));
+    expect(uncaught).toMatchObject({
+      name: "RateLimitError",
+      message: "rate limited, retry in 3 s",
+      code: "THROWN",
+    });
+  });
+
+  it("names the namespace, the method and the available methods for an unknown method", async () => {
+    const globals: HostNamespaces = {
+      github: { list_issues: async () => [], get_issue: async () => ({}) },
+    };
+    const error = failure(await run("async () => github.list_pulls({})", { globals }));
+    expect(error.code).toBe("THROWN");
+    expect(error.name).toBe("TypeError");
+    expect(error.message).toContain('"github" has no method "list_pulls"');
+    expect(error.message).toContain("Available methods: list_issues, get_issue");
+    expect(
+      ok(
+        await run("async () => [typeof github.list_issues, 'nope' in github, typeof github.then]", {
+          globals,
+        }),
+      ),
+    ).toEqual(["function", false, "undefined"]);
+    expect(failure(await run("async () => gitlab.list()", { globals }))).toMatchObject({
+      name: "ReferenceError",
+      code: "THROWN",
+    });
+  });
+
+  it("runs the prelude after the namespaces exist; its members shadow host methods", async () => {
+    let hostCalls = 0;
+    const globals: HostNamespaces = {
+      codemode: {
+        step: async () => {
+          hostCalls++;
+          return "host";
+        },
+      },
+    };
+    const prelude = `
+      codemode.step = async (name, fn) => "prelude:" + name + ":" + (await fn());
+      codemode.extra = () => typeof codemode;
+    `;
+    const result = await run(
+      "async () => [await codemode.step('a', async () => 1), codemode.extra()]",
+      {
+        globals,
+        prelude,
+      },
+    );
+    expect(ok(result)).toEqual(["prelude:a:1", "object"]);
+    expect(hostCalls).toBe(0);
+    const broken = failure(
+      await run("async () => 1", { globals, prelude: "throw new Error('bad prelude')" }),
+    );
+    expect(broken).toMatchObject({ code: "THROWN", message: "The prelude failed: bad prelude" });
+  });
+});
+
+describe("QuickJSExecutor: failures", () => {
+  it("reports thrown values, Error or not", async () => {
+    const error = failure(await run("async () => { throw new RangeError('out of range') }"));
+    expect(error).toMatchObject({ name: "RangeError", message: "out of range", code: "THROWN" });
+    expect(error.stack).toContain("codemode.js");
+    const custom = failure(
+      await run(
+        "async () => { class MyError extends Error { name = 'MyError' } throw new MyError('mine') }",
+      ),
+    );
+    expect(custom).toMatchObject({ name: "MyError", message: "mine", code: "THROWN" });
+    expect(failure(await run("async () => { throw 'a string' }"))).toMatchObject({
+      name: "Error",
+      message: "a string",
+      code: "THROWN",
+    });
+    expect(failure(await run("async () => { throw 42 }"))).toMatchObject({
+      message: "42",
+      code: "THROWN",
+    });
+    expect(failure(await run("async () => { throw { reason: 'x', n: [1] } }"))).toMatchObject({
+      message: '{"reason":"x","n":[1]}',
+      code: "THROWN",
+    });
+    expect(failure(await run("async () => { throw null }"))).toMatchObject({
+      message: "null",
+      code: "THROWN",
+    });
+    expect(failure(await run("async () => { throw undefined }"))).toMatchObject({
+      message: "undefined",
+      code: "THROWN",
+    });
+    expect(failure(await run("() => { throw new Error('sync') }"))).toMatchObject({
+      message: "sync",
+      code: "THROWN",
+    });
+    expect(failure(await run("42"))).toMatchObject({ name: "TypeError", code: "THROWN" });
+    await expectHealthy();
+  });
+
+  it("reports a syntax error with SYNTAX_ERROR and where it is", async () => {
+    const error = failure(await run("async () => {\n  const x = ;\n}"));
+    expect(error).toMatchObject({ name: "SyntaxError", code: "SYNTAX_ERROR" });
+    expect(error.message).toContain("line 2");
+    await expectHealthy();
+  });
+
+  // The bounds below prove that the pass ends near its limit instead of running on; they leave room
+  // for a loaded 2-core machine (CI runs typecheck, builds and other packages' tests at the same time).
+  it("stops `while (true) {}` with TIMEOUT near the limit", async () => {
+    const started = performance.now();
+    const error = failure(
+      await run("async () => { while (true) {} }", { limits: { timeoutMs: 300 } }),
+    );
+    const elapsed = performance.now() - started;
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.message).toContain("300 ms");
+    expect(elapsed).toBeLessThan(300 + 1_500);
+    const caught = failure(
+      await run("async () => { try { while (true) {} } catch { return 'caught' } }", {
+        limits: { timeoutMs: 200 },
+      }),
+    );
+    expect(caught.code).toBe("TIMEOUT");
+    await expectHealthy();
+  });
+
+  it("stops a pass that awaits a host promise that never settles", async () => {
+    const globals: HostNamespaces = { slow: { forever: () => new Promise<never>(() => {}) } };
+    const started = performance.now();
+    const error = failure(
+      await run("async () => { await slow.forever(); return 'never' }", {
+        globals,
+        limits: { timeoutMs: 250 },
+      }),
+    );
+    expect(error.code).toBe("TIMEOUT");
+    expect(performance.now() - started).toBeLessThan(250 + 1_500);
+    await expectHealthy();
+  });
+
+  it("ends a program waiting on a promise nothing can settle, without waiting for the timeout", async () => {
+    const started = performance.now();
+    const error = failure(await run("async () => { await new Promise(() => {}); }"));
+    expect(error.code).toBe("THROWN");
+    expect(error.message).toMatch(/never settle/);
+    expect(performance.now() - started).toBeLessThan(3_000); // the executor's own limit is 5 s
+  });
+
+  it("stops a memory blow-up with MEMORY", async () => {
+    const error = failure(
+      await run(
+        "async () => { const all = []; while (true) all.push(new Array(10000).fill(all.length)); }",
+        {
+          limits: { memoryBytes: 16 * 1024 * 1024 },
+        },
+      ),
+    );
+    expect(error.code).toBe("MEMORY");
+    expect(error.message).toContain("16 MiB");
+    const buffer = failure(
+      await run("async () => new ArrayBuffer(200 * 1024 * 1024).byteLength", {
+        limits: { memoryBytes: 32 * 1024 * 1024 },
+      }),
+    );
+    expect(buffer.code).toBe("MEMORY");
+    const caught = await run(
+      "async () => { try { const all = []; while (true) all.push('x'.repeat(1000) + all.length); } catch (e) { return e.message } }",
+      { limits: { memoryBytes: 16 * 1024 * 1024 } },
+    );
+    expect("error" in caught ? caught.error.code : caught.result).toMatch(/out of memory|MEMORY/);
+    await expectHealthy();
+  });
+
+  it("reports MEMORY when the promise job queue runs out of memory", async () => {
+    const limits = { memoryBytes: 16 * 1024 * 1024 };
+    const recursion =
+      "async () => { async function f(n) { await null; return f(n + 1) } return f(0) }";
+    expect(failure(await run(recursion, { limits })).code).toBe("MEMORY");
+    const chain = "async () => { const f = () => Promise.resolve().then(f); return f() }";
+    expect(failure(await run(chain, { limits })).code).toBe("MEMORY");
+    await expectHealthy();
+  });
+
+  it("turns deep recursion into a clean error the code can catch, and MEMORY when uncaught", async () => {
+    const caught = ok(
+      await run(
+        "async () => { const f = (n) => f(n + 1) + 1; try { f(0) } catch (e) { return [e.name, e.message] } }",
+      ),
+    );
+    expect(caught).toEqual(["InternalError", "stack overflow"]);
+    const uncaught = failure(
+      await run("async () => { function f(n) { return f(n + 1) + 1 } return f(0) }"),
+    );
+    expect(uncaught.code).toBe("MEMORY");
+    expect(uncaught.message).toMatch(/stack/);
+    await expectHealthy();
+  });
+
+  it("survives recursion inside native code that exhausts the host's stack", async () => {
+    const nested = failure(
+      await run("async () => JSON.parse('['.repeat(300000) + ']'.repeat(300000))"),
+    );
+    expect(nested.code).toBe("MEMORY");
+    const deepValue = failure(
+      await run(
+        "async () => { let v = []; for (let i = 0; i < 300000; i++) v = [v]; return JSON.stringify(v).length }",
+      ),
+    );
+    expect(deepValue.code).toBe("MEMORY");
+    await expectHealthy();
+    const tooDeep = failure(
+      await run("async () => { let v = []; for (let i = 0; i < 100000; i++) v = [v]; return v }"),
+    );
+    expect(["MEMORY", "NOT_SERIALIZABLE"]).toContain(tooDeep.code);
+    await expectHealthy();
+  });
+});
+
+describe("QuickJSExecutor: abort and the end of a pass", () => {
+  it("ends at once on abort, and no host call reaches the host after it", async () => {
+    const controller = new AbortController();
+    const calls: number[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        tick: async (input) => {
+          calls.push(input as number);
+          if (input === 3) setTimeout(() => controller.abort(new Error("paused for approval")), 5);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return input;
+        },
+      },
+    };
+    const started = performance.now();
+    const result = await run("async () => { for (let i = 1; ; i++) await ns.tick(i) }", {
+      globals,
+      signal: controller.signal,
+    });
+    expect(performance.now() - started).toBeLessThan(3_000); // the loop would run to the 5 s limit
+    expect(failure(result)).toMatchObject({
+      code: "ABORTED",
+      message: expect.stringContaining("paused for approval"),
+    });
+    expect(calls).toEqual([1, 2, 3]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls).toEqual([1, 2, 3]);
+    await expectHealthy();
+  });
+
+  it("aborts from inside a host call, before the next call is made", async () => {
+    const controller = new AbortController();
+    const calls: number[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        call: async (input) => {
+          calls.push(input as number);
+          if (input === 2) controller.abort();
+          return input;
+        },
+      },
+    };
+    const result = await run(
+      "async () => { for (let i = 1; i < 10; i++) await ns.call(i); return 'done' }",
+      {
+        globals,
+        signal: controller.signal,
+      },
+    );
+    expect(failure(result).code).toBe("ABORTED");
+    expect(calls).toEqual([1, 2]);
+  });
+
+  it("does not start when the signal is already aborted", async () => {
+    let calls = 0;
+    const result = await run("async () => ns.call()", {
+      globals: { ns: { call: async () => calls++ } },
+      signal: AbortSignal.abort(),
+    });
+    expect(failure(result).code).toBe("ABORTED");
+    expect(calls).toBe(0);
+  });
+
+  it("ends at once on abort or timeout while the WebAssembly module is still loading", async () => {
+    const loading = new QuickJSExecutor({ module: new Promise(() => {}) });
+    const controller = new AbortController();
+    const pending = run("async () => 1", { signal: controller.signal }, loading);
+    controller.abort();
+    expect(failure(await pending).code).toBe("ABORTED");
+    const timedOut = await run("async () => 1", { limits: { timeoutMs: 50 } }, loading);
+    expect(failure(timedOut).code).toBe("TIMEOUT");
+  });
+
+  it("refuses calls made after the program settled", async () => {
+    const calls: number[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        call: async (input) => {
+          calls.push(input as number);
+          return input;
+        },
+      },
+    };
+    const result = await run(
+      `async () => {
+        (async () => { for (let i = 1; i < 100; i++) await ns.call(i); })();
+        // runs a few jobs after the program's own promise settled, in the same turn
+        const later = (n) => n === 0 ? ns.call(1000) : Promise.resolve().then(() => later(n - 1));
+        later(6).catch((e) => console.log("refused:", e.message));
+        return "settled";
+      }`,
+      { globals },
+    );
+    expect(ok(result)).toBe("settled");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls).toEqual([1]);
+    await expectHealthy();
+  });
+});
+
+describe("QuickJSExecutor: isolation", () => {
+  it("has no host globals by default", async () => {
+    const result = await run(
+      "async () => [typeof process, typeof require, typeof fetch, typeof setTimeout, typeof clearTimeout, typeof setInterval, typeof module, typeof Deno, typeof WebAssembly, typeof globalThis.global]",
+    );
+    expect(ok(result)).toEqual(Array(10).fill("undefined"));
+  });
+
+  it("keeps Function and eval inside the sandbox", async () => {
+    const globals: HostNamespaces = { ns: { call: async () => 1 } };
+    const result = await run(
+      `async () => [
+        Function("return typeof process")(),
+        (0, eval)("typeof require"),
+        eval("typeof fetch"),
+        ns.call.constructor("return typeof process + typeof globalThis.process")(),
+        console.log.constructor("return this === globalThis")(),
+        Object.getOwnPropertyNames(globalThis).filter((name) => /host|call|settle|bridge/i.test(name)),
+        (function () { return this })() === globalThis,
+        Function("return this")() === globalThis,
+      ]`,
+      { globals },
+    );
+    expect(ok(result)).toEqual([
+      "undefined",
+      "undefined",
+      "undefined",
+      "undefinedundefined",
+      true,
+      [],
+      true,
+      true,
+    ]);
+  });
+
+  it("does not let __proto__ keys in arguments or results pollute the host's prototypes", async () => {
+    const received: unknown[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        take: async (input) => {
+          received.push(input);
+          return JSON.parse(
+            '{"__proto__": {"pollutedByResult": true}, "constructor": {"prototype": {"x": 1}}}',
+          );
+        },
+      },
+    };
+    const result = await run(
+      `async () => {
+        const input = JSON.parse('{"__proto__": {"pollutedByArgument": true}, "a": 1}');
+        const back = await ns.take(input);
+        return { back, result: JSON.parse('{"__proto__": {"pollutedByReturn": true}}'), sandboxClean: ({}).pollutedByResult === undefined };
+      }`,
+      { globals },
+    );
+    const value = ok(result) as Record<string, Record<string, unknown>>;
+    const probe: Record<string, unknown> = {};
+    expect(probe.pollutedByArgument).toBeUndefined();
+    expect(probe.pollutedByResult).toBeUndefined();
+    expect(probe.pollutedByReturn).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("pollutedByArgument");
+    expect(Object.hasOwn(received[0] as object, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(received[0])).toBe(Object.prototype);
+    expect(Object.hasOwn(value.result as object, "__proto__")).toBe(true);
+    expect(value.sandboxClean).toBe(true);
+  });
+
+  it("keeps passes apart: globals set by one pass are gone in the next, concurrent passes do not mix", async () => {
+    await run("async () => { globalThis.leak = 1; Object.prototype.polluted = true; }");
+    expect(ok(await run("async () => [typeof leak, ({}).polluted]"))).toEqual([
+      "undefined",
+      undefined,
+    ]);
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        run(`async () => { globalThis.mine = ${n}; await ns.wait(); return mine }`, {
+          globals: {
+            ns: { wait: () => new Promise((resolve) => setTimeout(resolve, 20 - n * 3)) },
+          },
+        }),
+      ),
+    );
+    expect(results.map(ok)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe("QuickJSExecutor: console and timers", () => {
+  it("captures console output, one string per call, rendered readably", async () => {
+    const result = await run(`async () => {
+      console.log("plain", 1, true, null, undefined, 2n, -0, NaN);
+      console.info({ a: 1, b: [1, "x"], c: { d: undefined } });
+      console.warn(new Map([["k", new Set([1])]]), new Date(0));
+      console.error(new TypeError("bad"), [new Error("inner")]);
+      console.debug(new Uint8Array([1, 2]), new ArrayBuffer(4), () => 1, function named() {});
+      const cyclic = { name: "c" }; cyclic.self = cyclic; console.log(cyclic);
+      return "ok";
+    }`);
+    expect(result).toEqual({
+      result: "ok",
+      logs: [
+        "plain 1 true null undefined 2n -0 NaN",
+        '{"a":1,"b":[1,"x"],"c":{"d":undefined}}',
+        '[warn] Map(1) {"k" => Set(1) {1}} 1970-01-01T00:00:00.000Z',
+        "[error] TypeError: bad [Error: inner]",
+        "[debug] Uint8Array(2) [1, 2] ArrayBuffer(4) [Function (anonymous)] [Function named]",
+        '{"name":"c","self":[Circular]}',
+      ],
+    });
+  });
+
+  it("bounds the logs and says how many lines were dropped", async () => {
+    const many = await run("async () => { for (let i = 0; i < 1500; i++) console.log('line', i) }");
+    expect(many.logs).toHaveLength(1001);
+    expect(many.logs[999]).toBe("line 999");
+    expect(many.logs[1000]).toBe("… 500 more lines dropped");
+    const long = await run(
+      "async () => { for (let i = 0; i < 5; i++) console.log('x'.repeat(40000)) }",
+    );
+    expect(long.logs.slice(0, -1).join("").length).toBeLessThanOrEqual(100_002);
+    expect(long.logs.at(-1)).toMatch(/^… \d+ more lines? dropped$/);
+    const small = new QuickJSExecutor({ maxLogLines: 2 });
+    expect(
+      (await run("async () => { console.log(1); console.log(2); console.log(3) }", {}, small)).logs,
+    ).toEqual(["1", "2", "… 1 more line dropped"]);
+  });
+
+  it("keeps logs when the code fails", async () => {
+    const result = await run("async () => { console.log('before'); throw new Error('after') }");
+    expect(result.logs).toEqual(["before"]);
+  });
+
+  it("grants setTimeout only with `timers: true`, and cancels pending timers at the end of the pass", async () => {
+    const timed = new QuickJSExecutor({ timers: true, timeoutMs: 2_000 });
+    const result = await run(
+      `async () => {
+        const order = [];
+        await new Promise((resolve) => setTimeout(() => { order.push("a"); resolve(); }, 20));
+        const id = setTimeout(() => order.push("cancelled"), 5);
+        clearTimeout(id);
+        await new Promise((resolve) => setTimeout((x) => { order.push(x); resolve(); }, 10, "b"));
+        setTimeout(() => console.log("after the end"), 50);
+        return order;
+      }`,
+      {},
+      timed,
+    );
+    expect(result).toEqual({ result: ["a", "b"], logs: [] });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const sleeping = failure(
+      await run(
+        "async () => new Promise((r) => setTimeout(r, 10000))",
+        { limits: { timeoutMs: 200 } },
+        timed,
+      ),
+    );
+    expect(sleeping.code).toBe("TIMEOUT");
+    await expectHealthy(timed);
+  });
+});
+
+describe("QuickJSExecutor: configuration", () => {
+  it("throws INVALID_CONFIG for host misuse", async () => {
+    expect(() => new QuickJSExecutor({ timeoutMs: -1 })).toThrow(CodemodeError);
+    await expect(run("async () => 1", { limits: { memoryBytes: 0 } })).rejects.toMatchObject({
+      code: "INVALID_CONFIG",
+    });
+    await expect(
+      run("async () => 1", { globals: { "not-an-identifier": {} } }),
+    ).rejects.toMatchObject({
+      code: "INVALID_CONFIG",
+    });
+    await expect(
+      run("async () => 1", { globals: { JSON: { parse: async () => 1 } } }),
+    ).rejects.toMatchObject({
+      code: "INVALID_CONFIG",
+      message: expect.stringContaining('"JSON"'),
+    });
+    await expectHealthy();
+  });
+
+  it("runs on a compiled WebAssembly module (as in workerd) and on an injected QuickJS module", async () => {
+    const wasmPath = createRequire(import.meta.url).resolve(
+      "@jitl/quickjs-wasmfile-release-sync/wasm",
+    );
+    // (the test's type libraries do not declare the WebAssembly global)
+    const wasm = (
+      globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }
+    ).WebAssembly;
+    const compiled = new wasm.Module(readFileSync(wasmPath));
+    const fromModule = new QuickJSExecutor({ wasmModule: compiled });
+    await expectHealthy(fromModule);
+    const memory = failure(
+      await run(
+        "async () => new ArrayBuffer(64 * 1024 * 1024).byteLength",
+        { limits: { memoryBytes: 8 * 1024 * 1024 } },
+        fromModule,
+      ),
+    );
+    expect(memory.code).toBe("MEMORY");
+    await expectHealthy(fromModule);
+    const injected = new QuickJSExecutor({
+      module: newQuickJSWASMModuleFromVariant(releaseSyncVariant),
+    });
+    await expectHealthy(injected);
+    expect(
+      failure(
+        await run("async () => { while (true) {} }", { limits: { timeoutMs: 100 } }, injected),
+      ).code,
+    ).toBe("TIMEOUT");
+    await expectHealthy(injected);
+  });
+
+  it("stays healthy over 200 passes in a row without growing memory much", async () => {
+    const globals: HostNamespaces = { ns: { echo: async (input) => input } };
+    const code =
+      "async () => { const rows = []; for (let i = 0; i < 50; i++) rows.push(await ns.echo({ i, at: new Date(i) })); console.log(rows.length); return rows.length }";
+    for (let i = 0; i < 20; i++) await run(code, { globals });
+    const created = instanceCounts.created;
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 200; i++) {
+      const result = await run(code, { globals });
+      if ("error" in result || result.result !== 50)
+        throw new Error(`pass ${i}: ${JSON.stringify(result)}`);
+    }
+    const grown = process.memoryUsage().rss - before;
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
+    // every pass freed all its handles, so its instance went back to the pool instead of being dropped
+    expect(instanceCounts.created).toBe(created);
+  }, 60_000);
+});

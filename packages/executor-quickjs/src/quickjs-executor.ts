@@ -1,0 +1,916 @@
+import {
+  type AbortSignalLike,
+  CodemodeError,
+  createValueCodec,
+  type ExecuteRequest,
+  type ExecuteResult,
+  type Executor,
+  type HostNamespaces,
+  type SandboxError,
+} from "@codemode/core";
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import { type BootstrapSpec, sandboxBootstrap } from "./sandbox-bootstrap.ts";
+import { createRenderer } from "./sandbox-render.ts";
+import { type InstanceSource, instanceSource, type QuickJSInstance } from "./wasm-instances.ts";
+
+/** Options of {@link QuickJSExecutor}; `request.limits` overrides the three limits per pass. */
+export interface QuickJSExecutorOptions {
+  /** wall time of a pass, enforced inside QuickJS (interrupts) and on the host (a timer); default 30,000 */
+  timeoutMs?: number;
+  /** memory of the sandbox in bytes; default 64 MiB */
+  memoryLimitBytes?: number;
+  /**
+   * QuickJS's stack limit in bytes; default 256 KiB. QuickJS measures WebAssembly's shadow stack,
+   * while every QuickJS call also uses the host's native stack, so above roughly 300 KiB deep
+   * recursion can exhaust the host's stack first. The pass then still ends with `MEMORY` (and its
+   * WebAssembly instance is replaced), but the code cannot catch the error.
+   */
+  maxStackSizeBytes?: number;
+  /** grant `setTimeout` / `clearTimeout` inside the sandbox (host timers, cancelled at the end of the pass) */
+  timers?: boolean;
+  /** most console lines kept per pass; default 1,000 */
+  maxLogLines?: number;
+  /** most console characters kept per pass; default 100,000 */
+  maxLogChars?: number;
+  /** the QuickJS build; default `@jitl/quickjs-wasmfile-release-sync` (must be a sync variant) */
+  variant?: QuickJSSyncVariant;
+  /**
+   * The compiled `.wasm` of the variant (a `WebAssembly.Module`, a promise of one, or a function that
+   * returns either), for runtimes that cannot compile from bytes, such as workerd.
+   */
+  wasmModule?: unknown;
+  /** where the variant's `.wasm` file is served (browser) */
+  wasmLocation?: string;
+  /**
+   * A ready QuickJS module, shared by every pass. With it the memory limit is only QuickJS's own
+   * allocation count (this build cannot measure allocation sizes), so prefer `variant`/`wasmModule`.
+   */
+  module?: QuickJSWASMModule | Promise<QuickJSWASMModule>;
+}
+
+const DEFAULTS = {
+  timeoutMs: 30_000,
+  memoryLimitBytes: 64 * 1024 * 1024,
+  maxStackSizeBytes: 256 * 1024,
+  maxLogLines: 1_000,
+  maxLogChars: 100_000,
+};
+const MAX_TIMERS = 1_000;
+/** A stalled program whose instance memory is this close to its cap most likely lost a job to OOM. */
+const NEAR_LIMIT_BYTES = 2 * 1024 * 1024;
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+const hostCodec = createValueCodec();
+/**
+ * The source text of a self-contained function, as an expression evaluated in the sandbox. Some
+ * transpilers (esbuild with `keepNames`, used by tsx) insert calls to a `__name` helper into function
+ * bodies; a local no-op stands in for it.
+ */
+function sandboxSource(fn: (...args: never[]) => unknown): string {
+  return `(() => { const __name = (target) => target; return (${fn.toString()}); })()`;
+}
+const BOOTSTRAP_SOURCE = sandboxSource(sandboxBootstrap);
+const CODEC_SOURCE = sandboxSource(createValueCodec);
+const RENDERER_SOURCE = sandboxSource(createRenderer);
+
+type TimerHandle = unknown;
+const hostTimers = globalThis as unknown as {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+};
+
+function positive(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `${what} must be a positive finite number, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+function mebibytes(bytes: number): string {
+  const value = bytes / (1024 * 1024);
+  return Number.isInteger(value) ? `${value} MiB` : `${value.toFixed(1)} MiB`;
+}
+
+/**
+ * Runs Code Mode programs in QuickJS compiled to WebAssembly (the synchronous build; host calls are
+ * bridged through QuickJS promises). Every pass gets a fresh runtime and context on a WebAssembly
+ * instance of its own (pooled between passes), with hard limits on time, memory and stack. Runs in
+ * Node, workerd and the browser: the entry point uses no Node API.
+ */
+export class QuickJSExecutor implements Executor {
+  readonly specificationVersion = "v1" as const;
+  readonly #options: Required<
+    Omit<QuickJSExecutorOptions, "variant" | "wasmModule" | "wasmLocation" | "module">
+  >;
+  readonly #source: InstanceSource;
+
+  constructor(options: QuickJSExecutorOptions = {}) {
+    this.#options = {
+      timeoutMs: positive(options.timeoutMs ?? DEFAULTS.timeoutMs, "timeoutMs"),
+      memoryLimitBytes: positive(
+        options.memoryLimitBytes ?? DEFAULTS.memoryLimitBytes,
+        "memoryLimitBytes",
+      ),
+      maxStackSizeBytes: positive(
+        options.maxStackSizeBytes ?? DEFAULTS.maxStackSizeBytes,
+        "maxStackSizeBytes",
+      ),
+      timers: options.timers === true,
+      maxLogLines: positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines"),
+      maxLogChars: positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars"),
+    };
+    if (options.variant !== undefined && options.variant.type !== "sync") {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        "QuickJSExecutor needs a sync QuickJS variant (not asyncify).",
+      );
+    }
+    this.#source = instanceSource(options);
+  }
+
+  async execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    if (typeof request?.code !== "string") {
+      throw new CodemodeError("INVALID_CONFIG", "execute() needs request.code as a string.");
+    }
+    const namespaces = describeNamespaces(request.globals ?? {});
+    const limits = request.limits ?? {};
+    const pass = new Pass({
+      request,
+      namespaces,
+      source: this.#source,
+      timeoutMs: positive(limits.timeoutMs ?? this.#options.timeoutMs, "limits.timeoutMs"),
+      memoryBytes: positive(
+        limits.memoryBytes ?? this.#options.memoryLimitBytes,
+        "limits.memoryBytes",
+      ),
+      stackBytes: positive(
+        limits.stackBytes ?? this.#options.maxStackSizeBytes,
+        "limits.stackBytes",
+      ),
+      timers: this.#options.timers,
+      maxLogLines: this.#options.maxLogLines,
+      maxLogChars: this.#options.maxLogChars,
+    });
+    return pass.run();
+  }
+}
+
+function describeNamespaces(globals: HostNamespaces): Record<string, string[]> {
+  if (typeof globals !== "object" || globals === null) {
+    throw new CodemodeError("INVALID_CONFIG", "request.globals must be an object of namespaces.");
+  }
+  const out: Record<string, string[]> = {};
+  for (const name of Object.keys(globals)) {
+    if (!IDENTIFIER.test(name)) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `The namespace name "${name}" is not a JavaScript identifier.`,
+      );
+    }
+    const methods = globals[name];
+    if (typeof methods !== "object" || methods === null) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `The namespace "${name}" must be an object of functions.`,
+      );
+    }
+    out[name] = Object.keys(methods).filter((method) => typeof methods[method] === "function");
+  }
+  return out;
+}
+
+/** Console lines of one pass, bounded by count and characters. */
+class LogSink {
+  readonly #lines: string[] = [];
+  #chars = 0;
+  #dropped = 0;
+  readonly #maxLines: number;
+  readonly #maxChars: number;
+
+  constructor(maxLines: number, maxChars: number) {
+    this.#maxLines = maxLines;
+    this.#maxChars = maxChars;
+  }
+
+  add(line: string): void {
+    if (
+      this.#dropped > 0 ||
+      this.#lines.length >= this.#maxLines ||
+      this.#chars >= this.#maxChars
+    ) {
+      this.#dropped++;
+      return;
+    }
+    const room = this.#maxChars - this.#chars;
+    const text = line.length > room ? `${line.slice(0, room)}…` : line;
+    this.#lines.push(text);
+    this.#chars += text.length;
+  }
+
+  snapshot(): string[] {
+    if (this.#dropped === 0) return [...this.#lines];
+    const noun = this.#dropped === 1 ? "line" : "lines";
+    return [...this.#lines, `… ${this.#dropped} more ${noun} dropped`];
+  }
+}
+
+interface PassConfig {
+  request: ExecuteRequest;
+  namespaces: Record<string, string[]>;
+  source: InstanceSource;
+  timeoutMs: number;
+  memoryBytes: number;
+  stackBytes: number;
+  timers: boolean;
+  maxLogLines: number;
+  maxLogChars: number;
+}
+
+interface ErrorInfo {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  code?: string | undefined;
+}
+
+type Outcome = { kind: "ok"; text: string } | { kind: "error"; error: SandboxError };
+
+/** One execution: owns a WebAssembly instance, a runtime and a context until it ends. */
+class Pass {
+  readonly #config: PassConfig;
+  readonly #logs: LogSink;
+  readonly #deadline: number;
+  #outcome: Outcome | undefined;
+  /** no host call is made and the VM is not driven any more */
+  #closed = false;
+  #timedOut = false;
+  #outOfMemory = false;
+  #configProblem = "";
+  #endPass!: () => void;
+  readonly #ended = new Promise<void>((resolve) => {
+    this.#endPass = resolve;
+  });
+
+  #instance: QuickJSInstance | undefined;
+  #runtime: QuickJSRuntime | undefined;
+  #context: QuickJSContext | undefined;
+  #fire: QuickJSHandle | undefined;
+  #inflight = 0;
+  readonly #deferreds = new Set<QuickJSDeferredPromise>();
+  readonly #timers = new Map<number, TimerHandle>();
+
+  constructor(config: PassConfig) {
+    this.#config = config;
+    this.#logs = new LogSink(config.maxLogLines, config.maxLogChars);
+    this.#deadline = Date.now() + config.timeoutMs;
+  }
+
+  async run(): Promise<ExecuteResult> {
+    const signal = this.#config.request.signal;
+    if (signal?.aborted) return { error: aborted(signal), logs: [] };
+    const onAbort = () => this.#end({ kind: "error", error: aborted(signal as AbortSignalLike) });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const timer = hostTimers.setTimeout(
+      () => this.#end({ kind: "error", error: this.#timeoutError() }),
+      this.#config.timeoutMs,
+    );
+    let result: ExecuteResult;
+    try {
+      // An abort or the timeout while the module is still loading ends the pass at once.
+      const acquiring = this.#acquire();
+      const instance = await Promise.race([acquiring, this.#ended.then(() => undefined)]);
+      if (instance) {
+        this.#instance = instance;
+        if (!this.#outcome) this.#start(instance);
+      } else {
+        acquiring.then(
+          (late) => this.#config.source.release(late),
+          () => {},
+        );
+      }
+      await this.#ended;
+      result = this.#result();
+    } finally {
+      hostTimers.clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.#close();
+      const instance = this.#instance;
+      if (instance) {
+        this.#teardown(instance);
+        this.#config.source.release(instance);
+      }
+    }
+    // host misuse found inside the sandbox (a namespace hiding a built-in) is thrown, like any other
+    if (this.#configProblem) throw new CodemodeError("INVALID_CONFIG", this.#configProblem);
+    return result;
+  }
+
+  async #acquire(): Promise<QuickJSInstance> {
+    try {
+      return await this.#config.source.acquire(this.#config.memoryBytes);
+    } catch (error) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `QuickJSExecutor could not load the QuickJS WebAssembly module: ${messageOf(error)}`,
+        { cause: error },
+      );
+    }
+  }
+
+  // ---- setting up and starting -------------------------------------------------------------------
+
+  #start(instance: QuickJSInstance): void {
+    this.#guard(() => {
+      const runtime = instance.module.newRuntime();
+      this.#runtime = runtime;
+      // This build cannot measure allocation sizes (QuickJS counts 8 bytes per allocation), so its own
+      // limit is only a fallback; a capped linear memory is the real one.
+      if (!this.#config.source.capsMemory) runtime.setMemoryLimit(this.#config.memoryBytes);
+      runtime.setMaxStackSize(this.#config.stackBytes);
+      runtime.setInterruptHandler(() => {
+        if (this.#closed) return true;
+        if (Date.now() >= this.#deadline) {
+          this.#timedOut = true;
+          return true;
+        }
+        return false;
+      });
+      const context = runtime.newContext();
+      this.#context = context;
+      const run = this.#bootstrap(context);
+      if (!run) return;
+      try {
+        if (!this.#prelude(context)) return;
+        const program = this.#evaluate(context, `(${this.#config.request.code}\n)`, "codemode.js");
+        if (!program.ok) {
+          const info = program.error;
+          this.#end({
+            kind: "error",
+            error:
+              info.name === "SyntaxError" && !this.#timedOut
+                ? syntaxError(info)
+                : this.#classify(info),
+          });
+          return;
+        }
+        try {
+          const result = context.callFunction(run, context.undefined, program.value);
+          this.#settleCall(context, result);
+        } finally {
+          program.value.dispose();
+        }
+      } finally {
+        run.dispose();
+      }
+    });
+    this.#drive();
+  }
+
+  /** Installs console, namespaces and timers; returns the sandbox's `run` function. */
+  #bootstrap(context: QuickJSContext): QuickJSHandle | undefined {
+    const boot = this.#evaluate(context, BOOTSTRAP_SOURCE, "codemode-bootstrap.js");
+    if (!boot.ok) {
+      this.#end({ kind: "error", error: this.#classify(boot.error) });
+      return undefined;
+    }
+    const spec: BootstrapSpec = {
+      namespaces: this.#config.namespaces,
+      timers: this.#config.timers,
+      maxLineChars: this.#config.maxLogChars,
+    };
+    const handles = [
+      context.newFunction("call", (namespace, method, input) =>
+        this.#onCall(context, namespace, method, input),
+      ),
+      context.newFunction("log", (line) => this.#onLog(context, line)),
+      context.newFunction("settle", (...args) => this.#onSettle(context, args)),
+      context.newFunction("timer", (id, delay) => this.#onTimer(context, id, delay)),
+      context.newFunction("source", (name) =>
+        context.newString(readString(context, name) === "codec" ? CODEC_SOURCE : RENDERER_SOURCE),
+      ),
+      context.newString(JSON.stringify(spec)),
+    ];
+    let api: QuickJSHandle;
+    try {
+      const result = context.callFunction(boot.value, context.undefined, handles);
+      if (result.error) {
+        const info = this.#read(context, result.error);
+        result.dispose();
+        this.#end({ kind: "error", error: this.#classify(info) });
+        return undefined;
+      }
+      api = result.value;
+    } finally {
+      for (const handle of handles) handle.dispose();
+      boot.value.dispose();
+    }
+    try {
+      const problem = context.getProp(api, "problem");
+      const text = context.typeof(problem) === "string" ? context.getString(problem) : "";
+      problem.dispose();
+      if (text) {
+        this.#configProblem = text;
+        this.#end({ kind: "error", error: { name: "Error", message: text, code: "THROWN" } });
+        return undefined;
+      }
+      this.#fire = context.getProp(api, "fire");
+      return context.getProp(api, "run");
+    } finally {
+      api.dispose();
+    }
+  }
+
+  #prelude(context: QuickJSContext): boolean {
+    const prelude = this.#config.request.prelude;
+    if (!prelude) return true;
+    const result = this.#evaluate(context, prelude, "prelude.js");
+    if (result.ok) {
+      result.value.dispose();
+      return true;
+    }
+    const error =
+      result.error.name === "SyntaxError"
+        ? syntaxError(result.error)
+        : this.#classify(result.error);
+    this.#end({
+      kind: "error",
+      error:
+        error.code === "THROWN" || error.code === "SYNTAX_ERROR"
+          ? { ...error, message: `The prelude failed: ${error.message}` }
+          : error,
+    });
+    return false;
+  }
+
+  #evaluate(
+    context: QuickJSContext,
+    code: string,
+    filename: string,
+  ): { ok: true; value: QuickJSHandle } | { ok: false; error: ErrorInfo } {
+    const result = context.evalCode(code, filename, { type: "global" });
+    if (result.error) {
+      const error = this.#read(context, result.error);
+      result.dispose();
+      return { ok: false, error };
+    }
+    return { ok: true, value: result.value };
+  }
+
+  /** Handles the result of a call into the VM: an exception escaping it ends the pass. */
+  #settleCall(context: QuickJSContext, result: ReturnType<QuickJSContext["callFunction"]>): void {
+    if (result.error) {
+      const info = this.#read(context, result.error);
+      result.dispose();
+      this.#end({ kind: "error", error: this.#classify(info) });
+      return;
+    }
+    result.value.dispose();
+  }
+
+  // ---- driving the VM ------------------------------------------------------------------------------
+
+  /** Runs the sandbox's pending jobs, then ends the pass if nothing can ever happen again. */
+  #drive(): void {
+    const runtime = this.#runtime;
+    const context = this.#context;
+    if (this.#closed || !runtime || !context) return;
+    this.#guard(() => {
+      const result = runtime.executePendingJobs();
+      if (result.error) {
+        const info = this.#read(context, result.error);
+        result.dispose();
+        this.#end({ kind: "error", error: this.#classify(info) });
+        return;
+      }
+      if (
+        !this.#closed &&
+        this.#inflight === 0 &&
+        this.#timers.size === 0 &&
+        !runtime.hasPendingJob()
+      ) {
+        // QuickJS drops a promise job it has no memory to queue; the program then waits forever.
+        if (this.#nearMemoryLimit()) {
+          this.#end({ kind: "error", error: this.#memoryError() });
+          return;
+        }
+        this.#end({
+          kind: "error",
+          error: {
+            name: "Error",
+            code: "THROWN",
+            message:
+              "The code is waiting for a promise that can never settle: no host call and no timer is pending. " +
+              "Make sure every promise it awaits resolves or rejects.",
+          },
+        });
+      }
+    });
+  }
+
+  #nearMemoryLimit(): boolean {
+    const instance = this.#instance;
+    if (!instance?.memory || instance.maxBytes === undefined) return false;
+    return instance.memory.buffer.byteLength + NEAR_LIMIT_BYTES >= instance.maxBytes;
+  }
+
+  /** Runs a VM operation; an exception from the host layer (not the sandbox) poisons the instance. */
+  #guard(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      if (this.#instance) this.#instance.poisoned = true;
+      this.#end({ kind: "error", error: this.#hostFault(error) });
+    }
+  }
+
+  // ---- host functions the sandbox calls ----------------------------------------------------------
+
+  #onCall(
+    context: QuickJSContext,
+    namespaceHandle: QuickJSHandle | undefined,
+    methodHandle: QuickJSHandle | undefined,
+    inputHandle: QuickJSHandle | undefined,
+  ): QuickJSHandle {
+    const namespace = readString(context, namespaceHandle);
+    const method = readString(context, methodHandle);
+    if (this.#closed) {
+      return context.newString(
+        errorReply({
+          name: "Error",
+          message: `The run has ended; ${namespace}.${method} was not called.`,
+          code: "ABORTED",
+        }),
+      );
+    }
+    const globals = this.#config.request.globals;
+    const methods = Object.hasOwn(globals, namespace) ? globals[namespace] : undefined;
+    const fn = methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (typeof fn !== "function") {
+      return context.newString(
+        errorReply({
+          name: "TypeError",
+          message: `${namespace}.${method} is not a host method.`,
+          code: "UNKNOWN_METHOD",
+        }),
+      );
+    }
+    let input: unknown;
+    try {
+      input = hostCodec.decode(readString(context, inputHandle));
+    } catch (error) {
+      return context.newString(
+        errorReply({
+          name: "TypeError",
+          message: `The input of ${namespace}.${method} is unreadable: ${messageOf(error)}`,
+        }),
+      );
+    }
+    let promise: Promise<unknown>;
+    try {
+      promise = Promise.resolve(fn.call(methods, input));
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    const deferred = context.newPromise();
+    this.#deferreds.add(deferred);
+    this.#inflight++;
+    promise.then(
+      (value) =>
+        this.#onReply(
+          context,
+          deferred,
+          replyOf(namespace, method, value, this.#config.memoryBytes),
+        ),
+      (error) => this.#onReply(context, deferred, errorReply(errorInfoOf(error))),
+    );
+    return deferred.handle;
+  }
+
+  #onReply(context: QuickJSContext, deferred: QuickJSDeferredPromise, reply: string): void {
+    this.#inflight--;
+    if (this.#closed) return;
+    this.#deferreds.delete(deferred);
+    this.#guard(() => {
+      const text = context.newString(reply);
+      try {
+        deferred.resolve(text);
+      } finally {
+        text.dispose();
+        deferred.dispose();
+      }
+    });
+    this.#drive();
+  }
+
+  #onLog(context: QuickJSContext, line: QuickJSHandle | undefined): void {
+    if (this.#closed) return;
+    this.#logs.add(readString(context, line));
+  }
+
+  #onSettle(context: QuickJSContext, args: QuickJSHandle[]): void {
+    if (this.#outcome) return;
+    const [kind, a, b, c, d] = args.map((handle) => readString(context, handle));
+    if (kind === "ok") {
+      this.#end({ kind: "ok", text: a ?? "" });
+      return;
+    }
+    const info: ErrorInfo = {
+      name: a || "Error",
+      message: b ?? "",
+      stack: c || undefined,
+      code: d || undefined,
+    };
+    if (kind === "unserializable") {
+      const error = this.#classify(info);
+      this.#end({
+        kind: "error",
+        error:
+          info.code === "NOT_SERIALIZABLE"
+            ? {
+                name: "TypeError",
+                code: "NOT_SERIALIZABLE",
+                message:
+                  `The code's return value cannot leave the sandbox: ${info.message} Return plain data: ` +
+                  "objects, arrays, strings, numbers, booleans, null, undefined, Date, Map, Set, bigint or binary data.",
+              }
+            : error,
+      });
+      return;
+    }
+    this.#end({ kind: "error", error: this.#classify(info) });
+  }
+
+  #onTimer(
+    context: QuickJSContext,
+    idHandle: QuickJSHandle | undefined,
+    delayHandle: QuickJSHandle | undefined,
+  ): void {
+    const id = readNumber(context, idHandle);
+    const delay = readNumber(context, delayHandle);
+    if (delay < 0) {
+      const handle = this.#timers.get(id);
+      if (handle !== undefined) hostTimers.clearTimeout(handle);
+      this.#timers.delete(id);
+      return;
+    }
+    if (this.#closed) return;
+    if (this.#timers.size >= MAX_TIMERS) {
+      throw new Error(`Too many pending timers (at most ${MAX_TIMERS}).`);
+    }
+    const handle = hostTimers.setTimeout(
+      () => {
+        this.#timers.delete(id);
+        this.#onFire(id);
+      },
+      Math.min(delay, MAX_TIMER_DELAY),
+    );
+    this.#timers.set(id, handle);
+  }
+
+  #onFire(id: number): void {
+    const context = this.#context;
+    const fire = this.#fire;
+    if (this.#closed || !context || !fire) return;
+    this.#guard(() => {
+      const idHandle = context.newNumber(id);
+      try {
+        this.#settleCall(context, context.callFunction(fire, context.undefined, idHandle));
+      } finally {
+        idHandle.dispose();
+      }
+    });
+    this.#drive();
+  }
+
+  // ---- ending ------------------------------------------------------------------------------------
+
+  #end(outcome: Outcome): void {
+    if (this.#outcome) return;
+    this.#outcome = outcome;
+    this.#close();
+    this.#endPass();
+  }
+
+  #close(): void {
+    this.#closed = true;
+    for (const handle of this.#timers.values()) hostTimers.clearTimeout(handle);
+    this.#timers.clear();
+  }
+
+  #result(): ExecuteResult {
+    const logs = this.#logs.snapshot();
+    const outcome = this.#outcome as Outcome;
+    if (outcome.kind === "error") return { error: outcome.error, logs };
+    try {
+      return { result: hostCodec.decode(outcome.text), logs };
+    } catch (error) {
+      return {
+        error: {
+          name: "TypeError",
+          code: "NOT_SERIALIZABLE",
+          message: `The code's return value could not be read on the host: ${messageOf(error)}`,
+        },
+        logs,
+      };
+    }
+  }
+
+  /**
+   * Frees every handle, the context and the runtime. If that fails, the instance is dropped: QuickJS
+   * itself leaks objects on some out-of-memory paths (a promise job it could not queue), which makes
+   * `JS_FreeRuntime` abort however carefully the handles were freed.
+   */
+  #teardown(instance: QuickJSInstance): void {
+    // After an out-of-memory the runtime is likely to hold such leaks: drop the instance unfreed.
+    if (this.#outOfMemory && instance.memory) instance.poisoned = true;
+    if (instance.poisoned) return;
+    try {
+      for (const deferred of this.#deferreds) if (deferred.alive) deferred.dispose();
+      this.#deferreds.clear();
+      if (this.#fire?.alive) this.#fire.dispose();
+      if (this.#context?.alive) this.#context.dispose();
+      if (this.#runtime?.alive) this.#runtime.dispose();
+    } catch {
+      instance.poisoned = true;
+    }
+  }
+
+  // ---- errors --------------------------------------------------------------------------------------
+
+  #read(context: QuickJSContext, handle: QuickJSHandle): ErrorInfo {
+    try {
+      const value: unknown = context.dump(handle);
+      if (typeof value === "object" && value !== null) {
+        const record = value as Record<string, unknown>;
+        return {
+          name: typeof record.name === "string" ? record.name : "Error",
+          message:
+            typeof record.message === "string" ? record.message : String(record.message ?? ""),
+          stack: typeof record.stack === "string" ? record.stack : undefined,
+        };
+      }
+      // QuickJS throws `null` when it cannot even allocate the error object.
+      if (value === null) return { name: "InternalError", message: "out of memory" };
+      return { name: "Error", message: String(value) };
+    } catch (error) {
+      return { name: "Error", message: `An unreadable error was thrown (${messageOf(error)}).` };
+    }
+  }
+
+  #classify(info: ErrorInfo): SandboxError {
+    if (this.#timedOut) return this.#timeoutError();
+    if (info.name === "InternalError" && info.message === "out of memory")
+      return this.#memoryError();
+    if (
+      (info.name === "InternalError" && info.message === "stack overflow") ||
+      (info.name === "RangeError" && /call stack/i.test(info.message))
+    ) {
+      return stackError();
+    }
+    if (info.name === "InternalError" && info.message === "interrupted")
+      return this.#timeoutError();
+    if (info.code === "NULL" && this.#nearMemoryLimit()) return this.#memoryError();
+    return {
+      name: info.name,
+      message: info.message,
+      ...(info.stack ? { stack: info.stack } : {}),
+      code: "THROWN",
+    };
+  }
+
+  #hostFault(error: unknown): SandboxError {
+    const info = errorInfoOf(error);
+    if (info.name === "RangeError" && /call stack/i.test(info.message)) return stackError();
+    if (/out of memory|\bOOM\b|Cannot enlarge memory/i.test(info.message))
+      return this.#memoryError();
+    if (this.#timedOut) return this.#timeoutError();
+    return {
+      name: "InternalError",
+      code: "THROWN",
+      message: `The QuickJS sandbox failed and the run was stopped: ${info.name}: ${info.message}`,
+    };
+  }
+
+  #timeoutError(): SandboxError {
+    return {
+      name: "TimeoutError",
+      code: "TIMEOUT",
+      message:
+        `The code ran longer than ${this.#config.timeoutMs} ms and was stopped. Do less in one run ` +
+        "(fewer calls, smaller loops) and make sure every promise it awaits settles.",
+    };
+  }
+
+  #memoryError(): SandboxError {
+    this.#outOfMemory = true;
+    return {
+      name: "RangeError",
+      code: "MEMORY",
+      message:
+        `The code ran out of memory (limit ${mebibytes(this.#config.memoryBytes)}) and was stopped. ` +
+        "Keep less in memory: page through results and keep only the fields you need.",
+    };
+  }
+}
+
+function stackError(): SandboxError {
+  return {
+    name: "RangeError",
+    code: "MEMORY",
+    message:
+      "The code exceeded the stack limit (recursion too deep) and was stopped. Use a loop instead of deep recursion.",
+  };
+}
+
+function syntaxError(info: ErrorInfo): SandboxError {
+  const where = /codemode\.js:(\d+)(?::(\d+))?/.exec(info.stack ?? "");
+  let location = "";
+  if (where) {
+    const line = Number(where[1]);
+    // the program is evaluated as `(${code}\n)`: the first line is shifted by the parenthesis
+    const column = where[2] === undefined ? undefined : Number(where[2]) - (line === 1 ? 1 : 0);
+    location = column === undefined ? ` (line ${line})` : ` (line ${line}, column ${column})`;
+  }
+  return { name: "SyntaxError", code: "SYNTAX_ERROR", message: `${info.message}${location}` };
+}
+
+function aborted(signal: AbortSignalLike): SandboxError {
+  const reason = signal.reason;
+  const why =
+    reason instanceof Error ? reason.message : typeof reason === "string" && reason ? reason : "";
+  return {
+    name: "AbortError",
+    code: "ABORTED",
+    message: why ? `The run was stopped from outside: ${why}` : "The run was stopped from outside.",
+  };
+}
+
+function readString(context: QuickJSContext, handle: QuickJSHandle | undefined): string {
+  return handle && context.typeof(handle) === "string" ? context.getString(handle) : "";
+}
+
+function readNumber(context: QuickJSContext, handle: QuickJSHandle | undefined): number {
+  return handle && context.typeof(handle) === "number" ? context.getNumber(handle) : 0;
+}
+
+function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "unreadable error";
+  }
+}
+
+function errorInfoOf(error: unknown): ErrorInfo {
+  try {
+    if (typeof error === "object" && error !== null) {
+      const record = error as Record<string, unknown>;
+      return {
+        name: typeof record.name === "string" && record.name ? record.name : "Error",
+        message: typeof record.message === "string" ? record.message : String(error),
+        code: typeof record.code === "string" ? record.code : undefined,
+      };
+    }
+    return { name: "Error", message: String(error) };
+  } catch {
+    return { name: "Error", message: "A host method failed with an unreadable error." };
+  }
+}
+
+function errorReply(info: ErrorInfo): string {
+  return `e${JSON.stringify({ name: info.name, message: info.message, ...(info.code ? { code: info.code } : {}) })}`;
+}
+
+function replyOf(namespace: string, method: string, value: unknown, memoryBytes: number): string {
+  let text: string;
+  try {
+    text = hostCodec.encode(value);
+  } catch (error) {
+    return errorReply({
+      name: "TypeError",
+      message: `${namespace}.${method} returned a value that cannot cross the sandbox boundary: ${messageOf(error)}`,
+      code: "NOT_SERIALIZABLE",
+    });
+  }
+  if (text.length > memoryBytes / 2) {
+    return errorReply({
+      name: "RangeError",
+      message:
+        `${namespace}.${method} returned ${text.length} characters, more than the sandbox's memory ` +
+        `(${mebibytes(memoryBytes)}) can hold. Ask for less (a page, fewer fields).`,
+      code: "TOO_LARGE",
+    });
+  }
+  return `r${text}`;
+}

@@ -1,0 +1,318 @@
+import type { SandboxRenderer } from "./sandbox-render.ts";
+
+/** The value codec's shape, as the sandbox sees it. */
+interface SandboxCodec {
+  encode(value: unknown): string;
+  decode(text: string): unknown;
+}
+
+/** What the host tells the bootstrap (passed as JSON text). */
+export interface BootstrapSpec {
+  /** namespace name → its host method names */
+  namespaces: Record<string, string[]>;
+  /** whether `setTimeout` / `clearTimeout` exist */
+  timers: boolean;
+  /** a rendered console line is cut at this many characters */
+  maxLineChars: number;
+}
+
+/** What the bootstrap hands back to the host. */
+export interface SandboxApi {
+  /** calls the program and reports how it ended through `settle` */
+  run(program: unknown): void;
+  /** runs the callback of a timer whose host timer fired */
+  fire(id: number): void;
+  /** a reason the configuration cannot work (a namespace shadows a built-in), or "" */
+  problem: string;
+}
+
+/**
+ * Runs INSIDE the sandbox: the host evaluates this function's source text there and calls it once per
+ * pass with five host functions and the spec. It must stay self-contained (no imports, no references
+ * outside its body) and plain JavaScript once types are stripped.
+ *
+ * It installs `console`, one global per namespace (a Proxy that names the available methods when the
+ * code asks for one that does not exist), optionally `setTimeout`, and returns `run` and `fire`. The
+ * host functions stay in this closure: the program, evaluated at global scope, cannot see them.
+ * The value codec and the console renderer are compiled on first use; plain JSON replies and
+ * primitive results do not need the codec (its encoding of them is plain JSON too).
+ *
+ * Host protocol: `hostCall(namespace, method, encodedInput)` returns (a promise of) a reply string,
+ * `"r" + encodedResult` or `"e" + JSON { name, message, code? }`; `hostSettle(kind, ...)` ends the pass
+ * with kind `ok` (encoded result) or `thrown` / `unserializable` (name, message, stack, code).
+ */
+export function sandboxBootstrap(
+  hostCall: (namespace: string, method: string, input: string) => string | Promise<string>,
+  hostLog: (line: string) => void,
+  hostSettle: (kind: string, a: string, b?: string, c?: string, d?: string) => void,
+  hostTimer: (id: number, delay: number) => void,
+  /** the source text of `"codec"` (`createValueCodec`) or `"renderer"` (`createRenderer`), compiled on first use */
+  hostSource: (name: "codec" | "renderer") => string,
+  specText: string,
+): SandboxApi {
+  const spec = JSON.parse(specText) as BootstrapSpec;
+  const global = globalThis as unknown as Record<string, unknown>;
+  // An indirect eval evaluates at global scope: the compiled helpers see none of this closure.
+  const evaluate = global.eval as (source: string) => unknown;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const keysOf = Object.keys;
+  const define = Object.defineProperty;
+  const then = Promise.prototype.then;
+  const resolved = Promise.resolve.bind(Promise);
+  const rejected = Promise.reject.bind(Promise);
+  const ErrorType = Error;
+  const TypeErrorType = TypeError;
+  const ProxyType = Proxy;
+
+  let codecInstance: SandboxCodec | undefined;
+  let rendererInstance: SandboxRenderer | undefined;
+  function codec(): SandboxCodec {
+    if (!codecInstance) codecInstance = (evaluate(hostSource("codec")) as () => SandboxCodec)();
+    return codecInstance;
+  }
+  function renderer(): SandboxRenderer {
+    if (!rendererInstance) {
+      rendererInstance = (evaluate(hostSource("renderer")) as (max: number) => SandboxRenderer)(
+        spec.maxLineChars,
+      );
+    }
+    return rendererInstance;
+  }
+  const objectPrototype = Object.prototype;
+  const arrayPrototype = Array.prototype;
+  const getPrototype = Object.getPrototypeOf;
+  const hasOwn = Object.hasOwn;
+  const isArray = Array.isArray;
+  /** Values the codec writes as plain JSON: JSON.stringify writes them the same, without compiling it. */
+  function plain(value: unknown, depth: number): boolean {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return true;
+      case "number":
+        return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
+      case "object": {
+        if (value === null) return true;
+        if (depth > 32) return false;
+        const prototype = getPrototype(value);
+        if (prototype === arrayPrototype && isArray(value)) {
+          for (let index = 0; index < value.length; index++) {
+            if (!plain(value[index], depth + 1)) return false;
+          }
+          return true;
+        }
+        if (prototype !== objectPrototype && prototype !== null) return false;
+        if (hasOwn(value, "$codemode")) return false;
+        const record = value as Record<string, unknown>;
+        for (const key of keysOf(record)) {
+          if (!plain(record[key], depth + 1)) return false;
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+  function encode(value: unknown): string {
+    return plain(value, 0) ? stringify(value) : codec().encode(value);
+  }
+  function decode(text: string): unknown {
+    // Tagged values always carry the key "$codemode"; without it the text is plain JSON.
+    return text.includes('"$codemode"') ? codec().decode(text) : parse(text);
+  }
+
+  function fail(name: string, message: string, code?: string): Error {
+    const error = new ErrorType(message) as Error & { code?: string };
+    if (name !== "Error") error.name = name;
+    if (code) error.code = code;
+    return error;
+  }
+
+  function describe(error: unknown): [string, string, string, string] {
+    // QuickJS throws null when it cannot allocate an error object: the host checks its memory.
+    if (error === null) return ["Error", "null", "", "NULL"];
+    try {
+      if (typeof error === "object" && error !== null) {
+        const record = error as {
+          name?: unknown;
+          message?: unknown;
+          stack?: unknown;
+          code?: unknown;
+        };
+        if (error instanceof ErrorType || typeof record.message === "string") {
+          return [
+            typeof record.name === "string" && record.name ? record.name : "Error",
+            String(record.message ?? ""),
+            typeof record.stack === "string" ? record.stack : "",
+            typeof record.code === "string" ? record.code : "",
+          ];
+        }
+      }
+      return ["Error", renderer().render(error), "", ""];
+    } catch {
+      return ["Error", "A value that cannot be read was thrown.", "", ""];
+    }
+  }
+
+  // ---- console -----------------------------------------------------------------------------------
+
+  const consoleObject: Record<string, unknown> = {};
+  const levels: [string, string][] = [
+    ["log", ""],
+    ["info", ""],
+    ["warn", "[warn] "],
+    ["error", "[error] "],
+    ["debug", "[debug] "],
+  ];
+  for (const [level, prefix] of levels) {
+    define(consoleObject, level, {
+      value: (...args: unknown[]) => {
+        hostLog(renderer().line(prefix, args));
+      },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+
+  // ---- namespaces --------------------------------------------------------------------------------
+
+  async function invoke(namespace: string, method: string, input: unknown): Promise<unknown> {
+    let text: string;
+    try {
+      text = encode(input);
+    } catch (error) {
+      const [name, message, , code] = describe(error);
+      throw fail(
+        code === "NOT_SERIALIZABLE" ? "TypeError" : name,
+        `The input of ${namespace}.${method} cannot cross the sandbox boundary: ${message}`,
+        code || undefined,
+      );
+    }
+    const reply = await hostCall(namespace, method, text);
+    if (reply[0] === "r") return decode(reply.slice(1));
+    const detail = parse(reply.slice(1)) as { name: string; message: string; code?: string };
+    throw fail(detail.name, detail.message, detail.code);
+  }
+
+  function methodsOf(target: Record<string, unknown>): string {
+    const names = keysOf(target).filter((key) => typeof target[key] === "function");
+    return names.length > 0 ? names.join(", ") : "(none)";
+  }
+
+  let problem = "";
+  const reserved = ["console", "setTimeout", "clearTimeout"];
+  for (const namespace of keysOf(spec.namespaces)) {
+    if (namespace in global || reserved.includes(namespace)) {
+      problem = `The namespace "${namespace}" would hide the sandbox's built-in global of that name; rename it.`;
+      break;
+    }
+    const target: Record<string, unknown> = {};
+    for (const method of spec.namespaces[namespace] ?? []) {
+      // a computed key names the function after the method
+      const named = { [method]: (input: unknown) => invoke(namespace, method, input) };
+      define(target, method, {
+        value: named[method],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    const proxy = new ProxyType(target, {
+      get(object, key, receiver) {
+        if (typeof key === "symbol" || key in object || key === "then" || key === "toJSON") {
+          return Reflect.get(object, key, receiver);
+        }
+        const error = new TypeErrorType(
+          `${namespace}.${key} is not a function: the namespace "${namespace}" has no method "${key}". ` +
+            `Available methods: ${methodsOf(object)}.`,
+        ) as Error & { code?: string };
+        error.code = "UNKNOWN_METHOD";
+        throw error;
+      },
+    });
+    define(global, namespace, {
+      value: proxy,
+      writable: false,
+      enumerable: false,
+      configurable: false,
+    });
+  }
+  define(global, "console", {
+    value: consoleObject,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  });
+
+  // ---- timers (only when granted) ----------------------------------------------------------------
+
+  const callbacks = new Map<number, () => void>();
+  let nextTimer = 1;
+  if (spec.timers) {
+    define(global, "setTimeout", {
+      value: function setTimeout(callback: unknown, delay?: unknown, ...args: unknown[]) {
+        if (typeof callback !== "function") {
+          throw new TypeErrorType("setTimeout needs a function as its first argument.");
+        }
+        const id = nextTimer++;
+        callbacks.set(id, () => callback(...args));
+        hostTimer(id, Math.max(Number(delay) || 0, 0));
+        return id;
+      },
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+    define(global, "clearTimeout", {
+      value: function clearTimeout(id: unknown) {
+        if (typeof id === "number" && callbacks.delete(id)) hostTimer(id, -1);
+      },
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+
+  return {
+    problem,
+    run(program: unknown) {
+      let promise: Promise<unknown>;
+      try {
+        promise = resolved((program as () => unknown)());
+      } catch (error) {
+        promise = rejected(error);
+      }
+      then.call(
+        promise,
+        (value: unknown) => {
+          let text: string;
+          try {
+            text = encode(value);
+          } catch (error) {
+            const [name, message, stack, code] = describe(error);
+            hostSettle("unserializable", name, message, stack, code);
+            return;
+          }
+          hostSettle("ok", text);
+        },
+        (error: unknown) => {
+          const [name, message, stack, code] = describe(error);
+          hostSettle("thrown", name, message, stack, code);
+        },
+      );
+    },
+    fire(id: number) {
+      const callback = callbacks.get(id);
+      if (!callback) return;
+      callbacks.delete(id);
+      try {
+        callback();
+      } catch (error) {
+        const [name, message] = describe(error);
+        hostLog(`[error] Uncaught in a setTimeout callback: ${name}: ${message}`);
+      }
+    },
+  };
+}
