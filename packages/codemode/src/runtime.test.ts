@@ -560,3 +560,99 @@ describe("beyond the reference", () => {
     expect(events).toEqual(["error", "completed"]);
   });
 });
+
+describe("connectors that come and go", () => {
+  it("refuses to resume a run whose connectors are not all configured now", async () => {
+    const store = sqliteStore(new Database(":memory:"));
+    const { connector } = tracker();
+    const extra = functionConnector({
+      name: "extra",
+      methods: { ping: { execute: async () => "pong" } },
+    });
+    const before = createCodemodeRuntime({ store, executor, connectors: [connector, extra] });
+    const { executionId } = paused(
+      await before.execute({ code: 'await issues.create({ title: "A" })' }),
+    );
+    const after = createCodemodeRuntime({ store, executor, connectors: [connector] });
+    expect(await after.approve({ executionId })).toMatchObject({
+      status: "error",
+      error: expect.stringContaining("needs connectors that are not configured now: extra"),
+    });
+  });
+
+  it("answers codemode.run of a snippet whose connector is gone with an error object", async () => {
+    const store = sqliteStore(new Database(":memory:"));
+    const extra = functionConnector({
+      name: "extra",
+      methods: { ping: { execute: async () => "pong" } },
+    });
+    const before = createCodemodeRuntime({ store, executor, connectors: [extra] });
+    const saved = await before.execute({ code: "await extra.ping({})" });
+    await before.saveSnippet("ping", { executionId: saved.executionId, description: "Ping." });
+    const after = createCodemodeRuntime({ store, executor, connectors: [] });
+    expect(await after.execute({ code: 'return codemode.run("ping")' })).toMatchObject({
+      status: "completed",
+      result: { error: expect.stringContaining("needs connectors that are not configured: extra") },
+    });
+  });
+
+  it("skips calls without a revert and missing connectors, and leaves a run untouched when nothing was reverted", async () => {
+    const store = sqliteStore(new Database(":memory:"));
+    const plain = functionConnector({
+      name: "plain",
+      methods: { note: { execute: async () => "noted" } },
+    });
+    const { connector, ledger } = tracker();
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [plain, connector] });
+    const onlyPlain = await runtime.execute({ code: "await plain.note({})" });
+    expect(await runtime.rollback({ executionId: onlyPlain.executionId })).toEqual({
+      reverted: [],
+      skipped: [0],
+    });
+    expect((await runtime.execution(onlyPlain.executionId))?.status).toBe("completed");
+    const mixed = await runtime.execute({
+      code: "await plain.note({}); await issues.label({ number: 4 });",
+    });
+    const without = createCodemodeRuntime({ store, executor, connectors: [connector] });
+    expect(await without.rollback({ executionId: mixed.executionId })).toEqual({
+      reverted: [1],
+      skipped: [0],
+    });
+    expect(ledger.reverted).toEqual([-4]);
+    expect((await runtime.execution(mixed.executionId))?.status).toBe("rolled_back");
+  });
+
+  it("disposes a paused run that is deleted, and expires a stale running run as an error", async () => {
+    let time = 5_000_000;
+    const store = sqliteStore(new Database(":memory:"));
+    const { connector, events } = tracker();
+    const runtime = createCodemodeRuntime({
+      store,
+      executor,
+      connectors: [connector],
+      now: () => time,
+    });
+    const { executionId } = paused(
+      await runtime.execute({ code: 'await issues.create({ title: "Z" })' }),
+    );
+    expect(await runtime.deleteExecution(executionId)).toBe(true);
+    expect(events).toEqual(["pass:paused", "dispose:rejected"]);
+    expect(await runtime.execution(executionId)).toBeUndefined();
+    const journal = store.journal("default");
+    await journal.createExecution({
+      id: "exec_stuck",
+      code: "1",
+      status: "running",
+      connectors: [],
+      createdAt: time,
+      updatedAt: time,
+    });
+    time += 2 * 24 * 60 * 60 * 1000;
+    expect(await runtime.expirePaused()).toEqual(["exec_stuck"]);
+    expect(await runtime.execution("exec_stuck")).toMatchObject({
+      status: "error",
+      error: expect.stringContaining("Expired while running"),
+    });
+    expect(events.at(-1)).toBe("dispose:error");
+  });
+});
