@@ -305,6 +305,23 @@ describe("limits and bad inputs become data", () => {
     expect(run?.status).toBe("error");
   });
 
+  it("names the nearest methods for an unknown one, not the whole namespace", async () => {
+    const methods: Record<string, { execute: () => Promise<number> }> = {
+      list_issues: { execute: async () => 1 },
+    };
+    for (let index = 0; index < 300; index++)
+      methods[`method_number_${index}`] = { execute: async () => index };
+    const runtime = runtimeOf([functionConnector({ name: "big", methods })]);
+    const output = await runtime.execute({ code: "await big.list_issue({})" });
+    expect(output).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(
+        /^TypeError: big\.list_issue is not a method\. Nearest: big\.list_issues\b.*codemode\.search/,
+      ),
+    });
+    expect((output as { error: string }).error.length).toBeLessThan(400);
+  });
+
   it("keeps __proto__ keys in arguments as data", async () => {
     const seen: unknown[] = [];
     const echo = functionConnector({

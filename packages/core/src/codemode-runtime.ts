@@ -690,6 +690,19 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       if (/is not defined/.test(outcome.error.message)) {
         message += ` The globals in the sandbox are: ${[...config.connectors.keys(), "codemode"].join(", ")}.`;
       }
+      const unknown = /namespace "([\w$]+)" has no method "([^"]+)"/.exec(outcome.error.message);
+      if (unknown) {
+        // an executor may list every method; a namespace of a thousand needs the nearest few instead
+        const [, namespace, method] = unknown as unknown as [string, string, string];
+        const nearest = (await config.catalog.search(method, { limit: 50 })).results
+          .filter((result) => result.connector === namespace)
+          .slice(0, 5)
+          .map((result) => result.path);
+        message =
+          `TypeError: ${namespace}.${method} is not a method.` +
+          (nearest.length ? ` Nearest: ${nearest.join(", ")}.` : "") +
+          ` Use codemode.search("what you want to do") and codemode.describe(path) to find the right one.`;
+      }
       const output = await fail(executionId, message, outcome.logs);
       await hooks(executionId, "error", "error");
       return output;
