@@ -1,4 +1,14 @@
 export {
+  type ConnectorConformanceOptions,
+  type ConnectorSample,
+  runConnectorConformance,
+} from "./connector-conformance.ts";
+export {
+  type ExecutorCapability,
+  type ExecutorConformanceOptions,
+  runExecutorConformance,
+} from "./executor-conformance.ts";
+export {
   type JournalStoreConformanceOptions,
   runJournalStoreConformance,
 } from "./journal-store-conformance.ts";

@@ -499,6 +499,12 @@ class Pass {
         this.#timers.size === 0 &&
         !runtime.hasPendingJob()
       ) {
+        // An interrupt inside a promise job (reading the result in the settle callback) only
+        // rejects that job's promise: the time limit, not a stalled program, ended it.
+        if (this.#timedOut) {
+          this.#end({ kind: "error", error: this.#timeoutError() });
+          return;
+        }
         // QuickJS drops a promise job it has no memory to queue; the program then waits forever.
         if (this.#nearMemoryLimit()) {
           this.#end({ kind: "error", error: this.#memoryError() });

@@ -1,0 +1,1100 @@
+import type {
+  AbortSignalLike,
+  ExecuteRequest,
+  ExecuteResult,
+  Executor,
+  HostFunction,
+  HostNamespaces,
+  SandboxError,
+} from "@codemode/core";
+import { describe, expect, it } from "vitest";
+import { conformanceTest, type KnownGap } from "./known-gaps.ts";
+
+// The platform globals the suite uses, typed by hand: it compiles without Node, DOM or Workers types
+// and runs in all three.
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare const AbortController: new () => {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+};
+
+/** What an executor can enforce; a test that needs a capability the executor lacks is skipped. */
+export type ExecutorCapability = "timeout" | "memoryLimit" | "abort" | "console";
+
+export interface ExecutorConformanceOptions {
+  name: string;
+  /** an executor; called for each test */
+  createExecutor: () => Executor | Promise<Executor>;
+  /** what the executor enforces: tests of the others are not applicable and skipped */
+  capabilities: readonly ExecutorCapability[];
+  knownGaps?: readonly KnownGap[];
+}
+
+const CODES = ["SYNTAX_ERROR", "THROWN", "TIMEOUT", "MEMORY", "ABORTED", "NOT_SERIALIZABLE"];
+/** Set on the host's globalThis while a test probes whether the sandbox can see it. */
+const MARKER = "__codemodeConformanceHostMarker";
+/** Globals of Node, Deno and Bun that must not exist in a sandbox. */
+const HOST_GLOBALS = [
+  "process",
+  "require",
+  "module",
+  "exports",
+  "Buffer",
+  "global",
+  "__dirname",
+  "__filename",
+  "setImmediate",
+  "Deno",
+  "Bun",
+];
+/** Generous limits: a loaded two-core machine runs several packages' tests at once. */
+const TIMEOUT_MS = 1_000;
+const MEMORY_BYTES = 32 * 1024 * 1024;
+const SLOW_TEST_MS = 60_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function describeValue(value: unknown): string {
+  try {
+    return value instanceof Error ? `${value.name}: ${value.message}` : JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Runs one pass; the executor must resolve with data of the contract's shape, never reject. */
+async function execute(executor: Executor, request: ExecuteRequest): Promise<ExecuteResult> {
+  let outcome: ExecuteResult;
+  try {
+    outcome = await executor.execute(request);
+  } catch (error) {
+    throw new Error(
+      `execute() rejected instead of returning the failure as data: ${describeValue(error)}`,
+    );
+  }
+  expect(Array.isArray(outcome.logs), "logs is an array").toBe(true);
+  for (const line of outcome.logs) expect(typeof line).toBe("string");
+  if ("error" in outcome) {
+    expect(CODES).toContain(outcome.error.code);
+    expect(typeof outcome.error.name).toBe("string");
+    expect(typeof outcome.error.message).toBe("string");
+  } else {
+    expect(Object.hasOwn(outcome, "result"), "the outcome has result or error").toBe(true);
+  }
+  return outcome;
+}
+
+function resultOf(outcome: ExecuteResult): unknown {
+  if ("error" in outcome) {
+    throw new Error(`expected a result, got the error ${describeValue(outcome.error)}`);
+  }
+  return outcome.result;
+}
+
+function errorOf(outcome: ExecuteResult): SandboxError {
+  if (!("error" in outcome)) {
+    throw new Error(`expected an error, got the result ${describeValue(outcome.result)}`);
+  }
+  return outcome.error;
+}
+
+/** A host method that records each input and returns it. */
+function recorder(calls: unknown[]): HostFunction {
+  return async (input) => {
+    calls.push(input);
+    return input;
+  };
+}
+
+/** A pass right after another: the executor still works. */
+async function expectHealthy(executor: Executor, console: boolean): Promise<void> {
+  const calls: unknown[] = [];
+  const outcome = await execute(executor, {
+    code: "async () => { console.log('still here'); return (await ns.echo({ n: 41 })).n + 1 }",
+    globals: { ns: { echo: recorder(calls) } },
+  });
+  expect(resultOf(outcome), "a normal pass after the previous one").toBe(42);
+  expect(calls).toEqual([{ n: 41 }]);
+  if (console) expect(outcome.logs.some((line) => line.includes("still here"))).toBe(true);
+}
+
+/** Runs `body` with a marker on the host's globalThis, which no sandbox may see. */
+async function withHostMarker<T>(body: () => Promise<T>): Promise<T> {
+  const global = globalThis as Record<string, unknown>;
+  global[MARKER] = { secret: "conformance-host-secret" };
+  try {
+    return await body();
+  } finally {
+    delete global[MARKER];
+  }
+}
+
+/** Own property names of the host's shared prototypes, to prove a pass left them alone. */
+function hostPrototypes(): unknown {
+  return {
+    object: Object.getOwnPropertyNames(Object.prototype).sort(),
+    array: Object.getOwnPropertyNames(Array.prototype).sort(),
+    function: Object.getOwnPropertyNames(Function.prototype).sort(),
+    promise: Object.getOwnPropertyNames(Promise.prototype).sort(),
+    toString: Object.prototype.toString.call([]),
+    stringify: JSON.stringify({ a: [1] }),
+  };
+}
+
+interface AttackRun {
+  outcome: ExecuteResult;
+  /** inputs the host's `ns.echo` received */
+  calls: unknown[];
+}
+
+interface Attack {
+  name: string;
+  capability?: ExecutorCapability;
+  code: string;
+  limits?: ExecuteRequest["limits"];
+  check(run: AttackRun): void | Promise<void>;
+}
+
+/** THROWN, or a harmless `undefined`: what reaching for the host's `process` may give. */
+function expectNoProcess({ outcome }: AttackRun): void {
+  if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
+  else expect(outcome.result).toBeUndefined();
+}
+
+/** Small hostile programs. Each must end with a clear error or a harmless result. */
+const ATTACKS: readonly Attack[] = [
+  {
+    name: "a constructor chain from an object literal reaches no process",
+    code: `async () => ({}).constructor.constructor("return process")()`,
+    check: expectNoProcess,
+  },
+  {
+    name: "a constructor chain from a host method reaches no process",
+    code: `async () => ns.echo.constructor.constructor("return process")()`,
+    check: expectNoProcess,
+  },
+  {
+    name: "an async function's constructor reaches no process",
+    code: `async () => await (async () => {}).constructor("return process")()`,
+    check: expectNoProcess,
+  },
+  {
+    name: "this at top level is the sandbox's own global",
+    code: `async () => {
+      const top = this;
+      const sloppy = (function () { return this; })();
+      return [top, sloppy].map((g) => g == null ? "none" :
+        [typeof g.process, typeof g.require, typeof g.${MARKER}].join("/"));
+    }`,
+    check: ({ outcome }) => {
+      for (const seen of resultOf(outcome) as string[]) {
+        expect(["none", "undefined/undefined/undefined"]).toContain(seen);
+      }
+    },
+  },
+  {
+    name: "overriding Object.prototype.toString does not change what the host receives",
+    code: `async () => {
+      Object.prototype.toString = () => "[object Hacked]";
+      Array.prototype.toString = () => "hacked";
+      Function.prototype.toString = () => "hacked";
+      return ns.echo({ a: 1, list: [1, "two"], when: new Date(0), tags: new Set(["x"]) });
+    }`,
+    check: ({ outcome, calls }) => {
+      const sent = { a: 1, list: [1, "two"], when: new Date(0), tags: new Set(["x"]) };
+      expect(calls).toStrictEqual([sent]);
+      expect(resultOf(outcome)).toStrictEqual(sent);
+    },
+  },
+  {
+    name: "a getter in an argument is read in the sandbox and arrives as data",
+    code: `async () => { await ns.echo({ get secret() { return "from getter"; } }); return "sent"; }`,
+    check: ({ outcome, calls }) => {
+      expect(resultOf(outcome)).toBe("sent");
+      const received = calls[0] as object;
+      expect(Object.getOwnPropertyDescriptor(received, "secret")).toMatchObject({
+        value: "from getter",
+      });
+      expect(Object.getOwnPropertyDescriptor(received, "secret")?.get).toBeUndefined();
+    },
+  },
+  {
+    name: "a throwing getter in an argument is a catchable error and calls no host method",
+    code: `async () => {
+      try { await ns.echo({ get boom() { throw new Error("getter trap"); } }); return "called"; }
+      catch (error) { return "caught: " + error.message; }
+    }`,
+    check: ({ outcome, calls }) => {
+      expect(calls).toEqual([]);
+      expect(resultOf(outcome)).toMatch(/^caught: .*getter trap/);
+    },
+  },
+  {
+    name: "a Proxy in an argument arrives as plain data or not at all",
+    code: `async () => {
+      const input = new Proxy({ a: 1 }, {
+        ownKeys: () => ["a", "injected"],
+        getOwnPropertyDescriptor: (target, key) =>
+          ({ value: key === "a" ? 1 : "x", enumerable: true, configurable: true, writable: true }),
+        get: (target, key) => key === "a" ? 1 : key === "injected" ? "x" : undefined,
+      });
+      try { await ns.echo(input); return "sent"; } catch (error) { return "refused: " + error.message; }
+    }`,
+    check: ({ outcome, calls }) => {
+      const result = resultOf(outcome) as string;
+      if (result === "sent") {
+        expect(calls).toHaveLength(1);
+        const received = calls[0] as Record<string, unknown>;
+        expect(Object.getPrototypeOf(received)).toBe(Object.prototype);
+        for (const key of Reflect.ownKeys(received)) {
+          expect(Object.getOwnPropertyDescriptor(received, key)).toHaveProperty("value");
+        }
+        expect(JSON.parse(JSON.stringify(received))).toEqual(received);
+      } else {
+        expect(result).toMatch(/^refused: ./);
+        expect(calls).toEqual([]);
+      }
+    },
+  },
+  {
+    name: "a Proxy with throwing traps as the result is a clear error",
+    code: `async () => new Proxy({}, {
+      ownKeys() { throw new Error("ownKeys trap"); },
+      getPrototypeOf() { throw new Error("prototype trap"); },
+      get() { throw new Error("get trap"); },
+    })`,
+    check: ({ outcome }) => {
+      expect(["THROWN", "NOT_SERIALIZABLE"]).toContain(errorOf(outcome).code);
+    },
+  },
+  {
+    name: "a then trap on the returned object stays in the sandbox",
+    code: `async () => ({ then(resolve) { resolve("from then"); } })`,
+    check: ({ outcome }) => {
+      if ("error" in outcome) expect(outcome.error.code).toBe("NOT_SERIALIZABLE");
+      else expect(outcome.result).toBe("from then");
+    },
+  },
+  {
+    name: "then traps on Object.prototype and Promise.prototype do not hang the pass",
+    code: `async () => {
+      Object.prototype.then = function (resolve) { resolve("trapped"); };
+      Promise.prototype.then = function () { return this; };
+      await ns.echo({ a: 1 });
+      return "done";
+    }`,
+    check: ({ outcome, calls }) => {
+      expect(calls).toEqual([{ a: 1 }]);
+      if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
+      else expect(outcome.result).toBe("done");
+    },
+  },
+  {
+    name: "a toJSON trap on Date.prototype does not change what crosses",
+    code: `async () => {
+      Date.prototype.toJSON = () => { throw new Error("toJSON trap"); };
+      const back = await ns.echo({ when: new Date(0) });
+      return back.when;
+    }`,
+    check: ({ outcome, calls }) => {
+      if ("error" in outcome) {
+        expect(outcome.error.code).toBe("THROWN");
+        expect(outcome.error.message).toContain("toJSON trap");
+        return;
+      }
+      expect(calls).toStrictEqual([{ when: new Date(0) }]);
+      expect(outcome.result).toStrictEqual(new Date(0));
+    },
+  },
+  {
+    name: "a toJSON method on the result is refused or applied in the sandbox",
+    code: `async () => ({ toJSON() { return { hijacked: "in the sandbox" }; } })`,
+    check: ({ outcome }) => {
+      if ("error" in outcome) expect(outcome.error.code).toBe("NOT_SERIALIZABLE");
+      else expect(outcome.result).toEqual({ hijacked: "in the sandbox" });
+    },
+  },
+  {
+    name: "a cyclic argument is a catchable error and calls no host method",
+    code: `async () => {
+      const value = { list: [] };
+      value.list.push(value);
+      try { await ns.echo(value); return "called"; } catch (error) { return "caught: " + error.message; }
+    }`,
+    check: ({ outcome, calls }) => {
+      expect(calls).toEqual([]);
+      expect(resultOf(outcome)).toMatch(/^caught: ./);
+    },
+  },
+  {
+    name: "a thrown object whose getters throw is still reported",
+    code: `async () => {
+      throw { get name() { throw new Error("trap"); }, get message() { throw new Error("trap"); } };
+    }`,
+    check: ({ outcome }) => {
+      const error = errorOf(outcome);
+      expect(error.code).toBe("THROWN");
+      expect(error.message.length).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: "a huge string ends with MEMORY",
+    capability: "memoryLimit",
+    code: `async () => "x".repeat(1e8).length`,
+    limits: { memoryBytes: MEMORY_BYTES },
+    check: ({ outcome }) => {
+      expect(errorOf(outcome).code).toBe("MEMORY");
+    },
+  },
+  {
+    name: "deep recursion ends with a clear error",
+    code: `async () => { function down(n) { return down(n + 1) + 1; } return down(0); }`,
+    check: ({ outcome }) => {
+      const error = errorOf(outcome);
+      expect(["MEMORY", "THROWN"]).toContain(error.code);
+      expect(error.message).toMatch(/stack|recursion/i);
+    },
+  },
+  {
+    name: "deep recursion the code catches is a clear error or a caught one",
+    code: `async () => {
+      function down(n) { return down(n + 1) + 1; }
+      try { down(0); return "returned"; } catch (error) { return "caught"; }
+    }`,
+    check: ({ outcome }) => {
+      if ("error" in outcome) expect(outcome.error.code).toBe("MEMORY");
+      else expect(outcome.result).toBe("caught");
+    },
+  },
+  {
+    name: "host calls made after the pass settled are not delivered",
+    code: `async () => {
+      (async () => { for (let i = 1; i < 100; i++) await ns.echo(i); })();
+      const later = (n) => n === 0 ? ns.echo(1000) : Promise.resolve().then(() => later(n - 1));
+      later(6).catch(() => {});
+      return "settled";
+    }`,
+    check: async ({ outcome, calls }) => {
+      expect(resultOf(outcome)).toBe("settled");
+      const delivered = calls.length;
+      expect(delivered).toBeLessThanOrEqual(1);
+      await sleep(100);
+      expect(calls).toHaveLength(delivered);
+    },
+  },
+  {
+    name: "unhandled rejections in the sandbox end harmlessly",
+    code: `async () => {
+      Promise.reject(new Error("ignored"));
+      (async () => { throw new Error("background"); })();
+      ns.echo(undefined).then(() => { throw new Error("after a host call"); });
+      return "done";
+    }`,
+    check: ({ outcome }) => {
+      if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
+      else expect(outcome.result).toBe("done");
+    },
+  },
+  {
+    name: "a flood of microtasks after returning ends the pass",
+    capability: "timeout",
+    code: `async () => { const spin = () => Promise.resolve().then(spin); spin(); return "returned"; }`,
+    limits: { timeoutMs: TIMEOUT_MS },
+    check: ({ outcome }) => {
+      if ("error" in outcome) expect(["TIMEOUT", "MEMORY"]).toContain(outcome.error.code);
+      else expect(outcome.result).toBe("returned");
+    },
+  },
+  {
+    name: "a busy loop in a getter of the result ends with TIMEOUT",
+    capability: "timeout",
+    code: `async () => ({ get value() { while (true) {} } })`,
+    limits: { timeoutMs: TIMEOUT_MS },
+    check: ({ outcome }) => {
+      expect(errorOf(outcome).code).toBe("TIMEOUT");
+    },
+  },
+];
+
+/**
+ * The behaviour every executor shares: values and host calls across the boundary, the prelude,
+ * failures as data, isolation, a corpus of hostile programs, and the limits it declares.
+ */
+export function runExecutorConformance(options: ExecutorConformanceOptions): void {
+  const test = conformanceTest(options.knownGaps);
+  const has = (capability: ExecutorCapability) => options.capabilities.includes(capability);
+  /** `test` when the executor has the capability; otherwise the test is not applicable */
+  const testWith = (capability: ExecutorCapability | undefined): typeof test =>
+    capability === undefined || has(capability)
+      ? test
+      : (_group, name) => it.skip(`${name} (needs ${capability})`, () => {});
+  const create = async () => options.createExecutor();
+  const healthy = (executor: Executor) => expectHealthy(executor, has("console"));
+
+  describe(`executor conformance: ${options.name}`, () => {
+    describe("basics", () => {
+      const group = "basics";
+      test(group, "returns the value of the program", async () => {
+        const executor = await create();
+        expect(executor.specificationVersion).toBe("v1");
+        const outcome = await execute(executor, {
+          code: "async () => ({ sum: 1 + 2, text: 'héllo ✓', list: [true, null, 1.5] })",
+          globals: {},
+        });
+        expect(resultOf(outcome)).toEqual({ sum: 3, text: "héllo ✓", list: [true, null, 1.5] });
+        const nothing = await execute(executor, { code: "async () => undefined", globals: {} });
+        expect(nothing).toMatchObject({ result: undefined });
+        expect(Object.hasOwn(nothing, "result")).toBe(true);
+      });
+
+      test(
+        group,
+        "carries Date, Map, Set, bigint, undefined and Uint8Array both ways",
+        async () => {
+          const executor = await create();
+          const values = () => ({
+            when: new Date("2024-05-06T07:08:09.010Z"),
+            map: new Map<unknown, unknown>([
+              ["a", 1],
+              [2, { deep: [3] }],
+            ]),
+            set: new Set<unknown>([1, "two"]),
+            big: 12345678901234567890n,
+            missing: undefined,
+            bytes: new Uint8Array([0, 1, 254, 255]),
+          });
+          const taken: unknown[] = [];
+          const outcome = await execute(executor, {
+            code: `async () => {
+            const v = await ns.values();
+            const checks = {
+              when: v.when instanceof Date && v.when.toISOString() === "2024-05-06T07:08:09.010Z",
+              map: v.map instanceof Map && v.map.get("a") === 1 && v.map.get(2).deep[0] === 3,
+              set: v.set instanceof Set && v.set.size === 2 && v.set.has(1) && v.set.has("two"),
+              big: typeof v.big === "bigint" && v.big === 12345678901234567890n,
+              missing: Object.keys(v).includes("missing") && v.missing === undefined,
+              bytes: v.bytes instanceof Uint8Array && v.bytes.length === 4 && v.bytes[3] === 255,
+              nothing: (await ns.nothing()) === undefined,
+            };
+            const made = {
+              when: new Date("2024-05-06T07:08:09.010Z"),
+              map: new Map([["a", 1], [2, { deep: [3] }]]),
+              set: new Set([1, "two"]),
+              big: 12345678901234567890n,
+              missing: undefined,
+              bytes: new Uint8Array([0, 1, 254, 255]),
+            };
+            await ns.take(made);
+            await ns.take(undefined);
+            return { checks, made };
+          }`,
+            globals: {
+              ns: {
+                values: async () => values(),
+                nothing: async () => undefined,
+                take: async (input) => {
+                  taken.push(input);
+                },
+              },
+            },
+          });
+          const result = resultOf(outcome) as { checks: unknown; made: unknown };
+          expect(result.checks, "host values as the sandbox sees them").toEqual({
+            when: true,
+            map: true,
+            set: true,
+            big: true,
+            missing: true,
+            bytes: true,
+            nothing: true,
+          });
+          expect(taken, "sandbox values as the host receives them").toStrictEqual([
+            values(),
+            undefined,
+          ]);
+          expect(Object.hasOwn(taken[0] as object, "missing")).toBe(true);
+          expect(result.made, "sandbox values as the result").toStrictEqual(values());
+          expect(Object.hasOwn(result.made as object, "missing")).toBe(true);
+        },
+      );
+
+      test(group, "runs a synchronous arrow function", async () => {
+        const executor = await create();
+        expect(resultOf(await execute(executor, { code: "() => 6 * 7", globals: {} }))).toBe(42);
+        const calls: unknown[] = [];
+        const viaHost = await execute(executor, {
+          code: "() => ns.echo('returned as a promise')",
+          globals: { ns: { echo: recorder(calls) } },
+        });
+        expect(resultOf(viaHost)).toBe("returned as a promise");
+        expect(calls).toEqual(["returned as a promise"]);
+      });
+    });
+
+    describe("host calls", () => {
+      const group = "host calls";
+      test(group, "passes one JSON argument to a host method and returns its result", async () => {
+        const executor = await create();
+        const calls: unknown[][] = [];
+        const input = { owner: "acme", tags: ["a", "b"], open: true, count: 3, none: null };
+        const outcome = await execute(executor, {
+          code: `async () => {
+            const first = await ns.describe(${JSON.stringify(input)});
+            const second = await ns.describe({ only: "the first" }, "a second argument");
+            return [first, second];
+          }`,
+          globals: {
+            ns: {
+              describe: async (...args: unknown[]) => {
+                calls.push(args);
+                return { received: args[0], size: JSON.stringify(args[0]).length };
+              },
+            },
+          },
+        });
+        expect(resultOf(outcome)).toEqual([
+          { received: input, size: JSON.stringify(input).length },
+          { received: { only: "the first" }, size: JSON.stringify({ only: "the first" }).length },
+        ]);
+        expect(calls).toEqual([[input], [{ only: "the first" }]]);
+      });
+
+      test(group, "runs host calls in sequence and concurrently under Promise.all", async () => {
+        const executor = await create();
+        const started: number[] = [];
+        let inflight = 0;
+        let most = 0;
+        let mostInSequence = 0;
+        const gate: (() => void)[] = [];
+        const outcome = await execute(executor, {
+          code: `async () => {
+            const first = await ns.slow(1);
+            const second = await ns.slow(2);
+            const all = await Promise.all([ns.slow(3), ns.slow(4), ns.slow(5)]);
+            return [first, second, all];
+          }`,
+          globals: {
+            ns: {
+              slow: async (input) => {
+                const n = input as number;
+                started.push(n);
+                inflight++;
+                most = Math.max(most, inflight);
+                if (n <= 2) mostInSequence = most;
+                if (n >= 3) {
+                  // the three calls of Promise.all wait for each other (or, if they never meet, 3 s)
+                  await new Promise<void>((resolve) => {
+                    gate.push(resolve);
+                    if (gate.length === 3) for (const open of gate) open();
+                    setTimeout(resolve, 3_000);
+                  });
+                } else {
+                  await sleep(1);
+                }
+                inflight--;
+                return n * 10;
+              },
+            },
+          },
+        });
+        expect(resultOf(outcome)).toEqual([10, 20, [30, 40, 50]]);
+        expect(started).toEqual([1, 2, 3, 4, 5]);
+        expect(mostInSequence, "awaited calls run one at a time").toBe(1);
+        expect(most, "calls under Promise.all are in flight together").toBe(3);
+      });
+
+      test(
+        group,
+        "a host rejection is catchable in the sandbox with the same name and message",
+        async () => {
+          const executor = await create();
+          const globals: HostNamespaces = {
+            ns: {
+              limited: async () => {
+                const error = new Error("rate limited, retry in 3 s");
+                error.name = "RateLimitError";
+                throw error;
+              },
+              invalid: () => {
+                throw new TypeError("owner must be a string");
+              },
+            },
+          };
+          const caught = await execute(executor, {
+            code: `async () => {
+            const seen = [];
+            for (const call of [() => ns.limited({}), () => ns.invalid({})]) {
+              try { await call(); seen.push("no error"); }
+              catch (error) { seen.push({ isError: error instanceof Error, name: error.name, message: error.message }); }
+            }
+            return seen;
+          }`,
+            globals,
+          });
+          expect(resultOf(caught)).toEqual([
+            { isError: true, name: "RateLimitError", message: "rate limited, retry in 3 s" },
+            { isError: true, name: "TypeError", message: "owner must be a string" },
+          ]);
+          const uncaught = errorOf(
+            await execute(executor, { code: "async () => { await ns.limited({}) }", globals }),
+          );
+          expect(uncaught).toMatchObject({
+            code: "THROWN",
+            name: "RateLimitError",
+            message: "rate limited, retry in 3 s",
+          });
+        },
+      );
+
+      test(
+        group,
+        "calling a method the namespace lacks throws an error that names it",
+        async () => {
+          const executor = await create();
+          const calls: unknown[] = [];
+          const globals = { ns: { echo: recorder(calls) } };
+          const caught = await execute(executor, {
+            code: `async () => {
+            try { await ns.no_such_method({}); return "called"; }
+            catch (error) { return { isError: error instanceof Error, message: error.message }; }
+          }`,
+            globals,
+          });
+          expect(resultOf(caught)).toEqual({
+            isError: true,
+            message: expect.stringContaining("no_such_method"),
+          });
+          const uncaught = errorOf(
+            await execute(executor, { code: "async () => ns.no_such_method({})", globals }),
+          );
+          expect(uncaught.code).toBe("THROWN");
+          expect(uncaught.message).toContain("no_such_method");
+          expect(calls).toEqual([]);
+        },
+      );
+    });
+
+    describe("prelude", () => {
+      const group = "prelude";
+      test(group, "runs before the code, after the namespaces exist", async () => {
+        const executor = await create();
+        const outcome = await execute(executor, {
+          prelude: `globalThis.order = ["prelude"]; globalThis.sawNamespace = typeof ns.echo;`,
+          code: `async () => { order.push("code"); return [order, sawNamespace]; }`,
+          globals: { ns: { echo: recorder([]) } },
+        });
+        expect(resultOf(outcome)).toEqual([["prelude", "code"], "function"]);
+      });
+
+      test(group, "may add members to a namespace that shadow host methods", async () => {
+        const executor = await create();
+        const greeted: unknown[] = [];
+        const echoed: unknown[] = [];
+        const outcome = await execute(executor, {
+          prelude: `
+            ns.greet = async (input) => "the prelude greets " + input.name;
+            ns.twice = (n) => n * 2;`,
+          code: `async () => [await ns.greet({ name: "Ada" }), ns.twice(21), await ns.echo("host")]`,
+          globals: { ns: { greet: recorder(greeted), echo: recorder(echoed) } },
+        });
+        expect(resultOf(outcome)).toEqual(["the prelude greets Ada", 42, "host"]);
+        expect(greeted, "the shadowed host method is not called").toEqual([]);
+        expect(echoed).toEqual(["host"]);
+      });
+    });
+
+    describe("errors as data", () => {
+      const group = "errors as data";
+      test(group, "a thrown Error comes back as THROWN with its name and message", async () => {
+        const executor = await create();
+        const error = errorOf(
+          await execute(executor, {
+            code: "async () => { throw new TypeError('the repository is archived') }",
+            globals: {},
+          }),
+        );
+        expect(error).toMatchObject({
+          code: "THROWN",
+          name: "TypeError",
+          message: "the repository is archived",
+        });
+      });
+
+      test(group, "a thrown non-Error comes back as THROWN and shows the value", async () => {
+        const executor = await create();
+        const text = errorOf(
+          await execute(executor, {
+            code: "async () => { throw 'a plain string' }",
+            globals: {},
+          }),
+        );
+        expect(text.code).toBe("THROWN");
+        expect(text.message).toContain("a plain string");
+        const object = errorOf(
+          await execute(executor, {
+            code: "() => { throw { reason: 'quota', left: 42 } }",
+            globals: {},
+          }),
+        );
+        expect(object.code).toBe("THROWN");
+        expect(object.message).toContain("42");
+      });
+
+      test(group, "a syntax error comes back as SYNTAX_ERROR", async () => {
+        const executor = await create();
+        for (const code of ["async () => { return 1 +; }", "async () => {", ""]) {
+          const error = errorOf(await execute(executor, { code, globals: {} }));
+          expect(error.code, JSON.stringify(code)).toBe("SYNTAX_ERROR");
+          expect(error.message.length).toBeGreaterThan(0);
+        }
+      });
+
+      test(group, "an unserializable result comes back as NOT_SERIALIZABLE", async () => {
+        const executor = await create();
+        for (const code of [
+          "async () => () => 1",
+          "async () => ({ list: [Symbol('s')] })",
+          "async () => { const cycle = {}; cycle.self = cycle; return cycle; }",
+        ]) {
+          const error = errorOf(await execute(executor, { code, globals: {} }));
+          expect(error.code, code).toBe("NOT_SERIALIZABLE");
+        }
+      });
+
+      test(group, "never rejects, whatever the code does", async () => {
+        const executor = await create();
+        const cases: [string, string][] = [
+          ["42", "THROWN"],
+          ["async () => { throw undefined }", "THROWN"],
+          ["async () => { throw null }", "THROWN"],
+          ["async () => { throw Symbol('s') }", "THROWN"],
+          ["async () => { await null; throw new RangeError('late') }", "THROWN"],
+          [
+            "async () => { const e = new Error('x'); e.name = 5; e.message = {}; throw e }",
+            "THROWN",
+          ],
+          ["async () => Symbol('s')", "NOT_SERIALIZABLE"],
+          ["}{", "SYNTAX_ERROR"],
+        ];
+        for (const [code, expected] of cases) {
+          const error = errorOf(await execute(executor, { code, globals: {} }));
+          expect(error.code, code).toBe(expected);
+        }
+        await healthy(executor);
+      });
+    });
+
+    describe("isolation", () => {
+      const group = "isolation";
+      test(group, "has no process, require, fetch or setTimeout by default", async () => {
+        const executor = await create();
+        const outcome = await execute(executor, {
+          code: "async () => [typeof process, typeof require, typeof fetch, typeof setTimeout]",
+          globals: {},
+        });
+        expect(resultOf(outcome)).toEqual(["undefined", "undefined", "undefined", "undefined"]);
+      });
+
+      test(group, "the sandbox's globalThis holds no host objects", async () => {
+        const executor = await create();
+        const outcome = await withHostMarker(() =>
+          execute(executor, {
+            code: `async () => ({
+              marker: typeof globalThis.${MARKER},
+              hostGlobals: Object.getOwnPropertyNames(globalThis)
+                .filter((name) => ${JSON.stringify(HOST_GLOBALS)}.includes(name)),
+              source: String(ns.secret) + Function.prototype.toString.call(ns.secret),
+              value: await ns.secret(),
+            })`,
+            globals: {
+              ns: {
+                secret: async () => {
+                  const hidden = "conformance-host-secret";
+                  return hidden.length;
+                },
+              },
+            },
+          }),
+        );
+        const seen = resultOf(outcome) as Record<string, unknown>;
+        expect(seen).toMatchObject({ marker: "undefined", hostGlobals: [], value: 23 });
+        expect(seen.source, "the host method's source stays on the host").not.toContain(
+          "conformance-host-secret",
+        );
+      });
+
+      test(group, "two passes share no state", async () => {
+        const executor = await create();
+        await execute(executor, {
+          code: `async () => {
+            globalThis.leak = 1;
+            Object.prototype.polluted = true;
+            Array.prototype.push = () => "hijacked";
+          }`,
+          globals: {},
+        });
+        const next = await execute(executor, {
+          code: "async () => { const list = []; list.push(1); return [typeof leak, ({}).polluted, list] }",
+          globals: {},
+        });
+        expect(resultOf(next)).toEqual(["undefined", undefined, [1]]);
+        const together = await Promise.all(
+          [1, 2, 3].map((n) =>
+            execute(executor, {
+              code: `async () => { globalThis.mine = ${n}; await ns.wait(${n}); return mine; }`,
+              globals: { ns: { wait: (input) => sleep(30 - (input as number) * 10) } },
+            }),
+          ),
+        );
+        expect(together.map(resultOf)).toEqual([1, 2, 3]);
+      });
+
+      test(group, "Function and eval in the sandbox cannot reach host values", async () => {
+        const executor = await create();
+        const outcome = await withHostMarker(() =>
+          execute(executor, {
+            code: `async () => [
+              Function("return typeof process")(),
+              Function("return typeof globalThis.${MARKER}")(),
+              (0, eval)("typeof require"),
+              eval("typeof ${MARKER}"),
+              ns.echo.constructor("return typeof process + typeof ${MARKER}")(),
+              [].constructor.constructor("return typeof process")(),
+              new Function("return this")() === globalThis,
+            ]`,
+            globals: { ns: { echo: recorder([]) } },
+          }),
+        );
+        expect(resultOf(outcome)).toEqual([
+          "undefined",
+          "undefined",
+          "undefined",
+          "undefined",
+          "undefinedundefined",
+          "undefined",
+          true,
+        ]);
+      });
+
+      test(
+        group,
+        "__proto__ keys in arguments and results do not pollute the host's Object.prototype",
+        async () => {
+          const executor = await create();
+          const received: unknown[] = [];
+          const outcome = await execute(executor, {
+            code: `async () => {
+            const input = JSON.parse('{"__proto__": {"pollutedByArgument": true}, "a": 1}');
+            const back = await ns.take(input);
+            return {
+              back,
+              own: JSON.parse('{"__proto__": {"pollutedByResult": true}, "b": 2}'),
+              sandboxClean: ({}).pollutedByHost === undefined,
+            };
+          }`,
+            globals: {
+              ns: {
+                take: async (input) => {
+                  received.push(input);
+                  return JSON.parse('{"__proto__": {"pollutedByHost": true}, "c": 3}');
+                },
+              },
+            },
+          });
+          const result = resultOf(outcome) as Record<string, Record<string, unknown>>;
+          const probe: Record<string, unknown> = {};
+          for (const key of ["pollutedByArgument", "pollutedByResult", "pollutedByHost"]) {
+            expect(probe[key], key).toBeUndefined();
+            expect(Object.hasOwn(Object.prototype, key), key).toBe(false);
+          }
+          const argument = received[0] as Record<string, unknown>;
+          expect(argument.a).toBe(1);
+          expect(argument.pollutedByArgument, "no prototype from an argument").toBeUndefined();
+          expect(result.own?.b).toBe(2);
+          expect(result.own?.pollutedByResult, "no prototype from a result").toBeUndefined();
+          expect(result.back?.pollutedByHost).toBeUndefined();
+          expect(result.sandboxClean).toBe(true);
+        },
+      );
+    });
+
+    describe("attacks", () => {
+      const group = "attacks";
+      for (const attack of ATTACKS) {
+        testWith(attack.capability)(
+          group,
+          attack.name,
+          async () => {
+            const executor = await create();
+            const before = hostPrototypes();
+            const calls: unknown[] = [];
+            const outcome = await withHostMarker(() =>
+              execute(executor, {
+                code: attack.code,
+                globals: { ns: { echo: recorder(calls) } },
+                ...(attack.limits ? { limits: attack.limits } : {}),
+              }),
+            );
+            await attack.check({ outcome, calls });
+            expect(hostPrototypes(), "the host's prototypes are untouched").toEqual(before);
+            await healthy(executor);
+          },
+          SLOW_TEST_MS,
+        );
+      }
+    });
+
+    describe("limits", () => {
+      const group = "limits";
+      testWith("timeout")(
+        group,
+        "an endless loop ends with TIMEOUT",
+        async () => {
+          const executor = await create();
+          for (const code of [
+            "async () => { while (true) {} }",
+            "async () => { try { while (true) {} } catch { return 'caught' } }",
+          ]) {
+            const error = errorOf(
+              await execute(executor, { code, globals: {}, limits: { timeoutMs: TIMEOUT_MS } }),
+            );
+            expect(error.code, code).toBe("TIMEOUT");
+          }
+          await healthy(executor);
+        },
+        SLOW_TEST_MS,
+      );
+
+      testWith("timeout")(
+        group,
+        "a pass waiting on a host call that never settles ends with TIMEOUT",
+        async () => {
+          const executor = await create();
+          const error = errorOf(
+            await execute(executor, {
+              code: "async () => { await ns.forever(); return 'never'; }",
+              globals: { ns: { forever: () => new Promise<never>(() => {}) } },
+              limits: { timeoutMs: TIMEOUT_MS },
+            }),
+          );
+          expect(error.code).toBe("TIMEOUT");
+          await healthy(executor);
+        },
+        SLOW_TEST_MS,
+      );
+
+      testWith("memoryLimit")(
+        group,
+        "an allocation blow-up ends with MEMORY",
+        async () => {
+          const executor = await create();
+          const error = errorOf(
+            await execute(executor, {
+              code: "async () => { const all = []; while (true) all.push(new Array(10000).fill(all.length)); }",
+              globals: {},
+              limits: { memoryBytes: MEMORY_BYTES, timeoutMs: 30_000 },
+            }),
+          );
+          expect(error.code).toBe("MEMORY");
+          await healthy(executor);
+        },
+        SLOW_TEST_MS,
+      );
+
+      testWith("abort")(
+        group,
+        "aborting ends a pass waiting on a host call with ABORTED; no host method runs after",
+        async () => {
+          const executor = await create();
+          const controller = new AbortController();
+          const calls: string[] = [];
+          const held: { finish?: (value: unknown) => void; called?: () => void } = {};
+          const called = new Promise<void>((resolve) => {
+            held.called = resolve;
+          });
+          const pending = execute(executor, {
+            code: "async () => { await ns.wait(); await ns.after(); return 'finished'; }",
+            globals: {
+              ns: {
+                wait: () => {
+                  calls.push("wait");
+                  held.called?.();
+                  return new Promise((resolve) => {
+                    held.finish = resolve;
+                  });
+                },
+                after: async () => {
+                  calls.push("after");
+                },
+              },
+            },
+            signal: controller.signal,
+            limits: { timeoutMs: 20_000 },
+          });
+          await Promise.race([called, pending]);
+          controller.abort(new Error("stopped by the conformance suite"));
+          const error = errorOf(await pending);
+          expect(error.code).toBe("ABORTED");
+          held.finish?.("too late");
+          await sleep(100);
+          expect(calls).toEqual(["wait"]);
+          await healthy(executor);
+        },
+        SLOW_TEST_MS,
+      );
+
+      testWith("abort")(
+        group,
+        "an already aborted signal ends the pass before any host call",
+        async () => {
+          const executor = await create();
+          const controller = new AbortController();
+          controller.abort();
+          const calls: unknown[] = [];
+          const error = errorOf(
+            await execute(executor, {
+              code: "async () => ns.echo(1)",
+              globals: { ns: { echo: recorder(calls) } },
+              signal: controller.signal,
+            }),
+          );
+          expect(error.code).toBe("ABORTED");
+          expect(calls).toEqual([]);
+        },
+      );
+    });
+
+    describe("console", () => {
+      const group = "console";
+      testWith("console")(group, "captures log, warn and error in order", async () => {
+        const executor = await create();
+        const outcome = await execute(executor, {
+          code: `async () => {
+            console.log("first", 1);
+            console.warn("second");
+            await ns.echo(null);
+            console.error("third");
+            console.log({ fourth: true });
+            return "done";
+          }`,
+          globals: { ns: { echo: recorder([]) } },
+        });
+        expect(resultOf(outcome)).toBe("done");
+        expect(outcome.logs).toHaveLength(4);
+        ["first", "second", "third", "fourth"].forEach((word, index) => {
+          expect(outcome.logs[index]).toContain(word);
+        });
+      });
+
+      testWith("console")(group, "keeps the logs of a pass that fails", async () => {
+        const executor = await create();
+        const outcome = await execute(executor, {
+          code: "async () => { console.log('before the failure'); throw new Error('failed') }",
+          globals: {},
+        });
+        expect(errorOf(outcome).code).toBe("THROWN");
+        expect(outcome.logs).toEqual([expect.stringContaining("before the failure")]);
+      });
+    });
+  });
+}
