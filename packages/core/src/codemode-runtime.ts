@@ -424,6 +424,21 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       throw error;
     };
 
+    /** Marks an entry applied with its value (none for `reexecute`); a value that cannot be recorded fails the run. */
+    const recordApplied = async (seq: number, value: unknown, what: string, keep: boolean) => {
+      let text: string | undefined;
+      try {
+        text = keep ? recordable(value, what) : undefined;
+      } catch (error) {
+        return failRecording(seq, error);
+      }
+      await journal.updateEntry(executionId, seq, ["executing"], {
+        state: "applied",
+        result: text,
+        updatedAt: now(),
+      });
+    };
+
     const invoke = async (
       resolved: ResolvedConnector,
       method: string,
@@ -565,20 +580,12 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         });
         throw error instanceof Error ? error : new Error(message);
       }
-      let text: string | undefined;
-      try {
-        text =
-          definition.replay === "reexecute"
-            ? undefined
-            : recordable(result, `The result of ${resolved.name}.${method}`);
-      } catch (error) {
-        return failRecording(seq, error);
-      }
-      await journal.updateEntry(executionId, seq, ["executing"], {
-        state: "applied",
-        result: text,
-        updatedAt: now(),
-      });
+      await recordApplied(
+        seq,
+        result,
+        `The result of ${resolved.name}.${method}`,
+        definition.replay !== "reexecute",
+      );
       return result;
     };
 
@@ -628,17 +635,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       __step_record: async (input) => {
         const { seq, value } = input as { seq: number; value: unknown };
         guard();
-        let text: string;
-        try {
-          text = recordable(value, "The value of a codemode.step");
-        } catch (error) {
-          return failRecording(seq, error);
-        }
-        await journal.updateEntry(executionId, seq, ["executing"], {
-          state: "applied",
-          result: text,
-          updatedAt: now(),
-        });
+        await recordApplied(seq, value, "The value of a codemode.step", true);
         return null;
       },
       __snippet: async (input) => {
