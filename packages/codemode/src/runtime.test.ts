@@ -548,9 +548,26 @@ describe("beyond the reference", () => {
       methods: () => ({ write: { requiresApproval: true, replay: "reexecute" } }),
       invoke: async () => null,
     };
-    await expect(runtimeOf([raw]).execute({ code: "1" })).rejects.toThrow(
+    expect(() => runtimeOf([raw])).toThrow(/replaying would apply the approved call again/);
+    // a connector that lists its methods asynchronously is checked on first use
+    const later: Connector = {
+      ...raw,
+      methods: async () => ({ write: { requiresApproval: true, replay: "reexecute" } }),
+    };
+    await expect(runtimeOf([later]).execute({ code: "1" })).rejects.toThrow(
       /replaying would apply the approved call again/,
     );
+  });
+
+  it("refuses connector names that collide or shadow a sandbox global when it is created", () => {
+    const one = functionConnector({ name: "my-api", methods: { a: { execute: async () => 1 } } });
+    const two = functionConnector({ name: "my_api", methods: { a: { execute: async () => 1 } } });
+    const shadow = functionConnector({
+      name: "console",
+      methods: { a: { execute: async () => 1 } },
+    });
+    expect(() => runtimeOf([one, two])).toThrow(/"my-api" and "my_api"/);
+    expect(() => runtimeOf([shadow])).toThrow(/shadow the sandbox global "console"/);
   });
 
   it("calls onPassEnd after an error and ignores hooks that throw", async () => {

@@ -227,64 +227,77 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
   const maxCalls = options.limits?.maxCalls ?? 10_000;
   let configuration: Promise<Configuration> | undefined;
 
-  const configure = (): Promise<Configuration> => {
-    configuration ??= (async () => {
-      const definitions: ConnectorDefinition[] = [];
-      const raw: Array<{ connector: Connector; methods: Record<string, ConnectorMethod> }> = [];
-      for (const connector of options.connectors) {
-        const methods = await connector.methods();
-        for (const [method, definition] of Object.entries(methods)) {
-          if (definition.requiresApproval && definition.replay === "reexecute") {
-            throw new CodemodeError(
-              "INVALID_CONFIG",
-              `Method "${method}" of connector "${connector.name}" needs approval and replay "reexecute": replaying would apply the approved call again.`,
-            );
-          }
+  /** Connectors, their methods, the catalog and the tool description; throws on a bad configuration. */
+  const build = (listed: ReadonlyArray<Record<string, ConnectorMethod>>): Configuration => {
+    const definitions: ConnectorDefinition[] = options.connectors.map((connector, index) => {
+      const methods = listed[index] as Record<string, ConnectorMethod>;
+      for (const [method, definition] of Object.entries(methods)) {
+        if (definition.requiresApproval && definition.replay === "reexecute") {
+          throw new CodemodeError(
+            "INVALID_CONFIG",
+            `Method "${method}" of connector "${connector.name}" needs approval and replay "reexecute": replaying would apply the approved call again.`,
+          );
         }
-        raw.push({ connector, methods });
-        definitions.push({
-          name: connector.name,
-          ...(connector.instructions ? { instructions: connector.instructions } : {}),
-          methods: Object.entries(methods).map(([method, definition]) => ({
-            name: method,
-            ...(definition.description ? { description: definition.description } : {}),
-            ...(definition.inputSchema !== undefined
-              ? { inputSchema: definition.inputSchema }
-              : {}),
-            ...(definition.outputSchema !== undefined
-              ? { outputSchema: definition.outputSchema }
-              : {}),
-            ...(definition.requiresApproval ? { requiresApproval: true } : {}),
-            ...(definition.keywords ? { keywords: definition.keywords } : {}),
-          })),
+      }
+      return {
+        name: connector.name,
+        ...(connector.instructions ? { instructions: connector.instructions } : {}),
+        methods: Object.entries(methods).map(([method, definition]) => ({
+          name: method,
+          ...(definition.description ? { description: definition.description } : {}),
+          ...(definition.inputSchema !== undefined ? { inputSchema: definition.inputSchema } : {}),
+          ...(definition.outputSchema !== undefined
+            ? { outputSchema: definition.outputSchema }
+            : {}),
+          ...(definition.requiresApproval ? { requiresApproval: true } : {}),
+          ...(definition.keywords ? { keywords: definition.keywords } : {}),
+        })),
+      };
+    });
+    let catalog: Catalog;
+    try {
+      catalog = createCatalog({ connectors: definitions });
+    } catch (error) {
+      if (TypegenError.isInstance(error))
+        throw new CodemodeError("INVALID_CONFIG", error.message, { cause: error });
+      throw error;
+    }
+    const connectors = new Map<string, ResolvedConnector>();
+    catalog.connectors.forEach((declared, index) => {
+      const connector = options.connectors[index] as Connector;
+      const methods = listed[index] as Record<string, ConnectorMethod>;
+      const resolved: ResolvedConnector = { connector, name: declared.name, methods: new Map() };
+      for (const method of declared.methods) {
+        resolved.methods.set(method.name, {
+          original: method.original,
+          definition: methods[method.original] as ConnectorMethod,
         });
       }
-      let catalog: Catalog;
-      try {
-        catalog = createCatalog({ connectors: definitions });
-      } catch (error) {
-        if (TypegenError.isInstance(error))
-          throw new CodemodeError("INVALID_CONFIG", error.message, { cause: error });
-        throw error;
-      }
-      const connectors = new Map<string, ResolvedConnector>();
-      catalog.connectors.forEach((declared, index) => {
-        const { connector, methods } = raw[index] as (typeof raw)[number];
-        const resolved: ResolvedConnector = { connector, name: declared.name, methods: new Map() };
-        for (const method of declared.methods) {
-          resolved.methods.set(method.name, {
-            original: method.original,
-            definition: methods[method.original] as ConnectorMethod,
-          });
-        }
-        connectors.set(declared.name, resolved);
-      });
-      return { connectors, catalog, description: createToolDescription(catalog.connectors) };
-    })();
-    configuration.catch(() => {
-      configuration = undefined;
+      connectors.set(declared.name, resolved);
     });
-    return configuration;
+    return { connectors, catalog, description: createToolDescription(catalog.connectors) };
+  };
+
+  // Connectors whose methods are known at once are checked now, so that a bad configuration throws
+  // here; connectors that list their methods asynchronously are checked on first use.
+  const listed = options.connectors.map((connector) => connector.methods());
+  const pending = listed.some(
+    (methods) => typeof (methods as PromiseLike<unknown>)?.then === "function",
+  );
+  let ready: Configuration | undefined = pending
+    ? undefined
+    : build(listed as Record<string, ConnectorMethod>[]);
+
+  const configure = async (): Promise<Configuration> => {
+    if (ready) return ready;
+    configuration ??= Promise.all(listed).then(build);
+    try {
+      ready = await configuration;
+      return ready;
+    } catch (error) {
+      configuration = undefined;
+      throw error;
+    }
   };
 
   const snippetCatalog = async (config: Configuration) =>
@@ -847,7 +860,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         get description() {
           return (
             toolOptions.description ??
-            descriptionCache ??
+            ready?.description ??
             "Run JavaScript that composes the configured connectors."
           );
         },
@@ -1072,14 +1085,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     },
   };
 
-  // the tool description needs the connectors' methods, which may come asynchronously
-  let descriptionCache: string | undefined;
-  configure()
-    .then((config) => {
-      descriptionCache = config.description;
-    })
-    .catch(() => {
-      // reported by the first call that needs the configuration
-    });
+  // an asynchronous configuration is prepared now, so the tool description is ready when it is read
+  if (!ready) configure().catch(() => {});
   return runtime;
 }
