@@ -340,7 +340,10 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         args: entry.args === undefined ? undefined : codec.decode(entry.args),
       }));
 
-  /** Marks the run failed (only while it is still running) and returns the model's outcome. */
+  /**
+   * Ends a pass in failure: marks the run failed (only while it is still running), runs the
+   * connectors' end-of-pass and end-of-run hooks, and returns the model's outcome.
+   */
   const fail = async (
     executionId: string,
     message: string,
@@ -352,6 +355,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       ...(logs ? { logs } : {}),
       updatedAt: now(),
     });
+    await hooks(executionId, "error", "error");
     return { status: "error", executionId, error: message, ...(logs?.length ? { logs } : {}) };
   };
 
@@ -361,20 +365,16 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     const executionId = execution.id;
     const missing = execution.connectors.filter((connector) => !config.connectors.has(connector));
     if (missing.length > 0) {
-      const output = await fail(
+      return fail(
         executionId,
         `This run needs connectors that are not configured now: ${missing.join(", ")}. Configure them again to resume it.`,
       );
-      await hooks(executionId, "error", "error");
-      return output;
     }
     let code: string;
     try {
       code = normalizeCode(execution.code);
     } catch (error) {
-      const output = await fail(executionId, messageOf(error));
-      await hooks(executionId, "error", "error");
-      return output;
+      return fail(executionId, messageOf(error));
     }
 
     const controller = createAbortController();
@@ -713,18 +713,14 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
           (nearest.length ? ` Nearest: ${nearest.join(", ")}.` : "") +
           ` Use codemode.search("what you want to do") and codemode.describe(path) to find the right one.`;
       }
-      const output = await fail(executionId, message, outcome.logs);
-      await hooks(executionId, "error", "error");
-      return output;
+      return fail(executionId, message, outcome.logs);
     }
     let resultText: string;
     try {
       resultText = recordable(outcome.result, "The result");
     } catch (error) {
       if (CodemodeError.isInstance(error) && error.code === "NOT_SERIALIZABLE") {
-        const output = await fail(executionId, error.message, outcome.logs);
-        await hooks(executionId, "error", "error");
-        return output;
+        return fail(executionId, error.message, outcome.logs);
       }
       // too big for the audit row: the model still gets it
       resultText = codec.encode(`[not recorded: ${messageOf(error)}]`);
@@ -900,12 +896,13 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       return true;
     },
     async resolve({ executionId, seq, result }) {
+      const notWaiting = `Call #${seq} of execution "${executionId}" is not waiting for a result.`;
       const entry = await journal.getEntry(executionId, seq);
       if (entry?.state !== "pending" || !entry.deferred) {
         return {
           status: "error",
           executionId,
-          error: `Call #${seq} of execution "${executionId}" is not waiting for a result.`,
+          error: notWaiting,
         };
       }
       let text: string;
@@ -924,7 +921,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         return {
           status: "error",
           executionId,
-          error: `Call #${seq} of execution "${executionId}" is not waiting for a result.`,
+          error: notWaiting,
         };
       }
       return resume(executionId);
