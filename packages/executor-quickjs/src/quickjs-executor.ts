@@ -5,9 +5,27 @@ import {
   type ExecuteRequest,
   type ExecuteResult,
   type Executor,
-  type HostNamespaces,
   type SandboxError,
 } from "@codemode/core";
+import {
+  abortedError,
+  type BootstrapSpec,
+  callHost,
+  createRenderer,
+  describeNamespaces,
+  type ErrorInfo,
+  errorInfoOf,
+  errorReply,
+  LogSink,
+  mebibytes,
+  messageOf,
+  positive,
+  sandboxBootstrap,
+  sandboxSource,
+  stackError,
+  timeoutError,
+  unserializableResultError,
+} from "@codemode/executor-kit";
 import type {
   QuickJSContext,
   QuickJSDeferredPromise,
@@ -16,8 +34,6 @@ import type {
   QuickJSSyncVariant,
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
-import { type BootstrapSpec, sandboxBootstrap } from "./sandbox-bootstrap.ts";
-import { createRenderer } from "./sandbox-render.ts";
 import { type InstanceSource, instanceSource, type QuickJSInstance } from "./wasm-instances.ts";
 
 /** Options of {@link QuickJSExecutor}; `request.limits` overrides the three limits per pass. */
@@ -66,17 +82,8 @@ const MAX_TIMERS = 1_000;
 /** A stalled program whose instance memory is this close to its cap most likely lost a job to OOM. */
 const NEAR_LIMIT_BYTES = 2 * 1024 * 1024;
 const MAX_TIMER_DELAY = 2 ** 31 - 1;
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 const hostCodec = createValueCodec();
-/**
- * The source text of a self-contained function, as an expression evaluated in the sandbox. Some
- * transpilers (esbuild with `keepNames`, used by tsx) insert calls to a `__name` helper into function
- * bodies; a local no-op stands in for it.
- */
-function sandboxSource(fn: (...args: never[]) => unknown): string {
-  return `(() => { const __name = (target) => target; return (${fn.toString()}); })()`;
-}
 const BOOTSTRAP_SOURCE = sandboxSource(sandboxBootstrap);
 const CODEC_SOURCE = sandboxSource(createValueCodec);
 const RENDERER_SOURCE = sandboxSource(createRenderer);
@@ -86,21 +93,6 @@ const hostTimers = globalThis as unknown as {
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 };
-
-function positive(value: unknown, what: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new CodemodeError(
-      "INVALID_CONFIG",
-      `${what} must be a positive finite number, got ${String(value)}.`,
-    );
-  }
-  return value;
-}
-
-function mebibytes(bytes: number): string {
-  const value = bytes / (1024 * 1024);
-  return Number.isInteger(value) ? `${value} MiB` : `${value.toFixed(1)} MiB`;
-}
 
 /**
  * Runs Code Mode programs in QuickJS compiled to WebAssembly (the synchronous build; host calls are
@@ -166,65 +158,6 @@ export class QuickJSExecutor implements Executor {
   }
 }
 
-function describeNamespaces(globals: HostNamespaces): Record<string, string[]> {
-  if (typeof globals !== "object" || globals === null) {
-    throw new CodemodeError("INVALID_CONFIG", "request.globals must be an object of namespaces.");
-  }
-  const out: Record<string, string[]> = {};
-  for (const name of Object.keys(globals)) {
-    if (!IDENTIFIER.test(name)) {
-      throw new CodemodeError(
-        "INVALID_CONFIG",
-        `The namespace name "${name}" is not a JavaScript identifier.`,
-      );
-    }
-    const methods = globals[name];
-    if (typeof methods !== "object" || methods === null) {
-      throw new CodemodeError(
-        "INVALID_CONFIG",
-        `The namespace "${name}" must be an object of functions.`,
-      );
-    }
-    out[name] = Object.keys(methods).filter((method) => typeof methods[method] === "function");
-  }
-  return out;
-}
-
-/** Console lines of one pass, bounded by count and characters. */
-class LogSink {
-  readonly #lines: string[] = [];
-  #chars = 0;
-  #dropped = 0;
-  readonly #maxLines: number;
-  readonly #maxChars: number;
-
-  constructor(maxLines: number, maxChars: number) {
-    this.#maxLines = maxLines;
-    this.#maxChars = maxChars;
-  }
-
-  add(line: string): void {
-    if (
-      this.#dropped > 0 ||
-      this.#lines.length >= this.#maxLines ||
-      this.#chars >= this.#maxChars
-    ) {
-      this.#dropped++;
-      return;
-    }
-    const room = this.#maxChars - this.#chars;
-    const text = line.length > room ? `${line.slice(0, room)}…` : line;
-    this.#lines.push(text);
-    this.#chars += text.length;
-  }
-
-  snapshot(): string[] {
-    if (this.#dropped === 0) return [...this.#lines];
-    const noun = this.#dropped === 1 ? "line" : "lines";
-    return [...this.#lines, `… ${this.#dropped} more ${noun} dropped`];
-  }
-}
-
 interface PassConfig {
   request: ExecuteRequest;
   namespaces: Record<string, string[]>;
@@ -235,13 +168,6 @@ interface PassConfig {
   timers: boolean;
   maxLogLines: number;
   maxLogChars: number;
-}
-
-interface ErrorInfo {
-  name: string;
-  message: string;
-  stack?: string | undefined;
-  code?: string | undefined;
 }
 
 type Outcome = { kind: "ok"; text: string } | { kind: "error"; error: SandboxError };
@@ -278,8 +204,9 @@ class Pass {
 
   async run(): Promise<ExecuteResult> {
     const signal = this.#config.request.signal;
-    if (signal?.aborted) return { error: aborted(signal), logs: [] };
-    const onAbort = () => this.#end({ kind: "error", error: aborted(signal as AbortSignalLike) });
+    if (signal?.aborted) return { error: abortedError(signal), logs: [] };
+    const onAbort = () =>
+      this.#end({ kind: "error", error: abortedError(signal as AbortSignalLike) });
     signal?.addEventListener("abort", onAbort, { once: true });
     const timer = hostTimers.setTimeout(
       () => this.#end({ kind: "error", error: this.#timeoutError() }),
@@ -559,47 +486,14 @@ class Pass {
         }),
       );
     }
-    const globals = this.#config.request.globals;
-    const methods = Object.hasOwn(globals, namespace) ? globals[namespace] : undefined;
-    const fn = methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
-    if (typeof fn !== "function") {
-      return context.newString(
-        errorReply({
-          name: "TypeError",
-          message: `${namespace}.${method} is not a host method.`,
-          code: "UNKNOWN_METHOD",
-        }),
-      );
-    }
-    let input: unknown;
-    try {
-      input = hostCodec.decode(readString(context, inputHandle));
-    } catch (error) {
-      return context.newString(
-        errorReply({
-          name: "TypeError",
-          message: `The input of ${namespace}.${method} is unreadable: ${messageOf(error)}`,
-        }),
-      );
-    }
-    let promise: Promise<unknown>;
-    try {
-      promise = Promise.resolve(fn.call(methods, input));
-    } catch (error) {
-      promise = Promise.reject(error);
-    }
     const deferred = context.newPromise();
     this.#deferreds.add(deferred);
     this.#inflight++;
-    promise.then(
-      (value) =>
-        this.#onReply(
-          context,
-          deferred,
-          replyOf(namespace, method, value, this.#config.memoryBytes),
-        ),
-      (error) => this.#onReply(context, deferred, errorReply(errorInfoOf(error))),
-    );
+    const { memoryBytes } = this.#config;
+    callHost(this.#config.request.globals, namespace, method, readString(context, inputHandle), {
+      chars: memoryBytes / 2,
+      reason: `the sandbox's memory (${mebibytes(memoryBytes)}) can hold`,
+    }).then((reply) => this.#onReply(context, deferred, reply));
     return deferred.handle;
   }
 
@@ -641,16 +535,7 @@ class Pass {
       const error = this.#classify(info);
       this.#end({
         kind: "error",
-        error:
-          info.code === "NOT_SERIALIZABLE"
-            ? {
-                name: "TypeError",
-                code: "NOT_SERIALIZABLE",
-                message:
-                  `The code's return value cannot leave the sandbox: ${info.message} Return plain data: ` +
-                  "objects, arrays, strings, numbers, booleans, null, undefined, Date, Map, Set, bigint or binary data.",
-              }
-            : error,
+        error: info.code === "NOT_SERIALIZABLE" ? unserializableResultError(info.message) : error,
       });
       return;
     }
@@ -809,13 +694,7 @@ class Pass {
   }
 
   #timeoutError(): SandboxError {
-    return {
-      name: "TimeoutError",
-      code: "TIMEOUT",
-      message:
-        `The code ran longer than ${this.#config.timeoutMs} ms and was stopped. Do less in one run ` +
-        "(fewer calls, smaller loops) and make sure every promise it awaits settles.",
-    };
+    return timeoutError(this.#config.timeoutMs);
   }
 
   #memoryError(): SandboxError {
@@ -830,15 +709,6 @@ class Pass {
   }
 }
 
-function stackError(): SandboxError {
-  return {
-    name: "RangeError",
-    code: "MEMORY",
-    message:
-      "The code exceeded the stack limit (recursion too deep) and was stopped. Use a loop instead of deep recursion.",
-  };
-}
-
 function syntaxError(info: ErrorInfo): SandboxError {
   const where = /codemode\.js:(\d+)(?::(\d+))?/.exec(info.stack ?? "");
   let location = "";
@@ -851,72 +721,10 @@ function syntaxError(info: ErrorInfo): SandboxError {
   return { name: "SyntaxError", code: "SYNTAX_ERROR", message: `${info.message}${location}` };
 }
 
-function aborted(signal: AbortSignalLike): SandboxError {
-  const reason = signal.reason;
-  const why =
-    reason instanceof Error ? reason.message : typeof reason === "string" && reason ? reason : "";
-  return {
-    name: "AbortError",
-    code: "ABORTED",
-    message: why ? `The run was stopped from outside: ${why}` : "The run was stopped from outside.",
-  };
-}
-
 function readString(context: QuickJSContext, handle: QuickJSHandle | undefined): string {
   return handle && context.typeof(handle) === "string" ? context.getString(handle) : "";
 }
 
 function readNumber(context: QuickJSContext, handle: QuickJSHandle | undefined): number {
   return handle && context.typeof(handle) === "number" ? context.getNumber(handle) : 0;
-}
-
-function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "unreadable error";
-  }
-}
-
-function errorInfoOf(error: unknown): ErrorInfo {
-  try {
-    if (typeof error === "object" && error !== null) {
-      const record = error as Record<string, unknown>;
-      return {
-        name: typeof record.name === "string" && record.name ? record.name : "Error",
-        message: typeof record.message === "string" ? record.message : String(error),
-        code: typeof record.code === "string" ? record.code : undefined,
-      };
-    }
-    return { name: "Error", message: String(error) };
-  } catch {
-    return { name: "Error", message: "A host method failed with an unreadable error." };
-  }
-}
-
-function errorReply(info: ErrorInfo): string {
-  return `e${JSON.stringify({ name: info.name, message: info.message, ...(info.code ? { code: info.code } : {}) })}`;
-}
-
-function replyOf(namespace: string, method: string, value: unknown, memoryBytes: number): string {
-  let text: string;
-  try {
-    text = hostCodec.encode(value);
-  } catch (error) {
-    return errorReply({
-      name: "TypeError",
-      message: `${namespace}.${method} returned a value that cannot cross the sandbox boundary: ${messageOf(error)}`,
-      code: "NOT_SERIALIZABLE",
-    });
-  }
-  if (text.length > memoryBytes / 2) {
-    return errorReply({
-      name: "RangeError",
-      message:
-        `${namespace}.${method} returned ${text.length} characters, more than the sandbox's memory ` +
-        `(${mebibytes(memoryBytes)}) can hold. Ask for less (a page, fewer fields).`,
-      code: "TOO_LARGE",
-    });
-  }
-  return `r${text}`;
 }

@@ -1,4 +1,4 @@
-import type { SandboxRenderer } from "./sandbox-render.ts";
+import type { SandboxRenderer } from "./sandbox-renderer.ts";
 
 /** The value codec's shape, as the sandbox sees it. */
 interface SandboxCodec {
@@ -24,6 +24,9 @@ export interface SandboxApi {
   fire(id: number): void;
   /** a reason the configuration cannot work (a namespace shadows a built-in), or "" */
   problem: string;
+  /** the value codec the namespaces use, for values the sandbox's own host code moves */
+  encode(value: unknown): string;
+  decode(text: string): unknown;
 }
 
 /**
@@ -46,8 +49,12 @@ export function sandboxBootstrap(
   hostLog: (line: string) => void,
   hostSettle: (kind: string, a: string, b?: string, c?: string, d?: string) => void,
   hostTimer: (id: number, delay: number) => void,
-  /** the source text of `"codec"` (`createValueCodec`) or `"renderer"` (`createRenderer`), compiled on first use */
-  hostSource: (name: "codec" | "renderer") => string,
+  /**
+   * `"codec"` (`createValueCodec`) or `"renderer"` (`createRenderer`), asked for on first use: the
+   * factory itself, or its source text, which is then compiled with an indirect `eval` (so a pass that
+   * never needs it does not pay for it; a sandbox that forbids `eval` hands over the factory)
+   */
+  hostHelper: (name: "codec" | "renderer") => string | ((...args: never[]) => unknown),
   specText: string,
 ): SandboxApi {
   const spec = JSON.parse(specText) as BootstrapSpec;
@@ -65,15 +72,19 @@ export function sandboxBootstrap(
   const TypeErrorType = TypeError;
   const ProxyType = Proxy;
 
+  function helper(name: "codec" | "renderer"): unknown {
+    const found = hostHelper(name);
+    return typeof found === "string" ? evaluate(found) : found;
+  }
   let codecInstance: SandboxCodec | undefined;
   let rendererInstance: SandboxRenderer | undefined;
   function codec(): SandboxCodec {
-    if (!codecInstance) codecInstance = (evaluate(hostSource("codec")) as () => SandboxCodec)();
+    if (!codecInstance) codecInstance = (helper("codec") as () => SandboxCodec)();
     return codecInstance;
   }
   function renderer(): SandboxRenderer {
     if (!rendererInstance) {
-      rendererInstance = (evaluate(hostSource("renderer")) as (max: number) => SandboxRenderer)(
+      rendererInstance = (helper("renderer") as (max: number) => SandboxRenderer)(
         spec.maxLineChars,
       );
     }
@@ -277,6 +288,8 @@ export function sandboxBootstrap(
 
   return {
     problem,
+    encode,
+    decode,
     run(program: unknown) {
       let promise: Promise<unknown>;
       try {

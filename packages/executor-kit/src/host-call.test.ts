@@ -1,0 +1,63 @@
+import { createValueCodec } from "@codemode/core";
+import { describe, expect, it } from "vitest";
+import { callHost, describeNamespaces } from "./host-call.ts";
+import { LogSink } from "./log-sink.ts";
+
+const codec = createValueCodec();
+
+describe("callHost", () => {
+  const globals = {
+    ns: {
+      echo: async (input: unknown) => input,
+      fail: async () => {
+        throw Object.assign(new RangeError("no such page"), { code: "NOT_FOUND" });
+      },
+      big: async () => "x".repeat(100),
+    },
+  };
+
+  it("decodes the input, calls the method and encodes its result", async () => {
+    const input = { when: new Date(0), tags: new Set(["a"]), n: 1n };
+    const reply = await callHost(globals, "ns", "echo", codec.encode(input));
+    expect(reply[0]).toBe("r");
+    expect(codec.decode(reply.slice(1))).toStrictEqual(input);
+  });
+
+  it("answers failures as error replies, never rejecting", async () => {
+    expect(JSON.parse((await callHost(globals, "ns", "fail", "null")).slice(1))).toEqual({
+      name: "RangeError",
+      message: "no such page",
+      code: "NOT_FOUND",
+    });
+    const unknown = await callHost(globals, "ns", "toString", "null");
+    expect(JSON.parse(unknown.slice(1))).toMatchObject({ code: "UNKNOWN_METHOD" });
+    const unreadable = await callHost(globals, "ns", "echo", "{not json");
+    expect(unreadable).toMatch(/^e.*unreadable/);
+  });
+
+  it("refuses a result larger than the limit, saying why", async () => {
+    const reply = await callHost(globals, "ns", "big", "null", { chars: 10, reason: "fits here" });
+    expect(JSON.parse(reply.slice(1))).toMatchObject({
+      code: "TOO_LARGE",
+      message: expect.stringContaining("more than fits here"),
+    });
+  });
+});
+
+describe("describeNamespaces", () => {
+  it("lists methods and refuses names that cannot be globals", () => {
+    expect(describeNamespaces({ a: { x: async () => 1, y: "no" as never } })).toEqual({ a: ["x"] });
+    expect(() => describeNamespaces({ "not-valid": {} })).toThrow(/identifier/);
+  });
+});
+
+describe("LogSink", () => {
+  it("keeps lines up to its bounds and counts the rest", () => {
+    const sink = new LogSink(2, 1_000);
+    for (const line of ["one", "two", "three", "four"]) sink.add(line);
+    expect(sink.snapshot()).toEqual(["one", "two", "… 2 more lines dropped"]);
+    const short = new LogSink(10, 5);
+    short.add("abcdefgh");
+    expect(short.snapshot()).toEqual(["abcde…"]);
+  });
+});

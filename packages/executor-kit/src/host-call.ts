@@ -1,0 +1,138 @@
+import { CodemodeError, createValueCodec, type HostNamespaces } from "@codemode/core";
+
+/** A failure as it crosses the boundary. */
+export interface ErrorInfo {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  code?: string | undefined;
+}
+
+/** How large an encoded result may be before it is refused, and why (said to the model). */
+export interface ReplyLimit {
+  chars: number;
+  /** completes "more than …", e.g. "the sandbox's memory (64 MiB) can hold" */
+  reason: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const hostCodec = createValueCodec();
+
+/** The namespaces' names and their method names; throws `INVALID_CONFIG` for what cannot be a global. */
+export function describeNamespaces(globals: HostNamespaces): Record<string, string[]> {
+  if (typeof globals !== "object" || globals === null) {
+    throw new CodemodeError("INVALID_CONFIG", "request.globals must be an object of namespaces.");
+  }
+  const out: Record<string, string[]> = {};
+  for (const name of Object.keys(globals)) {
+    if (!IDENTIFIER.test(name)) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `The namespace name "${name}" is not a JavaScript identifier.`,
+      );
+    }
+    const methods = globals[name];
+    if (typeof methods !== "object" || methods === null) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `The namespace "${name}" must be an object of functions.`,
+      );
+    }
+    out[name] = Object.keys(methods).filter((method) => typeof methods[method] === "function");
+  }
+  return out;
+}
+
+export function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "unreadable error";
+  }
+}
+
+export function errorInfoOf(error: unknown): ErrorInfo {
+  try {
+    if (typeof error === "object" && error !== null) {
+      const record = error as Record<string, unknown>;
+      return {
+        name: typeof record.name === "string" && record.name ? record.name : "Error",
+        message: typeof record.message === "string" ? record.message : String(error),
+        code: typeof record.code === "string" ? record.code : undefined,
+      };
+    }
+    return { name: "Error", message: String(error) };
+  } catch {
+    return { name: "Error", message: "A host method failed with an unreadable error." };
+  }
+}
+
+/** The reply to a host call that failed: `"e"` and the error as JSON. */
+export function errorReply(info: ErrorInfo): string {
+  return `e${JSON.stringify({ name: info.name, message: info.message, ...(info.code ? { code: info.code } : {}) })}`;
+}
+
+/** The reply to a host call that returned: `"r"` and the value's encoding, or an error reply. */
+export function resultReply(
+  namespace: string,
+  method: string,
+  value: unknown,
+  limit?: ReplyLimit,
+): string {
+  let text: string;
+  try {
+    text = hostCodec.encode(value);
+  } catch (error) {
+    return errorReply({
+      name: "TypeError",
+      message: `${namespace}.${method} returned a value that cannot cross the sandbox boundary: ${messageOf(error)}`,
+      code: "NOT_SERIALIZABLE",
+    });
+  }
+  if (limit && text.length > limit.chars) {
+    return errorReply({
+      name: "RangeError",
+      message:
+        `${namespace}.${method} returned ${text.length} characters, more than ${limit.reason}. ` +
+        "Ask for less (a page, fewer fields).",
+      code: "TOO_LARGE",
+    });
+  }
+  return `r${text}`;
+}
+
+/**
+ * The host half of one sandbox call: finds `globals[namespace][method]`, decodes the input, calls it
+ * and answers with a reply string. Never rejects: every failure is an error reply.
+ */
+export async function callHost(
+  globals: HostNamespaces,
+  namespace: string,
+  method: string,
+  inputText: string,
+  limit?: ReplyLimit,
+): Promise<string> {
+  const methods = Object.hasOwn(globals, namespace) ? globals[namespace] : undefined;
+  const fn = methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+  if (typeof fn !== "function") {
+    return errorReply({
+      name: "TypeError",
+      message: `${namespace}.${method} is not a host method.`,
+      code: "UNKNOWN_METHOD",
+    });
+  }
+  let input: unknown;
+  try {
+    input = hostCodec.decode(inputText);
+  } catch (error) {
+    return errorReply({
+      name: "TypeError",
+      message: `The input of ${namespace}.${method} is unreadable: ${messageOf(error)}`,
+    });
+  }
+  try {
+    return resultReply(namespace, method, await fn.call(methods, input), limit);
+  } catch (error) {
+    return errorReply(errorInfoOf(error));
+  }
+}

@@ -1,0 +1,34 @@
+/** Console lines of one pass, bounded by count and characters; what does not fit is counted. */
+export class LogSink {
+  readonly #lines: string[] = [];
+  #chars = 0;
+  #dropped = 0;
+  readonly #maxLines: number;
+  readonly #maxChars: number;
+
+  constructor(maxLines: number, maxChars: number) {
+    this.#maxLines = maxLines;
+    this.#maxChars = maxChars;
+  }
+
+  add(line: string): void {
+    if (
+      this.#dropped > 0 ||
+      this.#lines.length >= this.#maxLines ||
+      this.#chars >= this.#maxChars
+    ) {
+      this.#dropped++;
+      return;
+    }
+    const room = this.#maxChars - this.#chars;
+    const text = line.length > room ? `${line.slice(0, room)}…` : line;
+    this.#lines.push(text);
+    this.#chars += text.length;
+  }
+
+  snapshot(): string[] {
+    if (this.#dropped === 0) return [...this.#lines];
+    const noun = this.#dropped === 1 ? "line" : "lines";
+    return [...this.#lines, `… ${this.#dropped} more ${noun} dropped`];
+  }
+}

@@ -1,0 +1,58 @@
+import { type AbortSignalLike, CodemodeError, type SandboxError } from "@codemode/core";
+
+/** A positive finite number, or `INVALID_CONFIG` naming the option. */
+export function positive(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `${what} must be a positive finite number, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+export function mebibytes(bytes: number): string {
+  const value = bytes / (1024 * 1024);
+  return Number.isInteger(value) ? `${value} MiB` : `${value.toFixed(1)} MiB`;
+}
+
+export function abortedError(signal: AbortSignalLike): SandboxError {
+  const reason = signal.reason;
+  const why =
+    reason instanceof Error ? reason.message : typeof reason === "string" && reason ? reason : "";
+  return {
+    name: "AbortError",
+    code: "ABORTED",
+    message: why ? `The run was stopped from outside: ${why}` : "The run was stopped from outside.",
+  };
+}
+
+export function timeoutError(timeoutMs: number): SandboxError {
+  return {
+    name: "TimeoutError",
+    code: "TIMEOUT",
+    message:
+      `The code ran longer than ${timeoutMs} ms and was stopped. Do less in one run ` +
+      "(fewer calls, smaller loops) and make sure every promise it awaits settles.",
+  };
+}
+
+export function stackError(): SandboxError {
+  return {
+    name: "RangeError",
+    code: "MEMORY",
+    message:
+      "The code exceeded the stack limit (recursion too deep) and was stopped. Use a loop instead of deep recursion.",
+  };
+}
+
+/** The return value could not be encoded in the sandbox. */
+export function unserializableResultError(message: string): SandboxError {
+  return {
+    name: "TypeError",
+    code: "NOT_SERIALIZABLE",
+    message:
+      `The code's return value cannot leave the sandbox: ${message} Return plain data: ` +
+      "objects, arrays, strings, numbers, booleans, null, undefined, Date, Map, Set, bigint or binary data.",
+  };
+}
