@@ -7,6 +7,7 @@ export {
   type ExecutorCapability,
   type ExecutorConformanceOptions,
   runExecutorConformance,
+  type SandboxGlobal,
 } from "./executor-conformance.ts";
 export {
   type JournalStoreConformanceOptions,

@@ -40,6 +40,7 @@ export {
   TERMINAL_STATUSES,
 } from "./journal-store.ts";
 export { memoryStore } from "./memory-store.ts";
+export { SANDBOX_EVALUATE_HOOK } from "./sandbox-prelude.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
 export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
 export type {

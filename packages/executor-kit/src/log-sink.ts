@@ -26,6 +26,11 @@ export class LogSink {
     this.#chars += text.length;
   }
 
+  /** counts lines the sandbox dropped before they reached the host */
+  drop(count: number): void {
+    if (Number.isSafeInteger(count) && count > 0) this.#dropped += count;
+  }
+
   snapshot(): string[] {
     if (this.#dropped === 0) return [...this.#lines];
     const noun = this.#dropped === 1 ? "line" : "lines";

@@ -1,0 +1,5 @@
+// The one runtime class this package takes from workerd, declared for builds without Workers types.
+// (Tests compile against the full types that `wrangler types` generates and leave this file out.)
+declare module "cloudflare:workers" {
+  export abstract class RpcTarget {}
+}

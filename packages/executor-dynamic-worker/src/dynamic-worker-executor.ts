@@ -1,0 +1,379 @@
+import {
+  CodemodeError,
+  createValueCodec,
+  type ExecuteRequest,
+  type ExecuteResult,
+  type Executor,
+  type SandboxError,
+} from "@codemode/core";
+import {
+  abortedError,
+  describeNamespaces,
+  type ErrorInfo,
+  errorReply,
+  LogSink,
+  messageOf,
+  positive,
+  stackError,
+  timeoutError,
+  unserializableResultError,
+} from "@codemode/executor-kit";
+import {
+  HARNESS_SOURCE,
+  type HarnessOutcome,
+  type HarnessSpec,
+  type LogBatch,
+  MODULE_NAMES,
+  PROGRAM_LINE_OFFSET,
+  programModule,
+} from "./harness-source.ts";
+import { HostBridge } from "./host-bridge.ts";
+
+/** The code of a worker to load; the shape of `WorkerLoaderWorkerCode` this executor uses. */
+export interface DynamicWorkerCode {
+  compatibilityDate: string;
+  compatibilityFlags?: string[];
+  mainModule: string;
+  modules: Record<string, unknown>;
+  globalOutbound?: object | null;
+  env?: Record<string, unknown>;
+}
+
+/** The Worker Loader binding (`worker_loaders` in wrangler.jsonc), as far as this executor uses it. */
+export interface WorkerLoaderLike {
+  load(code: DynamicWorkerCode): { getEntrypoint(name?: string): unknown };
+}
+
+export interface DynamicWorkerExecutorOptions {
+  /** the Worker Loader binding, e.g. `env.LOADER` */
+  loader: WorkerLoaderLike;
+  /** wall time of a pass in ms, watched in the sandbox and on the host; default 30,000 */
+  timeout?: number;
+  /**
+   * Where the sandbox's `fetch()` and `connect()` go: `null` (the default) blocks them; a `Fetcher`
+   * (a service binding, or `ctx.exports.X(...)`) receives every outbound request instead.
+   */
+  globalOutbound?: object | null;
+  /** more modules the program may `import()` (name → ES module source) */
+  modules?: Record<string, string>;
+  /** the loaded worker's `env`; values must be serializable or bindings */
+  bindings?: Record<string, unknown>;
+  /** the loaded worker's compatibility date; default "2026-04-20" */
+  compatibilityDate?: string;
+  /** the loaded worker's compatibility flags; default none (no `nodejs_compat`: no `process` or `Buffer`) */
+  compatibilityFlags?: string[];
+  /** most console lines kept per pass; default 1,000 */
+  maxLogLines?: number;
+  /** most console characters kept per pass; default 100,000 */
+  maxLogChars?: number;
+}
+
+const DEFAULTS = {
+  timeout: 30_000,
+  compatibilityDate: "2026-04-20",
+  maxLogLines: 1_000,
+  maxLogChars: 100_000,
+};
+/** The host's watchdog fires this long after the sandbox's own timer should have. */
+const WATCHDOG_GRACE_MS = 100;
+/** Workers RPC carries messages up to 32 MiB; a reply stays well below. */
+const MAX_REPLY_CHARS = 16 * 1024 * 1024;
+const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
+const hostCodec = createValueCodec();
+const disposeSymbol = (Symbol as { dispose?: symbol }).dispose;
+
+interface Harness {
+  /** answers JSON text of `{ outcome, logs? }` */
+  evaluate(bridge: HostBridge, input?: string): Promise<string>;
+}
+
+interface HarnessReply {
+  outcome: HarnessOutcome;
+  logs?: LogBatch;
+}
+
+function parseReply(text: unknown): HarnessReply {
+  const reply = typeof text === "string" ? (JSON.parse(text) as HarnessReply) : undefined;
+  if (!reply || !Array.isArray(reply.outcome)) {
+    throw new Error("the sandbox worker's reply is not readable");
+  }
+  return reply;
+}
+
+type Timer = unknown;
+const timers = globalThis as unknown as {
+  setTimeout(callback: () => void, ms: number): Timer;
+  clearTimeout(timer: Timer): void;
+};
+
+/**
+ * Runs Code Mode programs in Cloudflare Workers isolates loaded for one pass each through the Worker
+ * Loader binding. The program is a module of its own beside a harness module; namespaces and the
+ * `codemode` SDK reach the host over Workers RPC (a `HostBridge` passed as an argument); outbound
+ * network is blocked unless a `Fetcher` is given; a timer in the sandbox and a watchdog on the host
+ * end a pass on time; calls still in flight when a pass ends are answered at once, so the isolate can
+ * exit. workerd only: it imports `cloudflare:workers`.
+ */
+export class DynamicWorkerExecutor implements Executor {
+  readonly specificationVersion = "v1" as const;
+  readonly #loader: WorkerLoaderLike;
+  readonly #timeout: number;
+  readonly #globalOutbound: object | null;
+  readonly #modules: Record<string, string>;
+  readonly #bindings: Record<string, unknown> | undefined;
+  readonly #compatibilityDate: string;
+  readonly #compatibilityFlags: string[];
+  readonly #maxLogLines: number;
+  readonly #maxLogChars: number;
+
+  constructor(options: DynamicWorkerExecutorOptions) {
+    const loader = options?.loader as Partial<WorkerLoaderLike> | undefined;
+    if (!loader || typeof loader.load !== "function") {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        'DynamicWorkerExecutor needs a Worker Loader binding as `loader` (wrangler.jsonc: "worker_loaders": [{ "binding": "LOADER" }], then `loader: env.LOADER`).',
+      );
+    }
+    this.#loader = options.loader;
+    this.#timeout = positive(options.timeout ?? DEFAULTS.timeout, "timeout");
+    this.#globalOutbound = options.globalOutbound ?? null;
+    const modules = options.modules ?? {};
+    for (const [name, source] of Object.entries(modules)) {
+      if (RESERVED_MODULES.has(name)) {
+        throw new CodemodeError(
+          "INVALID_CONFIG",
+          `The module name "${name}" is reserved by DynamicWorkerExecutor; choose another.`,
+        );
+      }
+      if (typeof source !== "string") {
+        throw new CodemodeError(
+          "INVALID_CONFIG",
+          `The module "${name}" must be ES module source text.`,
+        );
+      }
+    }
+    this.#modules = { ...modules };
+    this.#bindings = options.bindings;
+    this.#compatibilityDate = options.compatibilityDate ?? DEFAULTS.compatibilityDate;
+    this.#compatibilityFlags = [...(options.compatibilityFlags ?? [])];
+    this.#maxLogLines = positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines");
+    this.#maxLogChars = positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars");
+  }
+
+  async execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    if (typeof request?.code !== "string") {
+      throw new CodemodeError("INVALID_CONFIG", "execute() needs request.code as a string.");
+    }
+    const globals = request.globals ?? {};
+    const timeoutMs = positive(request.limits?.timeoutMs ?? this.#timeout, "limits.timeoutMs");
+    const spec: HarnessSpec = {
+      namespaces: describeNamespaces(globals),
+      timeoutMs,
+      maxLogLines: this.#maxLogLines,
+      maxLineChars: this.#maxLogChars,
+      prelude: typeof request.prelude === "string" && request.prelude.length > 0,
+    };
+    const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
+    const signal = request.signal;
+    if (signal?.aborted) return { error: abortedError(signal), logs: [] };
+
+    const bridge: HostBridge = new HostBridge({
+      globals,
+      logs,
+      replyLimit: { chars: MAX_REPLY_CHARS, reason: "Workers RPC can carry" },
+      evaluate: (source: string, input: string): Promise<string> =>
+        this.#evaluateSaved(spec, request.prelude, bridge, source, input),
+    });
+    const watchdog: { timer?: Timer } = {};
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<SandboxError>((resolve) => {
+      watchdog.timer = timers.setTimeout(
+        () => resolve(timeoutError(timeoutMs)),
+        timeoutMs + WATCHDOG_GRACE_MS,
+      );
+      if (signal) {
+        onAbort = () => resolve(abortedError(signal));
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+    });
+
+    const loaded = this.#load(spec, request.prelude, programModule(request.code));
+    try {
+      const ended = await Promise.race([
+        loaded.harness.evaluate(bridge).then(
+          (text) => {
+            try {
+              return { reply: parseReply(text) };
+            } catch (error) {
+              return { crash: error };
+            }
+          },
+          (error: unknown) => ({ crash: error }),
+        ),
+        stopped.then((error) => ({ stopped: error })),
+      ]);
+      if ("stopped" in ended) return { error: ended.stopped, logs: logs.snapshot() };
+      if ("crash" in ended) return { error: crashError(ended.crash), logs: logs.snapshot() };
+      bridge.addLogs(ended.reply.logs);
+      const outcome = ended.reply.outcome;
+      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", String(outcome[1]));
+      if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
+      return { error: outcomeError(outcome, timeoutMs), logs: logs.snapshot() };
+    } finally {
+      timers.clearTimeout(watchdog.timer);
+      if (signal && onAbort) signal.removeEventListener("abort", onAbort);
+      bridge.close();
+      loaded.dispose();
+    }
+  }
+
+  /** Loads a fresh worker: the harness, the pass's spec, prelude and program, and the user's modules. */
+  #load(
+    spec: HarnessSpec,
+    prelude: string | undefined,
+    program: string,
+  ): { harness: Harness; dispose(): void } {
+    const modules: Record<string, string> = {
+      ...this.#modules,
+      [MODULE_NAMES.harness]: HARNESS_SOURCE,
+      [MODULE_NAMES.spec]: `export default ${JSON.stringify(spec)};\n`,
+      [MODULE_NAMES.program]: program,
+    };
+    if (spec.prelude && prelude) modules[MODULE_NAMES.prelude] = prelude;
+    const code: DynamicWorkerCode = {
+      compatibilityDate: this.#compatibilityDate,
+      compatibilityFlags: this.#compatibilityFlags,
+      mainModule: MODULE_NAMES.harness,
+      modules,
+      globalOutbound: this.#globalOutbound,
+    };
+    if (this.#bindings && Object.keys(this.#bindings).length > 0) code.env = this.#bindings;
+    const worker = this.#loader.load(code);
+    const harness = worker.getEntrypoint() as Harness;
+    return {
+      harness,
+      dispose() {
+        for (const stub of [harness, worker]) {
+          const dispose = disposeSymbol && (stub as Record<symbol, unknown>)[disposeSymbol];
+          if (typeof dispose === "function") {
+            try {
+              dispose.call(stub);
+            } catch {
+              // already gone
+            }
+          }
+        }
+      },
+    };
+  }
+
+  /** `codemode.run`: a saved program's source, run in a worker of its own on the same bridge. */
+  async #evaluateSaved(
+    spec: HarnessSpec,
+    prelude: string | undefined,
+    bridge: HostBridge,
+    source: string,
+    input: string,
+  ): Promise<string> {
+    const loaded = this.#load(spec, prelude, programModule(source));
+    try {
+      const reply = parseReply(await loaded.harness.evaluate(bridge, input));
+      bridge.addLogs(reply.logs);
+      const outcome = reply.outcome;
+      if (outcome[0] === "ok") return `r${outcome[1] ?? ""}`;
+      const error = outcomeError(outcome, spec.timeoutMs);
+      return errorReply({ name: error.name, message: error.message, code: error.code });
+    } catch (error) {
+      const failure = crashError(error);
+      return errorReply({ name: failure.name, message: failure.message, code: failure.code });
+    } finally {
+      loaded.dispose();
+    }
+  }
+}
+
+function decodeResult(text: string, logs: string[]): ExecuteResult {
+  try {
+    return { result: hostCodec.decode(text), logs };
+  } catch (error) {
+    return {
+      error: {
+        name: "TypeError",
+        code: "NOT_SERIALIZABLE",
+        message: `The code's return value could not be read on the host: ${messageOf(error)}`,
+      },
+      logs,
+    };
+  }
+}
+
+/** The error of a pass that did not return. */
+function outcomeError(outcome: HarnessOutcome, timeoutMs: number): SandboxError {
+  const [kind = "", a = "", b = "", c = "", d = ""] = outcome;
+  if (kind === "timeout") return timeoutError(timeoutMs);
+  if (kind === "load") return loadError(a, { name: b, message: c, stack: d });
+  const info: ErrorInfo = { name: a || "Error", message: b, stack: c || undefined, code: d };
+  if (kind === "unserializable" && info.code === "NOT_SERIALIZABLE") {
+    return unserializableResultError(info.message);
+  }
+  if (info.name === "RangeError" && /call stack/i.test(info.message)) return stackError();
+  return {
+    name: info.name,
+    message: info.message,
+    ...(info.stack ? { stack: info.stack } : {}),
+    code: "THROWN",
+  };
+}
+
+/** The prelude or the program failed to load: a syntax error, with the program's own line numbers. */
+function loadError(stage: string, info: ErrorInfo): SandboxError {
+  if (info.name !== "SyntaxError") {
+    return {
+      name: info.name,
+      code: "THROWN",
+      message: stage === "prelude" ? `The prelude failed: ${info.message}` : info.message,
+    };
+  }
+  let location = "";
+  const where = new RegExp(`${stage}\\.js:(\\d+)(?::(\\d+))?`).exec(info.stack ?? "");
+  if (where) {
+    const line = Number(where[1]) - (stage === "program" ? PROGRAM_LINE_OFFSET : 0);
+    location = where[2] ? ` (line ${line}, column ${where[2]})` : ` (line ${line})`;
+  }
+  const message = `${info.message}${location}`;
+  return {
+    name: "SyntaxError",
+    code: "SYNTAX_ERROR",
+    message: stage === "prelude" ? `The prelude failed: ${message}` : message,
+  };
+}
+
+/** The loaded worker failed outside the program (it could not start, or its isolate died). */
+function crashError(error: unknown): SandboxError {
+  const message = messageOf(error);
+  const syntax = /SyntaxError: ([^\n]*)(?:\n\s*at (program|prelude)\.js:(\d+):(\d+))?/.exec(
+    message,
+  );
+  if (syntax) {
+    const stage = syntax[2] ?? "program";
+    return loadError(stage, {
+      name: "SyntaxError",
+      message: syntax[1] ?? message,
+      stack: syntax[3] ? `${stage}.js:${syntax[3]}:${syntax[4]}` : undefined,
+    });
+  }
+  if (/had hung and would never generate a response/.test(message)) {
+    return {
+      name: "Error",
+      code: "THROWN",
+      message:
+        "The code is waiting for a promise that can never settle: no host call and no timer is pending. " +
+        "Make sure every promise it awaits resolves or rejects.",
+    };
+  }
+  return {
+    name: "Error",
+    code: "THROWN",
+    message: `The sandbox worker failed and the run was stopped: ${message}`,
+  };
+}
