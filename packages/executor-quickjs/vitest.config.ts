@@ -1,4 +1,19 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { nodeProject } from "../../vitest.shared.ts";
 
-export default defineConfig({ test: { projects: [nodeProject()] } });
+export default defineConfig({
+  test: {
+    projects: [
+      nodeProject(),
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.jsonc" } })],
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.workers.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});

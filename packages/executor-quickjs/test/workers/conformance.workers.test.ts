@@ -1,0 +1,10 @@
+// QuickJSExecutor inside workerd, against the executor suite: the .wasm comes in as a compiled module.
+import { runExecutorConformance } from "@codemode/conformance";
+import { QuickJSExecutor } from "../../src/index.ts";
+import wasmModule from "./quickjs.wasm";
+
+runExecutorConformance({
+  name: "QuickJSExecutor (workerd)",
+  createExecutor: () => new QuickJSExecutor({ wasmModule }),
+  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console"],
+});
