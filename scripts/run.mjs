@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sets the workspace up on a machine that has only Node.js and npm, then runs one task:
 //   node scripts/run.mjs test    typecheck, lint, build + publint, every test project
-//   node scripts/run.mjs demo    the project's main job
+//   node scripts/run.mjs demo    the project's main job: the demo agent under `wrangler dev`
 //   node scripts/run.mjs bench   every benchmark
 // It installs pnpm (globally, or into .tools/ when the global prefix is not writable), the workspace's
 // dependencies from the lockfile, and then hands over to pnpm. `npm test` and `npm run demo` call it.
@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 const tasks = {
   test: ["run", "check"],
-  demo: ["--filter", "@codemode/typegen", "run", "example"],
+  demo: ["--filter", "@codemode/demo-agent", "run", "dev"],
   bench: ["exec", "turbo", "run", "bench", "--concurrency=1"],
 };
 
@@ -60,7 +60,36 @@ if (!env.npm_config_nodedir && existsSync(join(prefix, "include", "node", "node.
   env.npm_config_nodedir = prefix;
 }
 
+// The end-to-end tests drive the demo in Debian's Chromium; install it when it is missing.
+const CHROMIUM = "/usr/bin/chromium";
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  console.log("> installing Chromium (Debian package chromium) for the browser tests");
+  const root = process.getuid?.() === 0;
+  const aptEnv = { ...env, DEBIAN_FRONTEND: "noninteractive" };
+  const apt = (args) =>
+    root
+      ? run("apt-get", args, { env: aptEnv })
+      : run("sudo", ["--preserve-env=DEBIAN_FRONTEND", "apt-get", ...args], { env: aptEnv });
+  const install = () => apt(["install", "-y", "chromium"]) === 0;
+  if (!install()) {
+    // a fresh machine has no package lists yet
+    if (apt(["update"]) !== 0 || !install()) {
+      console.error(
+        `Chromium is needed for the browser tests and could not be installed. Install Debian's package yourself (apt-get install -y chromium, as root) so that ${CHROMIUM} exists, then run the tests again.`,
+      );
+      process.exit(1);
+    }
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.error(`apt-get installed chromium, but ${CHROMIUM} is still missing.`);
+    process.exit(1);
+  }
+}
+
 ensurePnpm();
+if (task === "test") ensureChromium();
 const frozen = existsSync(join(root, "pnpm-lock.yaml")) ? ["--frozen-lockfile"] : [];
 if (run("pnpm", ["install", ...frozen]) !== 0) process.exit(1);
 process.exit(run("pnpm", tasks[task]));

@@ -1,0 +1,186 @@
+import type { CodemodeRuntime } from "codemode";
+import type { ModelInfo } from "./model-info.ts";
+import type { TrackerStore } from "./tracker-store.ts";
+
+/** What the HTTP API works on: the agent's runtime and data, and a way to tell the open pages. */
+export interface AgentApi {
+  runtime: CodemodeRuntime;
+  tracker: TrackerStore;
+  /** the connector names, for describe */
+  connectors: string[];
+  model(): ModelInfo;
+  /** something the page shows changed; `note` also goes to the chat */
+  changed(note?: string): void;
+}
+
+/** A request the page got wrong: answered with status 400 and the message. */
+class BadRequest extends Error {}
+
+const json = (value: unknown, status = 200) =>
+  new Response(JSON.stringify(value ?? null), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+
+async function body(request: Request): Promise<Record<string, unknown>> {
+  try {
+    const value = (await request.json()) as unknown;
+    if (typeof value === "object" && value !== null) return value as Record<string, unknown>;
+  } catch {
+    // falls through
+  }
+  throw new BadRequest("The body must be a JSON object.");
+}
+
+function text(fields: Record<string, unknown>, name: string): string {
+  const value = fields[name];
+  if (typeof value !== "string" || value === "") throw new BadRequest(`"${name}" is required.`);
+  return value;
+}
+
+const outcomeNote = (what: string, output: { status: string; executionId: string }) =>
+  `${what} ${output.executionId}: the run is now ${output.status}.`;
+
+type Handler = (request: Request, match: RegExpExecArray, api: AgentApi) => Promise<Response>;
+
+const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
+  ["GET", /^\/api\/model$/, async (_r, _m, api) => json(api.model())],
+  [
+    "POST",
+    /^\/api\/run$/,
+    async (request, _m, api) => {
+      const output = await api.runtime.execute({ code: text(await body(request), "code") });
+      api.changed();
+      return json(output);
+    },
+  ],
+  ["GET", /^\/api\/pending$/, async (_r, _m, api) => json(await api.runtime.pending())],
+  [
+    "POST",
+    /^\/api\/approve$/,
+    async (request, _m, api) => {
+      const executionId = text(await body(request), "executionId");
+      const waiting = (await api.runtime.execution(executionId))?.status === "paused";
+      const output = await api.runtime.approve({ executionId });
+      if (waiting) api.changed(outcomeNote("Approved", output));
+      return json(output);
+    },
+  ],
+  [
+    "POST",
+    /^\/api\/reject$/,
+    async (request, _m, api) => {
+      const fields = await body(request);
+      const executionId = text(fields, "executionId");
+      const rejected = await api.runtime.reject({ executionId, seq: Number(fields.seq) });
+      if (rejected) api.changed(`Rejected ${executionId}: the run is now rejected.`);
+      return json({ rejected });
+    },
+  ],
+  [
+    "GET",
+    /^\/api\/executions$/,
+    async (request, _m, api) => {
+      const limit = Number(new URL(request.url).searchParams.get("limit") ?? 20);
+      return json(await api.runtime.executions(Number.isFinite(limit) ? limit : 20));
+    },
+  ],
+  [
+    "GET",
+    /^\/api\/executions\/([^/]+)$/,
+    async (_r, match, api) => {
+      const execution = await api.runtime.execution(decodeURIComponent(match[1] ?? ""));
+      return execution ? json(execution) : json({ error: "No such execution." }, 404);
+    },
+  ],
+  [
+    "POST",
+    /^\/api\/rollback$/,
+    async (request, _m, api) => {
+      const executionId = text(await body(request), "executionId");
+      const report = await api.runtime.rollback({ executionId });
+      api.changed(
+        `Rolled back ${executionId}: reverted calls ${report.reverted.join(", ") || "none"}.`,
+      );
+      return json(report);
+    },
+  ],
+  ["GET", /^\/api\/snippets$/, async (_r, _m, api) => json(await api.runtime.snippets())],
+  [
+    "POST",
+    /^\/api\/snippets$/,
+    async (request, _m, api) => {
+      const fields = await body(request);
+      const description = typeof fields.description === "string" ? fields.description : "";
+      await api.runtime.saveSnippet(text(fields, "name"), {
+        executionId: text(fields, "executionId"),
+        ...(description ? { description } : {}),
+      });
+      api.changed();
+      return json({ saved: true });
+    },
+  ],
+  [
+    "DELETE",
+    /^\/api\/snippets\/([^/]+)$/,
+    async (_r, match, api) => {
+      const deleted = await api.runtime.deleteSnippet(decodeURIComponent(match[1] ?? ""));
+      api.changed();
+      return json({ deleted });
+    },
+  ],
+  [
+    "GET",
+    /^\/api\/describe$/,
+    async (request, _m, api) => {
+      const target = new URL(request.url).searchParams.get("target");
+      if (target) return json(await api.runtime.describe(target));
+      return json({
+        toolDescription: api.runtime.tool().description,
+        connectors: await Promise.all(api.connectors.map((name) => api.runtime.describe(name))),
+      });
+    },
+  ],
+  [
+    "GET",
+    /^\/api\/search$/,
+    async (request, _m, api) =>
+      json(await api.runtime.search(new URL(request.url).searchParams.get("q") ?? "")),
+  ],
+  [
+    "GET",
+    /^\/api\/tracker$/,
+    async (_r, _m, api) =>
+      json({ projects: api.tracker.listProjects(), tasks: api.tracker.listTasks() }),
+  ],
+];
+
+/** The agent's HTTP JSON API; errors come back as `{ error }` with a 4xx or 500 status. */
+export async function handleApi(request: Request, api: AgentApi): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const allowed: string[] = [];
+  for (const [method, path, handler] of routes) {
+    const match = path.exec(pathname);
+    if (!match) continue;
+    if (method !== request.method) {
+      allowed.push(method);
+      continue;
+    }
+    try {
+      return await handler(request, match, api);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // CodemodeErrors (a run that is not paused, a bad snippet name) carry a code: the caller's mistake
+      const expected =
+        error instanceof BadRequest || (error instanceof Error && "code" in error && !!error.code);
+      return json({ error: message }, expected ? 400 : 500);
+    }
+  }
+  if (allowed.length > 0) {
+    return new Response(JSON.stringify({ error: `Use ${allowed.join(" or ")}.` }), {
+      status: 405,
+      headers: { allow: allowed.join(", "), "content-type": "application/json" },
+    });
+  }
+  return json({ error: `No API route ${request.method} ${pathname}.` }, 404);
+}

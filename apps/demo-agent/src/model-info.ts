@@ -1,0 +1,8 @@
+/** Where the chat model comes from. */
+export type ModelProvider = "offline" | "workers-ai" | "openai-compatible";
+
+/** The active model as the page shows it. */
+export interface ModelInfo {
+  provider: ModelProvider;
+  label: string;
+}

@@ -1,0 +1,140 @@
+// The agent's pieces together in Node: the offline model's programs run through the real durable
+// runtime (QuickJS here instead of the Worker Loader) against the tracker in SQLite, the way the
+// Durable Object wires them; approval, replay and rollback included.
+import Database from "better-sqlite3";
+import { createCodemodeRuntime, sqliteStore } from "codemode";
+import { QuickJSExecutor } from "codemode/quickjs";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { ChatEvent } from "../src/chat-event.ts";
+import { ChatHistory } from "../src/chat-history.ts";
+import { OfflineDemoModel } from "../src/offline-demo-model.ts";
+import { runChatTurn } from "../src/run-chat-turn.ts";
+import { trackerConnector } from "../src/tracker-connector.ts";
+import { TrackerStore } from "../src/tracker-store.ts";
+import { sqlOver } from "./sqlite-adapter.ts";
+
+function agent() {
+  const db = new Database(":memory:");
+  const sql = sqlOver(db);
+  const tracker = new TrackerStore(sql);
+  const history = new ChatHistory(sql);
+  const runtime = createCodemodeRuntime({
+    store: sqliteStore(db),
+    executor: new QuickJSExecutor(),
+    connectors: [trackerConnector(tracker)],
+    name: "demo",
+  });
+  const say = async (text: string) => {
+    const events: ChatEvent[] = [];
+    const messages = await runChatTurn({
+      model: new OfflineDemoModel(),
+      tool: runtime.tool(),
+      history: history.list(),
+      text,
+      send: (event) => events.push(event),
+    });
+    history.append(messages);
+    const answer = events
+      .filter((event) => event.type === "text-delta")
+      .map((event) => event.text)
+      .join("");
+    return { events, answer };
+  };
+  return { tracker, history, runtime, say };
+}
+
+describe("the demo agent's flow", () => {
+  let demo: ReturnType<typeof agent>;
+  beforeEach(() => {
+    demo = agent();
+  });
+
+  it("seeds the tracker once", () => {
+    expect(demo.tracker.listProjects().map((p) => p.id)).toEqual(["infra", "mobile", "website"]);
+    expect(demo.tracker.listTasks()).toHaveLength(7);
+  });
+
+  it("lists the real tasks and keeps the turn in the history", async () => {
+    const { events, answer } = await demo.say("list my tasks");
+    expect(events.map((event) => event.type)).toContain("tool-call");
+    const result = events.find((event) => event.type === "tool-result");
+    expect(result).toMatchObject({ output: { status: "completed" } });
+    expect(answer).toContain("You have 7 tasks: 3 to do, 2 in progress, 2 done.");
+    expect(answer).toContain("#1 Redesign the pricing page (doing, high, website)");
+    expect(demo.history.list().map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
+  });
+
+  it("summarizes projects with one journaled call per project", async () => {
+    const { answer, events } = await demo.say("summarize projects");
+    expect(answer).toContain("3 projects, 5 open tasks in all:");
+    expect(answer).toContain("- Website: 3 tasks, 1 done, 2 open");
+    const output = events.find((event) => event.type === "tool-result");
+    const id = output?.type === "tool-result" ? output.output.executionId : "";
+    const run = await demo.runtime.execution(id);
+    expect(run?.calls.map((call) => call.method)).toEqual([
+      "list_projects",
+      "list_tasks",
+      "list_tasks",
+      "list_tasks",
+    ]);
+  });
+
+  it("pauses on create, creates once on approval, and rolls back", async () => {
+    const { answer } = await demo.say("create a task Write release notes in mobile");
+    expect(answer).toContain("waits for your approval");
+    const [pending] = await demo.runtime.pending();
+    expect(pending).toMatchObject({
+      seq: 1,
+      connector: "tracker",
+      method: "create_task",
+      args: { projectId: "mobile", title: "Write release notes" },
+    });
+    expect(demo.tracker.listTasks()).toHaveLength(7);
+
+    const executionId = pending?.executionId ?? "";
+    const approved = await demo.runtime.approve({ executionId });
+    expect(approved).toMatchObject({
+      status: "completed",
+      result: { id: 8, projectId: "mobile", title: "Write release notes", status: "todo" },
+    });
+    expect(demo.tracker.listTasks()).toHaveLength(8);
+    const run = await demo.runtime.execution(executionId);
+    expect(run?.calls.map((call) => [call.seq, call.method, call.state])).toEqual([
+      [0, "list_projects", "applied"],
+      [1, "create_task", "applied"],
+    ]);
+
+    expect(await demo.runtime.rollback({ executionId })).toEqual({ reverted: [1], skipped: [0] });
+    expect(demo.tracker.listTasks()).toHaveLength(7);
+    expect((await demo.runtime.execution(executionId))?.status).toBe("rolled_back");
+  });
+
+  it("moves a task after approval and restores its status on rollback", async () => {
+    await demo.say("mark task 1 as done");
+    const [pending] = await demo.runtime.pending();
+    const executionId = pending?.executionId ?? "";
+    expect(pending?.method).toBe("update_task_status");
+    await demo.runtime.approve({ executionId });
+    expect(demo.tracker.getTask(1)?.status).toBe("done");
+    await demo.runtime.rollback({ executionId });
+    expect(demo.tracker.getTask(1)?.status).toBe("doing");
+  });
+
+  it("rejects a create: nothing is created", async () => {
+    await demo.say("create a task Never do this");
+    const [pending] = await demo.runtime.pending();
+    expect(
+      await demo.runtime.reject({
+        executionId: pending?.executionId ?? "",
+        seq: pending?.seq ?? 0,
+      }),
+    ).toBe(true);
+    expect(demo.tracker.listTasks()).toHaveLength(7);
+    expect(await demo.runtime.pending()).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+// The offline demo model on its own: which program each scenario writes, and how the answer reflects
+// the tool's output, through the AI SDK's own tool loop with a stand-in `codemode` tool.
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import type { CodeModeOutput } from "codemode";
+import { describe, expect, it } from "vitest";
+import { HELP_TEXT, matchScenario } from "../src/demo-scenarios.ts";
+import { OfflineDemoModel } from "../src/offline-demo-model.ts";
+
+/** A `codemode` tool that records the code it gets and answers with a fixed output. */
+function standIn(output: (code: string) => CodeModeOutput) {
+  const codes: string[] = [];
+  const codemode = tool({
+    description: "Run JavaScript.",
+    inputSchema: jsonSchema<{ code: string }>({
+      type: "object",
+      properties: { code: { type: "string" } },
+      required: ["code"],
+    }),
+    execute: async ({ code }) => {
+      codes.push(code);
+      return output(code);
+    },
+  });
+  return { codes, tools: { codemode } };
+}
+
+const completed = (result: unknown): CodeModeOutput => ({
+  status: "completed",
+  executionId: "exec_1",
+  result,
+});
+
+async function ask(prompt: string, output: (code: string) => CodeModeOutput) {
+  const { codes, tools } = standIn(output);
+  const result = await generateText({
+    model: new OfflineDemoModel(),
+    tools,
+    prompt,
+    stopWhen: stepCountIs(4),
+  });
+  return { codes, text: result.text, steps: result.steps.length };
+}
+
+describe("OfflineDemoModel", () => {
+  it("answers anything it does not know with the help text, without a tool call", async () => {
+    const { codes, text, steps } = await ask("hello there", () => completed(null));
+    expect(codes).toEqual([]);
+    expect(steps).toBe(1);
+    expect(text).toBe(HELP_TEXT);
+    expect(text).toContain("list my tasks");
+  });
+
+  it("lists tasks with one call and answers from the real result", async () => {
+    const tasks = [
+      { id: 1, title: "Ship it", status: "doing", priority: "high", projectId: "website" },
+      { id: 4, title: "Test it", status: "todo", priority: "low", projectId: "mobile" },
+    ];
+    const { codes, text, steps } = await ask("list my tasks", () => completed(tasks));
+    expect(steps).toBe(2);
+    expect(codes).toHaveLength(1);
+    expect(codes[0]).toContain("await tracker.list_tasks({})");
+    expect(text).toContain("You have 2 tasks: 1 to do, 1 in progress, 0 done.");
+    expect(text).toContain("#4 Test it (todo, low, mobile)");
+  });
+
+  it("summarizes projects with a program that makes a call per project", async () => {
+    const rows = [
+      { project: "Website", total: 3, done: 1, open: 2 },
+      { project: "Mobile app", total: 2, done: 0, open: 2 },
+    ];
+    const { codes, text } = await ask("summarize projects", () => completed(rows));
+    expect(codes[0]).toContain("tracker.list_projects({})");
+    expect(codes[0]).toMatch(/for \(const project of projects\)[\s\S]*tracker\.list_tasks/);
+    expect(text).toContain("2 projects, 4 open tasks in all:");
+    expect(text).toContain("- Mobile app: 2 tasks, 0 done, 2 open");
+  });
+
+  it("creates a task through the approval-gated method and reports the pause", async () => {
+    const paused = (): CodeModeOutput => ({
+      status: "paused",
+      executionId: "exec_9",
+      pending: [
+        {
+          executionId: "exec_9",
+          seq: 2,
+          connector: "tracker",
+          method: "create_task",
+          args: { projectId: "mobile", title: "Write release notes" },
+        },
+      ],
+    });
+    const { codes, text } = await ask('create a task "Write release notes" in mobile', paused);
+    expect(codes[0]).toContain('p.id === "mobile"');
+    expect(codes[0]).toContain(
+      'tracker.create_task({ projectId: project.id, title: "Write release notes" })',
+    );
+    expect(text).toContain("exec_9 is paused");
+    expect(text).toContain(
+      'tracker.create_task({"projectId":"mobile","title":"Write release notes"})',
+    );
+    expect(text).toContain("waits for your approval");
+  });
+
+  it("tells what failed when the program fails", async () => {
+    const failed = (): CodeModeOutput => ({
+      status: "error",
+      executionId: "exec_2",
+      error: "TypeError: boom.",
+    });
+    const { text } = await ask("show stats", failed);
+    expect(text).toBe("The program failed: TypeError: boom.");
+  });
+
+  it("streams the tool call and the answer in several text deltas", async () => {
+    const { tools } = standIn(() => completed({ total: 3, byStatus: { todo: 3 }, byProject: {} }));
+    const result = streamText({
+      model: new OfflineDemoModel(),
+      tools,
+      prompt: "how many tasks are there?",
+      stopWhen: stepCountIs(4),
+    });
+    const kinds: string[] = [];
+    for await (const part of result.fullStream) kinds.push(part.type);
+    expect(kinds).toContain("tool-call");
+    expect(kinds).toContain("tool-result");
+    expect(kinds.filter((kind) => kind === "text-delta").length).toBeGreaterThan(3);
+    expect(await result.text).toBe("3 tasks. By status: todo 3. By project: .");
+  });
+});
+
+describe("matchScenario", () => {
+  it.each([
+    ["list my tasks", "list-tasks"],
+    ["What tasks do I have?", "list-tasks"],
+    ["summarize projects", "summarize-projects"],
+    ["give me an overview", "summarize-projects"],
+    ["show stats", "stats"],
+    ["create a task Fix the login page", "create-task"],
+    ["Add a new task: update docs", "create-task"],
+    ["mark task 3 as done", "update-status"],
+    ["move task #2 to doing", "update-status"],
+    ["what can you do?", "help"],
+  ])("%s → %s", (text, name) => {
+    expect(matchScenario(text).name).toBe(name);
+  });
+
+  it("takes the title and the project from a create request", () => {
+    expect(
+      matchScenario("create a task called Write release notes in the mobile project").code,
+    ).toContain('p.id === "mobile"');
+    const code = matchScenario("create a task Write release notes for infra.").code ?? "";
+    expect(code).toContain('title: "Write release notes"');
+    expect(code).toContain('p.id === "infra"');
+    expect(matchScenario("create a task Polish the website").code).toContain(
+      'title: "Polish the website"',
+    );
+  });
+});

@@ -1,0 +1,113 @@
+// Starts `wrangler dev` for the app on a free loopback port with its state in a temporary folder,
+// waits until it answers, and stops the whole process group.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const wranglerBin = join(
+  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin",
+  "wrangler.js",
+);
+
+export interface DevServer {
+  url: string;
+  /** what wrangler printed, for failure messages */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** `wrangler dev` with the offline model (`vars` may add more), answering at the returned url. */
+export async function startWranglerDev(
+  options: { vars?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<DevServer> {
+  const port = await freePort();
+  const state = await mkdtemp(join(tmpdir(), "demo-agent-state-"));
+  const vars = { MODEL_PROVIDER: "offline", ...options.vars };
+  const args = [
+    wranglerBin,
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    state,
+    "--show-interactive-dev-session=false",
+    ...Object.entries(vars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: appDir,
+    detached: true, // its own process group, so stop() ends workerd too
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+  });
+  let log = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const server: DevServer = {
+    url,
+    output: () => log,
+    async stop() {
+      killGroup(child, "SIGTERM");
+      const timer = setTimeout(() => killGroup(child, "SIGKILL"), 5_000);
+      await exited(child);
+      clearTimeout(timer);
+      killGroup(child, "SIGKILL"); // anything left in the group
+      await rm(state, { recursive: true, force: true });
+    },
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      await server.stop();
+      throw new Error(`wrangler dev exited with ${child.exitCode}:\n${log}`);
+    }
+    try {
+      const response = await fetch(`${url}/api/model`);
+      if (response.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await server.stop();
+  throw new Error(`wrangler dev did not answer within the time limit:\n${log}`);
+}

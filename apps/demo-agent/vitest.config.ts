@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+import { nodeProject } from "../../vitest.shared.ts";
+
+// One node project: the unit tests, and the end-to-end tests that start `wrangler dev` and drive
+// the page in Chromium (test/*.e2e.test.ts). Files run one at a time: each e2e file owns a server.
+const node = nodeProject();
+
+export default defineConfig({
+  test: {
+    fileParallelism: false,
+    projects: [{ ...node, test: { ...node.test, testTimeout: 60_000, hookTimeout: 90_000 } }],
+  },
+});
