@@ -76,6 +76,8 @@ const DEFAULTS = {
 };
 /** The host's watchdog fires this long after the sandbox's own timer should have. */
 const WATCHDOG_GRACE_MS = 100;
+/** A sandbox still running when its pass was ended is released at the latest this long after. */
+const DISPOSE_AFTER_MS = 30_000;
 /** Workers RPC carries messages up to 32 MiB; a reply stays well below. */
 const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
@@ -198,20 +200,23 @@ export class DynamicWorkerExecutor implements Executor {
     });
 
     const loaded = this.#load(spec, request.prelude, programModule(request.code));
+    let settled = false;
+    const evaluation = loaded.harness.evaluate(bridge).then(
+      (text) => {
+        settled = true;
+        try {
+          return { reply: parseReply(text) };
+        } catch (error) {
+          return { crash: error };
+        }
+      },
+      (error: unknown) => {
+        settled = true;
+        return { crash: error };
+      },
+    );
     try {
-      const ended = await Promise.race([
-        loaded.harness.evaluate(bridge).then(
-          (text) => {
-            try {
-              return { reply: parseReply(text) };
-            } catch (error) {
-              return { crash: error };
-            }
-          },
-          (error: unknown) => ({ crash: error }),
-        ),
-        stopped.then((error) => ({ stopped: error })),
-      ]);
+      const ended = await Promise.race([evaluation, stopped.then((error) => ({ stopped: error }))]);
       if ("stopped" in ended) return { error: ended.stopped, logs: logs.snapshot() };
       if ("crash" in ended) return { error: crashError(ended.crash), logs: logs.snapshot() };
       bridge.addLogs(ended.reply.logs);
@@ -223,7 +228,17 @@ export class DynamicWorkerExecutor implements Executor {
       timers.clearTimeout(watchdog.timer);
       if (signal && onAbort) signal.removeEventListener("abort", onAbort);
       bridge.close();
-      loaded.dispose();
+      if (settled) loaded.dispose();
+      else {
+        // Ended from outside while the sandbox still runs: its calls are now answered at once and its
+        // own timer fires, so let it finish before its isolate is released (tearing an isolate down
+        // in the middle of an RPC is what crashes local workerd); give up waiting after a while.
+        const fallback = timers.setTimeout(() => loaded.dispose(), DISPOSE_AFTER_MS);
+        void evaluation.then(() => {
+          timers.clearTimeout(fallback);
+          loaded.dispose();
+        });
+      }
     }
   }
 

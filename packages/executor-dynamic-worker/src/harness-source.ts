@@ -149,6 +149,8 @@ export default class Harness extends WorkerEntrypoint {
     }
     const outcome = await done;
     clearTimeout(timer);
+    // nothing in this isolate holds the host's bridge once the pass is over
+    bridge = null;
     return reply(outcome);
   }
 }
