@@ -1,10 +1,21 @@
-// What the executor suite does not cover: outbound network, modules and bindings, syntax errors with
-// the program's own line numbers, the host watchdog, and configuration errors.
+// DynamicWorkerExecutor inside workerd with a real Worker Loader: the executor suite, then what the
+// suite does not cover (outbound network, modules and bindings, syntax errors with the program's own
+// line numbers, the host watchdog, configuration errors). One file on purpose: local workerd can
+// crash ("tried to defer destruction during isolate shutdown") when the pool shuts down one test
+// file's isolate while loaded workers that talked to it are still being released.
 
 import { env, exports } from "cloudflare:workers";
+import { runExecutorConformance } from "@codemode/conformance";
 import { CodemodeError } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { DynamicWorkerExecutor } from "./index.ts";
+
+runExecutorConformance({
+  name: "DynamicWorkerExecutor",
+  createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
+  capabilities: ["timeout", "abort", "console"],
+  sandboxGlobals: ["fetch", "setTimeout"],
+});
 
 const run = (executor: DynamicWorkerExecutor, code: string, timeoutMs?: number) =>
   executor.execute({ code, globals: {}, ...(timeoutMs ? { limits: { timeoutMs } } : {}) });
