@@ -1,5 +1,6 @@
 import { type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import {
+  type ApprovalRule,
   type CallContext,
   CodemodeError,
   type Connector,
@@ -17,8 +18,11 @@ export interface FunctionMethod<Input = any, Output = any> {
   /** Zod 4, any Standard Schema, or JSON Schema; the input is validated against it before `execute` */
   inputSchema?: unknown;
   outputSchema?: unknown;
-  /** a person approves each call: the run pauses there until `runtime.approve` */
-  requiresApproval?: boolean;
+  /**
+   * a person approves each call: the run pauses there until `runtime.approve`; a function decides
+   * per call from the input (on the host, before the call is recorded)
+   */
+  requiresApproval?: boolean | ApprovalRule;
   /** the result comes from outside (a client, a long job) through `runtime.resolve`; no `execute` */
   deferred?: boolean;
   /** "record" (default): later passes replay the result; "reexecute": they call again */
@@ -163,7 +167,7 @@ export function functionConnector(options: FunctionConnectorOptions): Connector 
       ...(method.description ? { description: method.description } : {}),
       ...(inputSchema !== undefined ? { inputSchema } : {}),
       ...(outputSchema !== undefined ? { outputSchema } : {}),
-      ...(method.requiresApproval ? { requiresApproval: true } : {}),
+      ...(method.requiresApproval ? { requiresApproval: method.requiresApproval } : {}),
       ...(method.deferred ? { deferred: true } : {}),
       replay: method.replay ?? "record",
       ...(method.timeoutMs !== undefined ? { timeoutMs: method.timeoutMs } : {}),

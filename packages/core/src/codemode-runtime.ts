@@ -190,6 +190,21 @@ function recordable(value: unknown, what: string): string {
   return text;
 }
 
+/** Whether this call waits for a person: a method's flag, or its decision for this input. */
+async function approvalNeeded(
+  definition: ConnectorMethod,
+  input: unknown,
+  call: { executionId: string; seq: number },
+): Promise<boolean> {
+  const rule = definition.requiresApproval;
+  if (typeof rule !== "function") return rule === true;
+  try {
+    return (await rule(input, call)) !== false;
+  } catch {
+    return true;
+  }
+}
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -249,7 +264,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
           ...(definition.outputSchema !== undefined
             ? { outputSchema: definition.outputSchema }
             : {}),
-          ...(definition.requiresApproval ? { requiresApproval: true } : {}),
+          ...(definition.requiresApproval === true ? { requiresApproval: true } : {}),
           ...(definition.keywords ? { keywords: definition.keywords } : {}),
         })),
       };
@@ -554,7 +569,9 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         }
         // executing (a crash between deciding and recording) or a reexecute entry: run it again
       } else {
-        const gated = definition.requiresApproval === true || definition.deferred === true;
+        const needsApproval = await approvalNeeded(definition, input, { executionId, seq });
+        guard();
+        const gated = needsApproval || definition.deferred === true;
         const time = now();
         await journal.putEntry({
           executionId,
@@ -564,7 +581,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
           method,
           args,
           state: gated ? "pending" : "executing",
-          requiresApproval: definition.requiresApproval === true,
+          requiresApproval: needsApproval,
           deferred: definition.deferred === true,
           replay: definition.replay ?? "record",
           createdAt: time,

@@ -22,13 +22,22 @@ export interface CallContext {
   signal: AbortSignalLike;
 }
 
+/** Decides, on the host, whether one call waits for a person; throwing counts as "yes". */
+export type ApprovalRule = (
+  input: unknown,
+  call: { executionId: string; seq: number },
+) => boolean | PromiseLike<boolean>;
+
 /** One method of a connector, as the runtime sees it. */
 export interface ConnectorMethod {
   description?: string;
   inputSchema?: JsonSchema;
   outputSchema?: JsonSchema;
-  /** a person approves each call before it runs: the run pauses there */
-  requiresApproval?: boolean;
+  /**
+   * A person approves each call before it runs: the run pauses there. A function decides per call,
+   * on the host, from the call's input (a failing decision asks for approval).
+   */
+  requiresApproval?: boolean | ApprovalRule;
   /** the result comes from outside (a client, a long job): the run pauses until `runtime.resolve` */
   deferred?: boolean;
   /** default "record"; "reexecute" may not be combined with `requiresApproval` */

@@ -13,6 +13,7 @@ export {
   type RuntimeExecution,
 } from "./codemode-runtime.ts";
 export type {
+  ApprovalRule,
   CallContext,
   Connector,
   ConnectorMethod,

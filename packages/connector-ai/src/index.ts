@@ -1,0 +1,1 @@
+export { type ToolSetConnectorOptions, toolSetConnector } from "./tool-set-connector.ts";

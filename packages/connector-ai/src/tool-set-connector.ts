@@ -1,0 +1,102 @@
+import { type FunctionMethod, functionConnector } from "@codemode/connector-function";
+import { type CallContext, CodemodeError, type Connector } from "@codemode/core";
+import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from "ai";
+
+export interface ToolSetConnectorOptions {
+  /** the sandbox global */
+  name: string;
+  /** a line or two on what the tools are for */
+  instructions?: string;
+  tools: ToolSet;
+  /** passed to every tool's `execute` and `needsApproval` as the AI SDK's `messages` */
+  messages?: ModelMessage[];
+  /** passed to every tool's `execute` and `needsApproval` as `experimental_context` */
+  context?: unknown;
+}
+
+type AnyTool = Tool<unknown, unknown>;
+
+/** The AI SDK's call id for a sandbox call: stable across passes of one run, like the idempotency key. */
+function toolCallId(call: { executionId: string; seq: number }): string {
+  return `codemode-${call.executionId}-${call.seq}`;
+}
+
+/** A streaming `execute` yields its results; the last one is the call's result. */
+async function settle(output: unknown): Promise<unknown> {
+  if (
+    typeof output === "object" &&
+    output !== null &&
+    typeof (output as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function"
+  ) {
+    let last: unknown;
+    for await (const value of output as AsyncIterable<unknown>) last = value;
+    return last;
+  }
+  return output;
+}
+
+/**
+ * An AI SDK `ToolSet` as a Code Mode namespace: each tool becomes a method whose input is checked
+ * against its schema (Zod, `jsonSchema()`, Standard Schema) before `execute`. `needsApproval: true`
+ * gates every call; a `needsApproval` function runs on the host with each call's input, so only the
+ * calls it selects pause. A tool without `execute` is deferred: its result comes through
+ * `runtime.resolve`. `execute` gets the AI SDK's options: a `toolCallId` made from the execution id
+ * and the call's number, the pass's abort signal, and the `messages` and `context` given here.
+ */
+export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
+  if (typeof options?.tools !== "object" || options.tools === null) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `toolSetConnector "${String(options?.name)}" needs tools: an AI SDK ToolSet.`,
+    );
+  }
+  const messages = options.messages ?? [];
+  const methods: Record<string, FunctionMethod> = {};
+  for (const [name, candidate] of Object.entries(options.tools)) {
+    const tool = candidate as AnyTool;
+    if (typeof tool !== "object" || tool === null) {
+      throw new CodemodeError("INVALID_CONFIG", `Tool "${name}" is not an AI SDK tool.`);
+    }
+    const inputSchema =
+      typeof tool.inputSchema === "function"
+        ? (tool.inputSchema as () => unknown)()
+        : tool.inputSchema;
+    const execute = tool.execute;
+    const needsApproval = tool.needsApproval;
+    methods[name] = {
+      ...(tool.description ? { description: tool.description } : {}),
+      inputSchema,
+      ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+      ...(needsApproval === true
+        ? { requiresApproval: true }
+        : typeof needsApproval === "function"
+          ? {
+              requiresApproval: (input: unknown, call: { executionId: string; seq: number }) =>
+                needsApproval(input, {
+                  toolCallId: toolCallId(call),
+                  messages,
+                  experimental_context: options.context,
+                }),
+            }
+          : {}),
+      ...(typeof execute === "function"
+        ? {
+            execute: async (input: unknown, call: CallContext) => {
+              const callOptions: ToolExecutionOptions = {
+                toolCallId: toolCallId(call),
+                messages,
+                abortSignal: call.signal as ToolExecutionOptions["abortSignal"],
+                experimental_context: options.context,
+              };
+              return settle(await execute(input, callOptions));
+            },
+          }
+        : { deferred: true }),
+    };
+  }
+  return functionConnector({
+    name: options.name,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    methods,
+  });
+}
