@@ -302,3 +302,15 @@ describe("tool description", () => {
     expect(text).toContain("Promise.all");
   });
 });
+
+describe("a catalog without the codemode SDK", () => {
+  it("lets a connector be the codemode namespace and leaves the SDK out of the declarations", () => {
+    const connectors = [{ name: "codemode", methods: [{ name: "listProjects" }] }];
+    expect(() => createCatalog({ connectors })).toThrow(/would shadow the sandbox global/);
+    const catalog = createCatalog({ connectors, sdk: false });
+    const declarations = catalog.declarations();
+    expect(declarations).toContain("declare const codemode");
+    expect(declarations).toContain("listProjects(");
+    expect(declarations).not.toContain("search(");
+  });
+});

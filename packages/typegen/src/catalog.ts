@@ -54,6 +54,12 @@ export interface CatalogOptions {
   /** how many results a search returns (default 8) */
   limit?: number;
   weights?: SearchWeights;
+  /**
+   * whether the sandbox has the `codemode` SDK global (default true); without it (a stateless tool
+   * whose tools live in a `codemode` namespace, as seed 003 has it) a connector may take that name and
+   * `declarations()` leaves the SDK out
+   */
+  sdk?: boolean;
 }
 
 /** `connector.method` → the connector and method names the runtime calls. */
@@ -120,11 +126,15 @@ class CatalogCore {
   constructor(
     definitions: readonly ConnectorDefinition[],
     readonly weights: SearchWeights | undefined,
+    readonly sdk: boolean,
   ) {
     this.names = new NameAllocator();
+    const reserved = sdk
+      ? SANDBOX_GLOBALS
+      : new Set([...SANDBOX_GLOBALS].filter((name) => name !== "codemode"));
     const map = createNameMap(
       definitions.map((definition) => definition.name),
-      { kind: "connector name", reserved: SANDBOX_GLOBALS },
+      { kind: "connector name", reserved },
     );
     this.connectors = definitions.map(
       (definition) =>
@@ -213,7 +223,7 @@ export class Catalog {
   declarations(): string {
     return [
       ...this.core.connectors.map((connector) => connector.all()),
-      `${CODEMODE_SDK_DECLARATION}\n`,
+      ...(this.core.sdk ? [`${CODEMODE_SDK_DECLARATION}\n`] : []),
     ].join("\n");
   }
 
@@ -350,6 +360,6 @@ export class Catalog {
 
 /** Builds a catalog; connector and method names are checked here (collisions throw). */
 export function createCatalog(options: CatalogOptions): Catalog {
-  const core = new CatalogCore(options.connectors, options.weights);
+  const core = new CatalogCore(options.connectors, options.weights, options.sdk !== false);
   return new Catalog(core, options.snippets ?? [], { embed: options.embed, limit: options.limit });
 }

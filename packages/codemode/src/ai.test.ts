@@ -1,0 +1,152 @@
+// createCodeTool (codemode/ai), the stateless tool of seed 003: tools as typed methods of `codemode`,
+// code normalized and run by a real executor, approval-gated tools left out; driven by the AI SDK's
+// mock model through generateText.
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createCodeTool } from "./ai.ts";
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+function projectTools(deleted: string[]) {
+  return {
+    listProjects: tool({
+      description: "List the projects.",
+      inputSchema: z.object({ status: z.enum(["active", "archived"]).optional() }),
+      outputSchema: z.array(z.object({ id: z.string(), name: z.string() })),
+      execute: async () => [
+        { id: "p1", name: "Website" },
+        { id: "p2", name: "Mobile app" },
+      ],
+    }),
+    countTasks: tool({
+      description: "How many tasks a project has.",
+      inputSchema: jsonSchema<{ projectId: string }>({
+        type: "object",
+        properties: { projectId: { type: "string" } },
+        required: ["projectId"],
+      }),
+      execute: async ({ projectId }) => (projectId === "p1" ? 3 : 5),
+    }),
+    deleteProject: tool({
+      description: "Delete a project.",
+      inputSchema: z.object({ id: z.string() }),
+      needsApproval: true,
+      execute: async ({ id }) => {
+        deleted.push(id);
+        return { deleted: id };
+      },
+    }),
+    renameProject: tool({
+      description: "Rename a project.",
+      inputSchema: z.object({ id: z.string(), name: z.string() }),
+      needsApproval: async () => false,
+      execute: async () => ({ renamed: true }),
+    }),
+  };
+}
+
+describe("createCodeTool", () => {
+  it("describes the tools as TypeScript under codemode and leaves approval-gated ones out", () => {
+    const codeTool = createCodeTool({ tools: projectTools([]), executor: new QuickJSExecutor() });
+    expect(codeTool.description).toContain("declare const codemode");
+    expect(codeTool.description).toContain("listProjects(");
+    expect(codeTool.description).toContain("countTasks(");
+    expect(codeTool.description).toMatch(/"active" \| "archived"/);
+    expect(codeTool.description).not.toContain("deleteProject");
+    expect(codeTool.description).not.toContain("renameProject");
+  });
+
+  it("runs the model's code through generateText and returns code, result and logs", async () => {
+    const deleted: string[] = [];
+    const codeTool = createCodeTool({
+      tools: projectTools(deleted),
+      executor: new QuickJSExecutor(),
+    });
+    // a fenced, statement-style program, as models write them
+    const code = [
+      "```js",
+      "const projects = await codemode.listProjects({});",
+      "const counts = [];",
+      "for (const project of projects) counts.push(await codemode.countTasks({ projectId: project.id }));",
+      'console.log("projects:", projects.length);',
+      "try { await codemode.deleteProject({ id: 'p1' }); } catch (error) { counts.push(error.message); }",
+      "counts",
+      "```",
+    ].join("\n");
+    let step = 0;
+    const toolResults: unknown[] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        step++;
+        if (step === 2) {
+          for (const message of options.prompt) {
+            if (message.role === "tool") toolResults.push(...message.content);
+          }
+        }
+        return step === 1
+          ? {
+              content: [
+                {
+                  type: "tool-call",
+                  toolCallId: "c1",
+                  toolName: "codemode",
+                  input: JSON.stringify({ code }),
+                },
+              ],
+              finishReason: { unified: "tool-calls", raw: undefined },
+              usage,
+              warnings: [],
+            }
+          : {
+              content: [{ type: "text", text: "Website has 3 tasks, Mobile app 5." }],
+              finishReason: { unified: "stop", raw: undefined },
+              usage,
+              warnings: [],
+            };
+      },
+    });
+    const answer = await generateText({
+      model,
+      tools: { codemode: codeTool },
+      stopWhen: stepCountIs(3),
+      prompt: "How many tasks per project?",
+    });
+    expect(answer.text).toBe("Website has 3 tasks, Mobile app 5.");
+    const output = answer.steps[0]?.toolResults[0]?.output as {
+      code: string;
+      result: unknown[];
+      logs: string[];
+    };
+    expect(output.result.slice(0, 2)).toEqual([3, 5]);
+    // the gated tool is not there to call
+    expect(String(output.result[2])).toMatch(/deleteProject/);
+    expect(deleted).toEqual([]);
+    expect(output.logs).toEqual(["projects: 2"]);
+    expect(output.code).not.toContain("```");
+    expect(toolResults).toHaveLength(1);
+  });
+
+  it("throws the failure with its console output, for the AI SDK to report", async () => {
+    const codeTool = createCodeTool({ tools: projectTools([]), executor: new QuickJSExecutor() });
+    const execute = codeTool.execute as NonNullable<typeof codeTool.execute>;
+    await expect(
+      execute(
+        { code: "async () => { console.log('before'); await codemode.countTasks({}); }" },
+        { toolCallId: "t", messages: [] },
+      ),
+    ).rejects.toThrow(/Invalid input for codemode\.countTasks[\s\S]*Console output:\nbefore/);
+  });
+
+  it("refuses what it cannot work with", () => {
+    expect(() =>
+      createCodeTool({ tools: undefined as never, executor: new QuickJSExecutor() }),
+    ).toThrow(/ToolSet/);
+    expect(() => createCodeTool({ tools: {}, executor: undefined as never })).toThrow(/executor/);
+  });
+});
