@@ -1,9 +1,9 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/quickjs.ts", "src/cloudflare.ts", "src/ai.ts"],
+  entry: ["src/index.ts", "src/quickjs.ts", "src/cloudflare.ts", "src/ai.ts", "src/mcp.ts"],
   platform: "neutral",
   dts: true,
   publint: true,
-  external: ["cloudflare:workers", "ai"],
+  external: ["cloudflare:workers", "ai", /^@modelcontextprotocol\/sdk/],
 });
