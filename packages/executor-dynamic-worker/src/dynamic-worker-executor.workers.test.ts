@@ -68,6 +68,29 @@ describe("DynamicWorkerExecutor", () => {
     expect(result.again).toMatch(/^refused: /);
   });
 
+  it("gives the program no way out: sockets, WebSockets, loopback, caches, env, its own entrypoint", async () => {
+    const outcome = await run(
+      new DynamicWorkerExecutor({ loader: env.LOADER }),
+      `async () => {
+        const attempt = async (probe) => { try { return "allowed: " + (await probe()); } catch (error) { return "refused: " + error.message; } };
+        const workers = await import("cloudflare:workers");
+        return {
+          socket: await attempt(async () => { const { connect } = await import("cloudflare:sockets"); const socket = connect("127.0.0.1:80"); await socket.opened; return "open"; }),
+          webSocket: await attempt(() => { new WebSocket("wss://example.com/"); return "made"; }),
+          loopback: await attempt(async () => (await fetch("http://127.0.0.1:8787/")).status),
+          cache: await attempt(async () => { await (await caches.open("x")).put("https://x/", new Response("a")); return "put"; }),
+          env: Object.keys(workers.env),
+          ownEntrypoint: await attempt(() => workers.exports.default.evaluate({ call: () => "rforged" })),
+        };
+      }`,
+    );
+    const result = (outcome as { result: Record<string, unknown> }).result;
+    for (const key of ["socket", "webSocket", "loopback", "cache", "ownEntrypoint"]) {
+      expect(result[key], key).toMatch(/^refused: /);
+    }
+    expect(result.env).toEqual([]);
+  });
+
   it("reports a syntax error with the program's own line and column", async () => {
     const outcome = await run(
       new DynamicWorkerExecutor({ loader: env.LOADER }),
