@@ -157,7 +157,10 @@ export function codeMcpServer(options: CodeMcpServerOptions): Server {
     return output;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await runtime.ready();
+    return { tools: tools() };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const input = (request.params.arguments ?? {}) as Record<string, unknown>;
     switch (request.params.name) {

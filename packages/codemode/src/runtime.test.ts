@@ -1,4 +1,5 @@
 // The durable runtime end to end: real QuickJS, real SQLite (better-sqlite3), function connectors.
+import type { ConnectorMethod } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -688,5 +689,35 @@ describe("connectors that come and go", () => {
       error: expect.stringContaining("Expired while running"),
     });
     expect(events.at(-1)).toBe("dispose:error");
+  });
+});
+
+describe("connectors that list their methods asynchronously", () => {
+  const lazy = (methods: Record<string, ConnectorMethod>): Connector => ({
+    specificationVersion: "v1",
+    name: "remote",
+    methods: async () => methods,
+    invoke: async (_method, input) => input,
+  });
+
+  it("give the tool its full description once ready() resolves", async () => {
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [lazy({ lookup: { description: "Look a word up in the remote dictionary." } })],
+    });
+    const tool = runtime.tool();
+    expect(tool.description).not.toContain("remote");
+    await runtime.ready();
+    expect(tool.description).toContain("remote");
+  });
+
+  it("reject ready() when their configuration is bad", async () => {
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [lazy({ wipe: { requiresApproval: true, replay: "reexecute" } })],
+    });
+    await expect(runtime.ready()).rejects.toThrow(/reexecute/);
   });
 });

@@ -115,6 +115,12 @@ export interface CodemodeTool {
 }
 
 export interface CodemodeRuntime {
+  /**
+   * Resolves once every connector has listed its methods and the configuration is checked (it
+   * rejects on a bad one). Connectors that list asynchronously (MCP) make `tool().description`
+   * generic until then: await this before handing the tool to a model.
+   */
+  ready(): Promise<void>;
   tool(options?: { description?: string }): CodemodeTool;
   execute(input: { code: string }): Promise<CodeModeOutput>;
   approve(options: { executionId: string }): Promise<CodeModeOutput>;
@@ -882,6 +888,9 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       };
     },
     execute,
+    async ready() {
+      await configure();
+    },
     async approve({ executionId }) {
       const deferred = (await journal.listEntries(executionId)).find(
         (entry) => entry.state === "pending" && entry.deferred,
