@@ -1,7 +1,14 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/quickjs.ts", "src/cloudflare.ts", "src/ai.ts", "src/mcp.ts"],
+  entry: [
+    "src/index.ts",
+    "src/quickjs.ts",
+    "src/cloudflare.ts",
+    "src/ai.ts",
+    "src/mcp.ts",
+    "src/openapi.ts",
+  ],
   platform: "neutral",
   dts: true,
   publint: true,

@@ -263,6 +263,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       return {
         name: connector.name,
         ...(connector.instructions ? { instructions: connector.instructions } : {}),
+        ...(connector.schemaRoot !== undefined ? { schemaRoot: connector.schemaRoot } : {}),
         methods: Object.entries(methods).map(([method, definition]) => ({
           name: method,
           ...(definition.description ? { description: definition.description } : {}),

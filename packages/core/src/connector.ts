@@ -60,6 +60,12 @@ export interface Connector {
   readonly name: string;
   /** a line or two on what the connector is for */
   readonly instructions?: string;
+  /**
+   * The document that local `$ref`s in the method schemas point into (an OpenAPI document's
+   * `components`, shared `$defs`), read after `methods()` has resolved, so named and recursive types
+   * are declared once.
+   */
+  readonly schemaRoot?: unknown;
   /** the methods, by their names in the connector */
   methods(): Record<string, ConnectorMethod> | Promise<Record<string, ConnectorMethod>>;
   invoke(method: string, input: unknown, context: CallContext): Promise<unknown>;
