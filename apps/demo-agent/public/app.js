@@ -1,8 +1,10 @@
 // The page: wires the chat and the panels; every panel refreshes when the agent says something changed.
 import { createApprovals } from "./approvals.js";
+import { refreshCatalog } from "./catalog.js";
 import { startChat } from "./chat.js";
 import { showConnectors } from "./connectors.js";
 import { createExecutions } from "./executions.js";
+import { refreshNotes } from "./notes.js";
 import { createRunCode } from "./run-code.js";
 import { serial } from "./serial.js";
 import { createSnippets } from "./snippets.js";
@@ -20,6 +22,8 @@ refreshers.push(
   createExecutions({ refreshAll }),
   createSnippets({ refreshAll }),
   refreshTracker,
+  refreshNotes,
+  refreshCatalog,
 );
 createRunCode({ refreshAll });
 startChat({ onChanged: refreshAll });

@@ -3,34 +3,39 @@ import { DynamicWorkerExecutor } from "@codemode/executor-dynamic-worker";
 import { type CodemodeRuntime, createCodemodeRuntime } from "codemode";
 import type { ChatEvent, ChatRequest } from "./chat-event.ts";
 import { ChatHistory } from "./chat-history.ts";
+import { demoConnectors } from "./demo-connectors.ts";
+import { createDemoStores, type DemoStores } from "./demo-stores.ts";
 import { type AgentApi, handleApi } from "./handle-api.ts";
+import { handleServices } from "./handle-services.ts";
 import { runChatTurn } from "./run-chat-turn.ts";
 import { type ModelSettings, type SelectedModel, selectModel } from "./select-model.ts";
-import { trackerConnector } from "./tracker-connector.ts";
-import { TrackerStore } from "./tracker-store.ts";
 
 /** Messages the page gets when it connects. */
 const HISTORY_SHOWN = 200;
 
 /**
- * The agent: a Durable Object that keeps the tracker, the chat and the runtime's journal in its own
- * SQLite, chats over hibernatable WebSockets and answers the page's HTTP API.
+ * The agent: a Durable Object that keeps the tracker, the notes, the catalog, the chat and the
+ * runtime's journal in its own SQLite, chats over hibernatable WebSockets, answers the page's HTTP API
+ * and serves the notes MCP server and the catalog REST API its `notes` and `catalog` connectors use.
  */
 export class DemoAgent extends DurableObject<Env> {
-  private readonly tracker: TrackerStore;
+  private readonly stores: DemoStores;
   private readonly history: ChatHistory;
   private readonly runtime: CodemodeRuntime;
+  private readonly connectorNames: string[];
   /** chat turns run one after another */
   private turns: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.tracker = new TrackerStore(ctx.storage.sql);
+    this.stores = createDemoStores(ctx.storage.sql);
     this.history = new ChatHistory(ctx.storage.sql);
+    const connectors = demoConnectors(this.stores);
+    this.connectorNames = connectors.map((connector) => connector.name);
     this.runtime = createCodemodeRuntime({
       ctx,
       executor: new DynamicWorkerExecutor({ loader: env.LOADER }),
-      connectors: [trackerConnector(this.tracker)],
+      connectors,
       name: "demo",
     });
   }
@@ -53,8 +58,8 @@ export class DemoAgent extends DurableObject<Env> {
   private api(): AgentApi {
     return {
       runtime: this.runtime,
-      tracker: this.tracker,
-      connectors: ["tracker"],
+      stores: this.stores,
+      connectors: this.connectorNames,
       model: () => {
         const { provider, label } = this.model();
         return { provider, label };
@@ -70,6 +75,8 @@ export class DemoAgent extends DurableObject<Env> {
   }
 
   override async fetch(request: Request): Promise<Response> {
+    const served = handleServices(request, this.stores);
+    if (served) return served;
     const { pathname } = new URL(request.url);
     if (pathname === "/chat") {
       if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
@@ -133,6 +140,9 @@ export class DemoAgent extends DurableObject<Env> {
     this.broadcast({ type: "user", text });
     try {
       const history = this.history.list();
+      // the notes and catalog connectors list their methods asynchronously: the tool's description
+      // names them once this resolves
+      await this.runtime.ready();
       const messages = await runChatTurn({
         model: this.model().model,
         tool: this.runtime.tool(),

@@ -1,14 +1,8 @@
 // The scripted scenarios the offline demo model plays, keyed on the user's words: the program it
 // writes for the `codemode` tool, and the short answer it gives once it has seen the tool's result.
-import type { CodeModeOutput } from "codemode";
-
-export interface Scenario {
-  name: string;
-  /** the program sent to the `codemode` tool; none when the model answers at once */
-  code?: string;
-  /** the answer, from the tool's output (undefined when there was no tool call) */
-  answer(output: CodeModeOutput | undefined): string;
-}
+import { matchCatalogScenario } from "./catalog-scenarios.ts";
+import { matchNotesScenario } from "./notes-scenarios.ts";
+import { program, type Scenario, unfinished } from "./scenario.ts";
 
 interface TaskLike {
   id: number;
@@ -32,24 +26,13 @@ export const HELP_TEXT = [
   '- "create a task Write release notes in mobile": a call that needs your approval, so the run pauses',
   '- "mark task 2 as done": a status change, also approval-gated',
   '- "show stats": counts by status and project',
+  '- "search the notes for release": the notes MCP server and the tracker in one program',
+  '- "add a note Deploy freeze: no deploys on Fridays": an MCP tool that runs at once',
+  '- "delete note 3": a destructive MCP tool, so the run pauses for your approval',
+  '- "show the catalog": the catalog REST API, called through its OpenAPI document',
+  '- "add a catalog item Blue mug for 12.50": a POST, so the run pauses; rolling it back deletes the item',
   "Configure Workers AI or an OpenAI-compatible endpoint to talk to a real model (see the README).",
 ].join("\n");
-
-const program = (lines: string[]) =>
-  ["async () => {", ...lines.map((l) => `  ${l}`), "}"].join("\n");
-
-/** What went wrong, or undefined when the run completed. */
-function unfinished(output: CodeModeOutput | undefined, pausedText: string): string | undefined {
-  if (!output) return "The tool gave no result.";
-  if (output.status === "error") return `The program failed: ${output.error}`;
-  if (output.status === "paused") {
-    const calls = output.pending
-      .map((p) => `${p.connector}.${p.method}(${JSON.stringify(p.args)})`)
-      .join(", ");
-    return `${pausedText} The run ${output.executionId} is paused: ${calls} waits for your approval. Approve or reject it under Pending approvals.`;
-  }
-  return undefined;
-}
 
 const statusWords: Record<string, string> = { todo: "to do", doing: "in progress", done: "done" };
 
@@ -197,6 +180,8 @@ export function matchScenario(text: string): Scenario {
     words,
   );
   if (move) return updateStatus(Number(move[1]), (move[2] ?? "done").toLowerCase());
+  const other = matchNotesScenario(words) ?? matchCatalogScenario(words);
+  if (other) return other;
   if (/\b(summar\w*|overview)\b/i.test(words) || /\bprojects?\b/i.test(words)) {
     return summarizeProjects();
   }

@@ -1,11 +1,11 @@
 import type { CodemodeRuntime } from "codemode";
+import type { DemoStores } from "./demo-stores.ts";
 import type { ModelInfo } from "./model-info.ts";
-import type { TrackerStore } from "./tracker-store.ts";
 
 /** What the HTTP API works on: the agent's runtime and data, and a way to tell the open pages. */
 export interface AgentApi {
   runtime: CodemodeRuntime;
-  tracker: TrackerStore;
+  stores: DemoStores;
   /** the connector names, for describe */
   connectors: string[];
   model(): ModelInfo;
@@ -135,6 +135,7 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     async (request, _m, api) => {
       const target = new URL(request.url).searchParams.get("target");
       if (target) return json(await api.runtime.describe(target));
+      await api.runtime.ready();
       return json({
         toolDescription: api.runtime.tool().description,
         connectors: await Promise.all(api.connectors.map((name) => api.runtime.describe(name))),
@@ -151,8 +152,12 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     "GET",
     /^\/api\/tracker$/,
     async (_r, _m, api) =>
-      json({ projects: api.tracker.listProjects(), tasks: api.tracker.listTasks() }),
+      json({
+        projects: api.stores.tracker.listProjects(),
+        tasks: api.stores.tracker.listTasks(),
+      }),
   ],
+  ["GET", /^\/api\/notes$/, async (_r, _m, api) => json({ notes: api.stores.notes.list() })],
 ];
 
 /** The agent's HTTP JSON API; errors come back as `{ error }` with a 4xx or 500 status. */

@@ -1,13 +1,20 @@
-// The Worker: /api/* and /chat go to one Durable Object agent (named by ?agent=, "demo" by default);
-// everything else is the page in public/.
+// The Worker: /api/*, /chat and the agent's own services (the notes MCP server at /mcp, the catalog
+// API's /openapi.json; the catalog API itself is under /api/catalog) go to one Durable Object agent (named by ?agent=, "demo" by default); everything else is the page in public/.
 export { DemoAgent } from "./demo-agent.ts";
 
 const AGENT_NAME = /^[\w.-]{1,64}$/;
 
+/** Paths the agent answers; the rest are static assets. */
+const toAgent = (pathname: string) =>
+  pathname.startsWith("/api/") ||
+  pathname === "/chat" ||
+  pathname === "/mcp" ||
+  pathname === "/openapi.json";
+
 export default {
   async fetch(request, env): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname.startsWith("/api/") || url.pathname === "/chat") {
+    if (toAgent(url.pathname)) {
       const name = url.searchParams.get("agent") || "demo";
       if (!AGENT_NAME.test(name)) {
         return Response.json({ error: "agent: 1-64 letters, digits, _, . or -." }, { status: 400 });

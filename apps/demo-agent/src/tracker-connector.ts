@@ -11,6 +11,7 @@ import {
 const taskId = { type: "integer", minimum: 1, description: "The task's id." };
 const status = { type: "string", enum: [...TASK_STATUSES] };
 const task = {
+  title: "Task",
   type: "object",
   properties: {
     id: { type: "integer" },

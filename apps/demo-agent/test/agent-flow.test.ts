@@ -1,52 +1,13 @@
 // The agent's pieces together in Node: the offline model's programs run through the real durable
 // runtime (QuickJS here instead of the Worker Loader) against the tracker in SQLite, the way the
 // Durable Object wires them; approval, replay and rollback included.
-import Database from "better-sqlite3";
-import { createCodemodeRuntime, sqliteStore } from "codemode";
-import { QuickJSExecutor } from "codemode/quickjs";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ChatEvent } from "../src/chat-event.ts";
-import { ChatHistory } from "../src/chat-history.ts";
-import { OfflineDemoModel } from "../src/offline-demo-model.ts";
-import { runChatTurn } from "../src/run-chat-turn.ts";
-import { trackerConnector } from "../src/tracker-connector.ts";
-import { TrackerStore } from "../src/tracker-store.ts";
-import { sqlOver } from "./sqlite-adapter.ts";
-
-function agent() {
-  const db = new Database(":memory:");
-  const sql = sqlOver(db);
-  const tracker = new TrackerStore(sql);
-  const history = new ChatHistory(sql);
-  const runtime = createCodemodeRuntime({
-    store: sqliteStore(db),
-    executor: new QuickJSExecutor(),
-    connectors: [trackerConnector(tracker)],
-    name: "demo",
-  });
-  const say = async (text: string) => {
-    const events: ChatEvent[] = [];
-    const messages = await runChatTurn({
-      model: new OfflineDemoModel(),
-      tool: runtime.tool(),
-      history: history.list(),
-      text,
-      send: (event) => events.push(event),
-    });
-    history.append(messages);
-    const answer = events
-      .filter((event) => event.type === "text-delta")
-      .map((event) => event.text)
-      .join("");
-    return { events, answer };
-  };
-  return { tracker, history, runtime, say };
-}
+import { agentInNode } from "./agent-in-node.ts";
 
 describe("the demo agent's flow", () => {
-  let demo: ReturnType<typeof agent>;
+  let demo: ReturnType<typeof agentInNode>;
   beforeEach(() => {
-    demo = agent();
+    demo = agentInNode();
   });
 
   it("seeds the tracker once", () => {

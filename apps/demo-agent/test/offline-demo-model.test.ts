@@ -139,9 +139,47 @@ describe("matchScenario", () => {
     ["Add a new task: update docs", "create-task"],
     ["mark task 3 as done", "update-status"],
     ["move task #2 to doing", "update-status"],
+    ["search the notes for release", "search-notes"],
+    ["find notes about pricing", "search-notes"],
+    ["what do the notes say about on-call?", "search-notes"],
+    ["add a note Deploy freeze: no deploys on Fridays", "add-note"],
+    ["delete note 3", "delete-note"],
+    ["remove note #2", "delete-note"],
+    ["create a task Write release notes in mobile", "create-task"],
+    ["show the catalog", "list-catalog"],
+    ["what is in the catalogue?", "list-catalog"],
+    ["add a catalog item Blue mug for 12.50", "add-catalog-item"],
+    ["add a new product: Tote bag at $9", "add-catalog-item"],
     ["what can you do?", "help"],
   ])("%s → %s", (text, name) => {
     expect(matchScenario(text).name).toBe(name);
+  });
+
+  it("takes the query of a notes search, and searches the tracker too", () => {
+    const code = matchScenario('Search the notes for "offline mode".').code ?? "";
+    expect(code).toContain('await notes.search_notes({ query: "offline mode" })');
+    expect(code).toContain('t.title.toLowerCase().includes("offline mode")');
+    expect(matchScenario("what do the notes say about on-call?").code).toContain(
+      'query: "on-call"',
+    );
+  });
+
+  it("takes the name and the price of a new catalog item", () => {
+    const code = matchScenario("add a catalog item Blue mug for 12.50").code ?? "";
+    expect(code).toContain('await catalog.listItems({ q: "Blue mug" })');
+    expect(code).toContain('await catalog.createItem({ body: { name: "Blue mug", price: 12.5 } })');
+    expect(matchScenario("add an item to the catalog: Tote bag").code).toContain(
+      '{ name: "Tote bag", price: 10 }',
+    );
+  });
+
+  it("splits a note into its title and text", () => {
+    expect(matchScenario("add a note Deploy freeze: no deploys on Fridays").code).toContain(
+      'notes.add_note({ title: "Deploy freeze", body: "no deploys on Fridays" })',
+    );
+    expect(matchScenario("write a note Buy cake").code).toContain(
+      'notes.add_note({ title: "Buy cake", body: "Buy cake" })',
+    );
   });
 
   it("takes the title and the project from a create request", () => {

@@ -1,0 +1,16 @@
+import { type McpConnector, mcpConnector } from "@codemode/connector-mcp";
+import { SELF_ORIGIN, type SelfFetch } from "./self-fetch.ts";
+
+/**
+ * The notes MCP server as the sandbox global `notes`: an MCP client over Streamable HTTP to
+ * `/mcp`, whose `fetch` reaches the agent's own handler (`selfFetch`). The tools' annotations decide
+ * approvals: the reads run at once, `delete_note` waits for a person.
+ */
+export function notesConnector(fetch: SelfFetch): McpConnector {
+  return mcpConnector({
+    name: "notes",
+    url: `${SELF_ORIGIN}/mcp`,
+    http: { fetch },
+    clientInfo: { name: "codemode-demo-agent", version: "1.0.0" },
+  });
+}
