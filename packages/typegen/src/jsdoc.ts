@@ -80,10 +80,13 @@ export function schemaDocLines(
       lines.push(`@${name} ${value}`);
   };
   if (schema.default !== undefined) tag("default", compactJson(schema.default));
+  // the bounds every safe integer has (Zod's `.int()` writes them) say nothing
+  const minimum = schema.minimum === Number.MIN_SAFE_INTEGER ? undefined : schema.minimum;
+  const maximum = schema.maximum === Number.MAX_SAFE_INTEGER ? undefined : schema.maximum;
   if (typeof schema.exclusiveMinimum === "number") tag("exclusiveMinimum", schema.exclusiveMinimum);
-  else tag(schema.exclusiveMinimum === true ? "exclusiveMinimum" : "minimum", schema.minimum);
+  else tag(schema.exclusiveMinimum === true ? "exclusiveMinimum" : "minimum", minimum);
   if (typeof schema.exclusiveMaximum === "number") tag("exclusiveMaximum", schema.exclusiveMaximum);
-  else tag(schema.exclusiveMaximum === true ? "exclusiveMaximum" : "maximum", schema.maximum);
+  else tag(schema.exclusiveMaximum === true ? "exclusiveMaximum" : "maximum", maximum);
   if (!options.summary) {
     // Constraints that a summary leaves to the method's own description
     tag("minLength", schema.minLength);

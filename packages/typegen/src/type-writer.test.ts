@@ -297,6 +297,15 @@ describe("jsonSchemaToTypeScript: JSDoc", () => {
 });
 
 describe("jsonSchemaToTypeScript: Zod and Standard Schema", () => {
+  it("leaves out the safe-integer bounds Zod writes for .int(), keeping real ones", () => {
+    const text = jsonSchemaToTypeScript(
+      "Paging",
+      z.object({ count: z.number().int(), page: z.number().int().min(1) }),
+    );
+    expect(text).not.toContain("9007199254740991");
+    expect(text).toContain("@minimum 1");
+  });
+
   it("converts Zod 4 through zod's JSON Schema, with recursion and unrepresentable parts", () => {
     const Node: z.ZodType<{ name: string; children?: unknown[] }> = z.object({
       name: z.string().describe("the name"),

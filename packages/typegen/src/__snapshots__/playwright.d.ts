@@ -212,7 +212,7 @@ type BrowserNetworkRequestsInput = {
 type BrowserNetworkRequestsOutput = unknown;
 
 type BrowserNetworkRequestInput = {
-  /** 1-based index of the request, as printed by browser_network_requests. @minimum 1 @maximum 9007199254740991 */
+  /** 1-based index of the request, as printed by browser_network_requests. @minimum 1 */
   index: number;
   /** Return only this part of the request. */
   part?: "request-headers" | "request-body" | "response-headers" | "response-body";

@@ -3,15 +3,15 @@ type SequentialthinkingInput = {
   thought: string;
   /** Whether another thought step is needed */
   nextThoughtNeeded: boolean | string;
-  /** Current thought number (numeric value, e.g., 1, 2, 3) @minimum 1 @maximum 9007199254740991 */
+  /** Current thought number (numeric value, e.g., 1, 2, 3) @minimum 1 */
   thoughtNumber: number;
-  /** Estimated total thoughts needed (numeric value, e.g., 5, 10) @minimum 1 @maximum 9007199254740991 */
+  /** Estimated total thoughts needed (numeric value, e.g., 5, 10) @minimum 1 */
   totalThoughts: number;
   /** Whether this revises previous thinking */
   isRevision?: boolean | string;
-  /** Which thought is being reconsidered @minimum 1 @maximum 9007199254740991 */
+  /** Which thought is being reconsidered @minimum 1 */
   revisesThought?: number;
-  /** Branching point thought number @minimum 1 @maximum 9007199254740991 */
+  /** Branching point thought number @minimum 1 */
   branchFromThought?: number;
   /** Branch identifier */
   branchId?: string;
