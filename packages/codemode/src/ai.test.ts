@@ -3,15 +3,10 @@
 // mock model through generateText.
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { codeThenAnswerModel } from "../test/code-then-answer-model.ts";
 import { createCodeTool } from "./ai.ts";
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
 
 function projectTools(deleted: string[]) {
   return {
@@ -79,38 +74,7 @@ describe("createCodeTool", () => {
       "counts",
       "```",
     ].join("\n");
-    let step = 0;
-    const toolResults: unknown[] = [];
-    const model = new MockLanguageModelV3({
-      doGenerate: async (options) => {
-        step++;
-        if (step === 2) {
-          for (const message of options.prompt) {
-            if (message.role === "tool") toolResults.push(...message.content);
-          }
-        }
-        return step === 1
-          ? {
-              content: [
-                {
-                  type: "tool-call",
-                  toolCallId: "c1",
-                  toolName: "codemode",
-                  input: JSON.stringify({ code }),
-                },
-              ],
-              finishReason: { unified: "tool-calls", raw: undefined },
-              usage,
-              warnings: [],
-            }
-          : {
-              content: [{ type: "text", text: "Website has 3 tasks, Mobile app 5." }],
-              finishReason: { unified: "stop", raw: undefined },
-              usage,
-              warnings: [],
-            };
-      },
-    });
+    const { model, prompts } = codeThenAnswerModel(code, "Website has 3 tasks, Mobile app 5.");
     const answer = await generateText({
       model,
       tools: { codemode: codeTool },
@@ -129,7 +93,8 @@ describe("createCodeTool", () => {
     expect(deleted).toEqual([]);
     expect(output.logs).toEqual(["projects: 2"]);
     expect(output.code).not.toContain("```");
-    expect(toolResults).toHaveLength(1);
+    // the second step saw the tool's result
+    expect(JSON.stringify(prompts[1])).toContain('"logs":["projects: 2"]');
   });
 
   it("throws the failure with its console output, for the AI SDK to report", async () => {

@@ -2,15 +2,10 @@
 // code that pauses for approval, the second reads the paused output and answers.
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { codeThenAnswerModel } from "../test/code-then-answer-model.ts";
 import { createCodemodeRuntime, functionConnector, memoryStore } from "./index.ts";
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
 
 describe("runtime.tool()", () => {
   it("works as an AI SDK tool through generateText, pausing on approval", async () => {
@@ -42,34 +37,7 @@ describe("runtime.tool()", () => {
     });
     const code =
       'const open = await issues.list({}); if (open.length) await issues.create({ title: "Triage" }); return open.length;';
-    const prompts: unknown[] = [];
-    let step = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: async (options) => {
-        prompts.push(options.prompt);
-        step++;
-        return step === 1
-          ? {
-              content: [
-                {
-                  type: "tool-call",
-                  toolCallId: "c1",
-                  toolName: "codemode",
-                  input: JSON.stringify({ code }),
-                },
-              ],
-              finishReason: { unified: "tool-calls", raw: undefined },
-              usage,
-              warnings: [],
-            }
-          : {
-              content: [{ type: "text", text: "Waiting for your approval." }],
-              finishReason: { unified: "stop", raw: undefined },
-              usage,
-              warnings: [],
-            };
-      },
-    });
+    const { model, prompts } = codeThenAnswerModel(code, "Waiting for your approval.");
     const tool = runtime.tool();
     const result = await generateText({
       model,

@@ -1,0 +1,38 @@
+// The AI SDK's mock model scripted for a code tool: its first step calls `codemode` with the given
+// code, its second answers with the given text. It keeps the prompts it was given.
+import { MockLanguageModelV3 } from "ai/test";
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+export function codeThenAnswerModel(code: string, answer: string) {
+  const prompts: unknown[] = [];
+  const model = new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      prompts.push(options.prompt);
+      return prompts.length === 1
+        ? {
+            content: [
+              {
+                type: "tool-call",
+                toolCallId: "c1",
+                toolName: "codemode",
+                input: JSON.stringify({ code }),
+              },
+            ],
+            finishReason: { unified: "tool-calls", raw: undefined },
+            usage,
+            warnings: [],
+          }
+        : {
+            content: [{ type: "text", text: answer }],
+            finishReason: { unified: "stop", raw: undefined },
+            usage,
+            warnings: [],
+          };
+    },
+  });
+  return { model, prompts };
+}
