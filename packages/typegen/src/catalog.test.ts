@@ -314,3 +314,29 @@ describe("a catalog without the codemode SDK", () => {
     expect(declarations).not.toContain("search(");
   });
 });
+
+describe("type names across connectors", () => {
+  it("gives a connector's own name to a type another connector or a global already has", () => {
+    const item = { type: "object", properties: { id: { type: "string" } }, required: ["id"] };
+    const connector = (name: string) => ({
+      name,
+      schemaRoot: { components: { schemas: { Item: item, Request: item } } },
+      methods: [
+        {
+          name: "get",
+          outputSchema: { $ref: "#/components/schemas/Item" },
+          inputSchema: { $ref: "#/components/schemas/Request" },
+        },
+      ],
+    });
+    const declarations = createCatalog({
+      connectors: [connector("tracker"), connector("catalog")],
+    }).declarations();
+    expect(declarations).toContain("type Item = {");
+    expect(declarations).toContain("type CatalogItem = {");
+    // `Request` is a global type: each connector's own comes first
+    expect(declarations).toContain("type TrackerRequest = {");
+    expect(declarations).toContain("type CatalogRequest = {");
+    expect(declarations).not.toMatch(/\bItem2\b/);
+  });
+});

@@ -139,7 +139,8 @@ export class ConnectorDeclarations {
     this.name = identifier;
     this.original = definition.name;
     this.instructions = definition.instructions?.trim() || undefined;
-    this.writer = new TypeWriter(names);
+    const scope = toPascalCase(identifier);
+    this.writer = new TypeWriter(names, scope);
     const map = createNameMap(
       definition.methods.map((method) => method.name),
       { kind: `method of connector "${definition.name}"` },
@@ -149,8 +150,8 @@ export class ConnectorDeclarations {
       this.outputs.set(name, toJsonSchema(method.outputSchema, "output"));
       const pascal = toPascalCase(name);
       this.typeNames.set(name, {
-        input: names.allocate(`${pascal}Input`),
-        output: names.allocate(`${pascal}Output`),
+        input: names.allocate(`${pascal}Input`, scope),
+        output: names.allocate(`${pascal}Output`, scope),
       });
       const declared: DeclaredMethod = {
         name,

@@ -115,13 +115,22 @@ export function createNameMap(
 
 /** Hands out unique type names in one declaration scope, in the order they are asked for. */
 export class NameAllocator {
-  private readonly used = new Set<string>(TYPE_SCOPE_NAMES);
+  /** each name taken, with the scope (a connector) that took it; globals have none */
+  private readonly used = new Map<string, string | undefined>(
+    TYPE_SCOPE_NAMES.map((name) => [name, undefined]),
+  );
 
-  /** Claims `preferred`, or `preferred2`, `preferred3`, … when it is taken. */
-  allocate(preferred: string): string {
-    let name = preferred;
-    for (let suffix = 2; this.used.has(name); suffix++) name = `${preferred}${suffix}`;
-    this.used.add(name);
+  /**
+   * Claims `preferred`. When another scope (another connector, or a global) has it, the scope's own
+   * name comes first (`CatalogItem` beside the tracker's `Item`); then `preferred2`, `preferred3`, ….
+   */
+  allocate(preferred: string, scope?: string): string {
+    let base = preferred;
+    if (scope && this.used.has(base) && this.used.get(base) !== scope)
+      base = `${scope}${preferred}`;
+    let name = base;
+    for (let suffix = 2; this.used.has(name); suffix++) name = `${base}${suffix}`;
+    this.used.set(name, scope);
     return name;
   }
 }

@@ -183,7 +183,11 @@ export class TypeWriter {
   /** canonical JSON of inline object schemas that repeat → the name they are declared under */
   private readonly repeated = new Map<string, string>();
 
-  constructor(private readonly names: NameAllocator = new NameAllocator()) {}
+  /** `scope`: the connector whose types this writer names (see `NameAllocator.allocate`) */
+  constructor(
+    private readonly names: NameAllocator = new NameAllocator(),
+    private readonly scope?: string,
+  ) {}
 
   /**
    * `type <name> = …;` for `schema`. Local `$ref`s resolve against `root` (the schema itself by
@@ -257,7 +261,7 @@ export class TypeWriter {
     for (const [key, { hint, title, count }] of seen) {
       if (count < 2 || this.repeated.has(key)) continue;
       const preferred = title?.trim() || singular(hint || "Item");
-      this.repeated.set(key, this.names.allocate(toPascalCase(preferred)));
+      this.repeated.set(key, this.names.allocate(toPascalCase(preferred), this.scope));
     }
   }
 
@@ -283,6 +287,7 @@ export class TypeWriter {
         if (this.named.has(id)) continue;
         const name = this.names.allocate(
           anonymous ? toPascalCase(String((schema as JsonSchemaObject).title)) : toPascalCase(key),
+          this.scope,
         );
         this.named.set(id, { name, schema, root, rootId, texts: {} });
       }
@@ -566,7 +571,7 @@ export class TypeWriter {
     if (target === undefined) return UNKNOWN;
     const definition = DEFINITION_POINTER.exec(ref);
     if (definition || this.inlining.includes(key) || refersTo(context.root, target, ref)) {
-      const name = this.names.allocate(this.nameFor(definition?.[1], target, context));
+      const name = this.names.allocate(this.nameFor(definition?.[1], target, context), this.scope);
       this.named.set(key, {
         name,
         schema: target,

@@ -260,7 +260,7 @@ declare const stripe: {
 
 // stripe.GetEventsId
 /** Events are our way of letting you know when something interesting happens in your account. */
-type Event2 = {
+type StripeEvent = {
   /** The connected account that originated the event. */
   account?: string;
   /** The Stripe API version used to render `data`. *Note: This property is populated only for events on or after October 31, 2014*. */
@@ -303,7 +303,7 @@ type GetEventsIdInput = {
   id: string;
   body?: {};
 };
-type GetEventsIdOutput = Event2;
+type GetEventsIdOutput = StripeEvent;
 
 declare const stripe: {
   /** Retrieves the details of an event. */
@@ -604,7 +604,7 @@ type TerminalConfiguration = {
 
 type TerminalConfigurationConfigurationResourceDeviceTypeSpecificConfig = {
   /** A File ID representing an image you would like displayed on the reader. */
-  splashscreen?: string | File2;
+  splashscreen?: string | StripeFile;
 };
 
 type TerminalConfigurationConfigurationResourceTipping = {
@@ -625,7 +625,7 @@ type TerminalConfigurationConfigurationResourceTipping = {
 };
 
 /** This is an object representing a file hosted on Stripe's servers. */
-type File2 = {
+type StripeFile = {
   /** Time at which the object was created. @format unix-time */
   created: number;
   /** The time at which the file expires and is no longer available in epoch seconds. @format unix-time */
@@ -677,7 +677,7 @@ type FileLink = {
   /** Time at which the link expires. @format unix-time */
   expires_at?: number | null;
   /** The file object this link points to. */
-  file: string | File2;
+  file: string | StripeFile;
   /** Unique identifier for the object. */
   id: string;
   /** Has the value `true` if the object exists in live mode or the value `false` if the object exists in test mode. */
@@ -742,7 +742,7 @@ declare const stripe: {
 
 // stripe.GetFilesFile
 /** This is an object representing a file hosted on Stripe's servers. */
-type File2 = {
+type StripeFile = {
   /** Time at which the object was created. @format unix-time */
   created: number;
   /** The time at which the file expires and is no longer available in epoch seconds. @format unix-time */
@@ -785,7 +785,7 @@ type FileLink = {
   /** Time at which the link expires. @format unix-time */
   expires_at?: number | null;
   /** The file object this link points to. */
-  file: string | File2;
+  file: string | StripeFile;
   /** Unique identifier for the object. */
   id: string;
   /** Has the value `true` if the object exists in live mode or the value `false` if the object exists in test mode. */
@@ -808,7 +808,7 @@ type GetFilesFileInput = {
   file: string;
   body?: {};
 };
-type GetFilesFileOutput = File2;
+type GetFilesFileOutput = StripeFile;
 
 declare const stripe: {
   /** Retrieves the details of an existing file object. */
