@@ -16,7 +16,13 @@ import type {
   ExecutionEndStatus,
   PassEndStatus,
 } from "./connector.ts";
-import type { ExecuteLimits, Executor, HostNamespaces } from "./executor.ts";
+import type {
+  ExecuteLimits,
+  Executor,
+  HostNamespaces,
+  RecordedCall,
+  ReplayHint,
+} from "./executor.ts";
 import type {
   ExecutionRecord,
   ExecutionStatus,
@@ -194,6 +200,38 @@ function recordable(value: unknown, what: string): string {
     );
   }
   return text;
+}
+
+/**
+ * The leading calls of a journal that a pass will replay as they are: applied, recorded, without an
+ * error, of connectors and methods still configured, from seq 0 on without a gap or a step.
+ */
+function replayHint(
+  recorded: ReadonlyMap<number, JournalEntry>,
+  config: Configuration,
+  advance: (count: number) => void,
+): ReplayHint | undefined {
+  const calls: RecordedCall[] = [];
+  for (let seq = 0; ; seq++) {
+    const entry = recorded.get(seq);
+    if (
+      entry?.kind !== "call" ||
+      entry.state !== "applied" ||
+      entry.replay !== "record" ||
+      entry.error !== undefined ||
+      entry.args === undefined ||
+      !config.connectors.get(entry.connector)?.methods.has(entry.method)
+    ) {
+      break;
+    }
+    calls.push({
+      namespace: entry.connector,
+      method: entry.method,
+      input: codec.encode(codec.decode(entry.args), { canonical: true }),
+      result: entry.result ?? codec.encode(undefined),
+    });
+  }
+  return calls.length > 0 ? { calls, advance } : undefined;
 }
 
 /** Whether this call waits for a person: a method's flag, or its decision for this input. */
@@ -696,12 +734,17 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       },
     };
 
+    const replay = replayHint(recordedEntries, config, (count) => {
+      // the sandbox answered the next `count` calls from the journal, as they were recorded
+      cursor += count;
+    });
     const outcome = await options.executor.execute({
       code,
       globals,
       prelude: SANDBOX_PRELUDE,
       signal: controller.signal,
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(replay ? { replay } : {}),
     });
     stopped ??= "The pass has ended.";
 

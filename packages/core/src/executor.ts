@@ -17,6 +17,29 @@ export interface ExecuteLimits {
   stackBytes?: number;
 }
 
+/** A call an earlier pass recorded, which this pass will make again and get the same answer to. */
+export interface RecordedCall {
+  namespace: string;
+  method: string;
+  /** the input in the value codec's canonical text (object keys sorted) */
+  input: string;
+  /** the result in the value codec's text */
+  result: string;
+}
+
+/**
+ * What a pass that replays a journal may answer inside the sandbox. An executor may ignore it (every
+ * call then reaches `globals`, which replay from the journal themselves). One that uses it answers
+ * the program's first calls from `calls` while they match in order (namespace, method, canonical
+ * input), without a round trip, and calls `advance(n)` with how many it answered so, before the next
+ * call reaches `globals` and when the pass ends. After the first call that does not match, none is
+ * answered locally any more.
+ */
+export interface ReplayHint {
+  calls: readonly RecordedCall[];
+  advance(count: number): void;
+}
+
 /** One pass of one program. */
 export interface ExecuteRequest {
   /** one function expression (what `normalizeCode` returns); it is called with no arguments and awaited */
@@ -37,6 +60,8 @@ export interface ExecuteRequest {
   /** ends the pass at once; after it fires, no host call of this pass reaches `globals` */
   signal?: AbortSignalLike;
   limits?: ExecuteLimits;
+  /** the calls this pass will replay; optional to use (see `ReplayHint`) */
+  replay?: ReplayHint;
 }
 
 /** A failure of the pass, as data. */

@@ -28,6 +28,8 @@ export type {
   Executor,
   HostFunction,
   HostNamespaces,
+  RecordedCall,
+  ReplayHint,
   SandboxError,
 } from "./executor.ts";
 export {

@@ -78,6 +78,8 @@ const DEFAULTS = {
 const WATCHDOG_GRACE_MS = 100;
 /** A sandbox still running when its pass was ended is released at the latest this long after. */
 const DISPOSE_AFTER_MS = 30_000;
+/** Recorded calls answered in the sandbox are sent with its code, up to this much text. */
+const MAX_REPLAY_CHARS = 2 * 1024 * 1024;
 /** Workers RPC carries messages up to 32 MiB; a reply stays well below. */
 const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
@@ -92,6 +94,8 @@ interface Harness {
 interface HarnessReply {
   outcome: HarnessOutcome;
   logs?: LogBatch;
+  /** recorded calls answered in the sandbox since the last host call */
+  replayed?: number;
 }
 
 function parseReply(text: unknown): HarnessReply {
@@ -174,6 +178,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxLogLines: this.#maxLogLines,
       maxLineChars: this.#maxLogChars,
       prelude: typeof request.prelude === "string" && request.prelude.length > 0,
+      replay: replayable(request.replay),
     };
     const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
     const signal = request.signal;
@@ -184,7 +189,9 @@ export class DynamicWorkerExecutor implements Executor {
       logs,
       replyLimit: { chars: MAX_REPLY_CHARS, reason: "Workers RPC can carry" },
       evaluate: (source: string, input: string): Promise<string> =>
-        this.#evaluateSaved(spec, request.prelude, bridge, source, input),
+        // a saved program's calls come after the run's recorded ones: none of them replays here
+        this.#evaluateSaved({ ...spec, replay: [] }, request.prelude, bridge, source, input),
+      ...(request.replay ? { advance: (count: number) => request.replay?.advance(count) } : {}),
     });
     const watchdog: { timer?: Timer } = {};
     let onAbort: (() => void) | undefined;
@@ -220,6 +227,7 @@ export class DynamicWorkerExecutor implements Executor {
       if ("stopped" in ended) return { error: ended.stopped, logs: logs.snapshot() };
       if ("crash" in ended) return { error: crashError(ended.crash), logs: logs.snapshot() };
       bridge.addLogs(ended.reply.logs);
+      bridge.addReplayed(ended.reply.replayed);
       const outcome = ended.reply.outcome;
       if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", String(outcome[1]));
       if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
@@ -294,6 +302,7 @@ export class DynamicWorkerExecutor implements Executor {
     try {
       const reply = parseReply(await loaded.harness.evaluate(bridge, input));
       bridge.addLogs(reply.logs);
+      bridge.addReplayed(reply.replayed);
       const outcome = reply.outcome;
       if (outcome[0] === "ok") return `r${outcome[1] ?? ""}`;
       const error = outcomeError(outcome, spec.timeoutMs);
@@ -305,6 +314,18 @@ export class DynamicWorkerExecutor implements Executor {
       loaded.dispose();
     }
   }
+}
+
+/** The recorded calls the sandbox answers itself: a prefix of them, at most `MAX_REPLAY_CHARS` of text. */
+function replayable(hint: ExecuteRequest["replay"]): HarnessSpec["replay"] {
+  const calls: HarnessSpec["replay"] = [];
+  let chars = 0;
+  for (const { namespace, method, input, result } of hint?.calls ?? []) {
+    chars += input.length + result.length;
+    if (chars > MAX_REPLAY_CHARS) break;
+    calls.push({ namespace, method, input, result });
+  }
+  return calls;
 }
 
 function decodeResult(text: string, logs: string[]): ExecuteResult {

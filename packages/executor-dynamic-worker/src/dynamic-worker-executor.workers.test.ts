@@ -6,7 +6,7 @@
 
 import { env, exports } from "cloudflare:workers";
 import { runExecutorConformance } from "@codemode/conformance";
-import { CodemodeError } from "@codemode/core";
+import { CodemodeError, createValueCodec } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { DynamicWorkerExecutor } from "./index.ts";
 
@@ -89,6 +89,42 @@ describe("DynamicWorkerExecutor", () => {
       expect(result[key], key).toMatch(/^refused: /);
     }
     expect(result.env).toEqual([]);
+  });
+
+  it("answers recorded calls in the sandbox while they match, and tells the host how many", async () => {
+    const codec = createValueCodec();
+    const recorded = (key: number) => ({
+      namespace: "store",
+      method: "read",
+      input: codec.encode({ key }, { canonical: true }),
+      result: codec.encode({ key, value: new Date(key) }),
+    });
+    const delivered: unknown[] = [];
+    const advanced: number[] = [];
+    const outcome = await new DynamicWorkerExecutor({ loader: env.LOADER }).execute({
+      code: `async () => {
+        const values = [];
+        for (const key of [0, 1, 2]) values.push((await store.read({ key })).value.getTime());
+        values.push((await store.read({ key: 9 })).value); // differs from the record: goes to the host
+        values.push((await store.read({ key: 3 })).value); // matches, but replay has ended
+        return values;
+      }`,
+      globals: {
+        store: {
+          read: async (input) => {
+            delivered.push(input);
+            return { value: `live ${(input as { key: number }).key}` };
+          },
+        },
+      },
+      replay: {
+        calls: [0, 1, 2, 3].map(recorded),
+        advance: (count) => advanced.push(count),
+      },
+    });
+    expect(outcome).toMatchObject({ result: [0, 1, 2, "live 9", "live 3"] });
+    expect(delivered).toEqual([{ key: 9 }, { key: 3 }]);
+    expect(advanced).toEqual([3]);
   });
 
   it("reports a syntax error with the program's own line and column", async () => {

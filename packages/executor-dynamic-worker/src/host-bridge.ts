@@ -9,6 +9,8 @@ export interface HostBridgeOptions {
   replyLimit: ReplyLimit;
   /** runs a saved program's source with an encoded input; answers with a reply string */
   evaluate(source: string, input: string): Promise<string>;
+  /** the sandbox answered this many more recorded calls itself (see `ReplayHint`) */
+  advance?(count: number): void;
 }
 
 const LATE = errorReply({
@@ -48,8 +50,10 @@ export class HostBridge extends RpcTarget {
     method: unknown,
     input: unknown,
     logs: unknown,
+    replayed?: unknown,
   ): Promise<string> | string {
     this.addLogs(logs);
+    this.addReplayed(replayed);
     const ns = String(namespace);
     const name = String(method);
     if (this.#closed) return ENDED(`${ns}.${name}`);
@@ -60,8 +64,14 @@ export class HostBridge extends RpcTarget {
     ]);
   }
 
-  evaluate(source: unknown, input: unknown, logs: unknown): Promise<string> | string {
+  evaluate(
+    source: unknown,
+    input: unknown,
+    logs: unknown,
+    replayed?: unknown,
+  ): Promise<string> | string {
     this.addLogs(logs);
+    this.addReplayed(replayed);
     if (this.#closed) return ENDED("codemode.run");
     return Promise.race([
       this.#options.evaluate(String(source), typeof input === "string" ? input : "null"),
@@ -75,6 +85,14 @@ export class HostBridge extends RpcTarget {
     const [lines, dropped] = batch as NonNullable<LogBatch>;
     if (Array.isArray(lines)) for (const line of lines) this.#options.logs.add(String(line));
     if (typeof dropped === "number") this.#options.logs.drop(dropped);
+  }
+
+  /** Counts calls the sandbox answered from the recorded ones (ignored once the pass is over). */
+  addReplayed(count: unknown): void {
+    if (this.#closed || typeof count !== "number" || !Number.isSafeInteger(count) || count <= 0) {
+      return;
+    }
+    this.#options.advance?.(count);
   }
 
   close(): void {
