@@ -52,16 +52,12 @@ export class HostBridge extends RpcTarget {
     logs: unknown,
     replayed?: unknown,
   ): Promise<string> | string {
-    this.addLogs(logs);
-    this.addReplayed(replayed);
     const ns = String(namespace);
     const name = String(method);
-    if (this.#closed) return ENDED(`${ns}.${name}`);
     const text = typeof input === "string" ? input : "null";
-    return Promise.race([
+    return this.#serve(logs, replayed, `${ns}.${name}`, () =>
       callHost(this.#options.globals, ns, name, text, this.#options.replyLimit),
-      this.#closing,
-    ]);
+    );
   }
 
   evaluate(
@@ -70,13 +66,23 @@ export class HostBridge extends RpcTarget {
     logs: unknown,
     replayed?: unknown,
   ): Promise<string> | string {
+    const text = typeof input === "string" ? input : "null";
+    return this.#serve(logs, replayed, "codemode.run", () =>
+      this.#options.evaluate(String(source), text),
+    );
+  }
+
+  /** What every message from the sandbox gets: its logs and replay count taken, then the work, unless the pass is over. */
+  #serve(
+    logs: unknown,
+    replayed: unknown,
+    what: string,
+    work: () => Promise<string>,
+  ): Promise<string> | string {
     this.addLogs(logs);
     this.addReplayed(replayed);
-    if (this.#closed) return ENDED("codemode.run");
-    return Promise.race([
-      this.#options.evaluate(String(source), typeof input === "string" ? input : "null"),
-      this.#closing,
-    ]);
+    if (this.#closed) return ENDED(what);
+    return Promise.race([work(), this.#closing]);
   }
 
   /** Takes a batch of console lines from the sandbox (ignored once the pass is over). */
