@@ -1,0 +1,210 @@
+import {
+  CodemodeError,
+  createValueCodec,
+  type ExecuteRequest,
+  type ExecuteResult,
+  type Executor,
+  type SandboxError,
+} from "@codemode/core";
+import {
+  abortedError,
+  callHost,
+  describeNamespaces,
+  LogSink,
+  messageOf,
+  positive,
+  stackError,
+  timeoutError,
+  unserializableResultError,
+} from "@codemode/executor-kit";
+import { cspProblem, DEFAULT_CSP, iframeDocument } from "./iframe-document.ts";
+import { SandboxFrame } from "./sandbox-frame.ts";
+import type { HarnessOutcome, RunMessage } from "./worker-harness.ts";
+
+export interface IframeSandboxExecutorOptions {
+  /** wall time of a pass in ms; the page ends it and removes the iframe; default 30,000 */
+  timeout?: number;
+  /**
+   * the Content Security Policy of the sandbox's document; default
+   * `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval';` (no network, no images, no
+   * forms). Relax it only when the code needs more: whatever it can reach, it can send tool results to.
+   */
+  csp?: string;
+  /** most console lines kept per pass; default 1,000 */
+  maxLogLines?: number;
+  /** most console characters kept per pass; default 100,000 */
+  maxLogChars?: number;
+  /**
+   * keep one fresh sandbox ready for the next pass (a new iframe and worker take tens of ms to
+   * start); it has run nothing and serves exactly one pass. `dispose()` removes it. Default true.
+   */
+  prewarm?: boolean;
+}
+
+const DEFAULTS = { timeout: 30_000, maxLogLines: 1_000, maxLogChars: 100_000 };
+/** A reply larger than this is refused: the page would hold it twice while it crosses. */
+const MAX_REPLY_CHARS = 32 * 1024 * 1024;
+const hostCodec = createValueCodec();
+/** The sandbox kept ready is removed after this long without a pass. */
+const SPARE_IDLE_MS = 30_000;
+
+/**
+ * Runs Code Mode programs in the browser: a hidden `<iframe sandbox="allow-scripts">` per pass
+ * (an opaque origin: no cookies, storage or DOM of the page), its CSP in the document, the code sent
+ * by `postMessage`. Host calls and results are messages bound to that iframe's window and a nonce of
+ * the pass; anything else is ignored. The page ends a pass on timeout or abort by removing the iframe,
+ * which also stops code that never yields. The iframe and the page's listener are removed when the
+ * pass ends, whatever ends it.
+ */
+export class IframeSandboxExecutor implements Executor {
+  readonly specificationVersion = "v1" as const;
+  readonly #timeout: number;
+  readonly #document: string;
+  readonly #maxLogLines: number;
+  readonly #maxLogChars: number;
+  readonly #prewarm: boolean;
+  #spare: SandboxFrame | undefined;
+  #warming: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: IframeSandboxExecutorOptions = {}) {
+    this.#timeout = positive(options.timeout ?? DEFAULTS.timeout, "timeout");
+    const csp = options.csp ?? DEFAULT_CSP;
+    if (typeof csp !== "string" || csp.trim() === "") {
+      throw new CodemodeError("INVALID_CONFIG", "csp must be a Content Security Policy string.");
+    }
+    const problem = cspProblem(csp);
+    if (problem) throw new CodemodeError("INVALID_CONFIG", problem);
+    this.#document = iframeDocument(csp);
+    this.#maxLogLines = positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines");
+    this.#maxLogChars = positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars");
+    this.#prewarm = options.prewarm ?? true;
+  }
+
+  async execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    if (typeof request?.code !== "string") {
+      throw new CodemodeError("INVALID_CONFIG", "execute() needs request.code as a string.");
+    }
+    if (typeof document === "undefined" || typeof window === "undefined") {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        "IframeSandboxExecutor runs in a browser page (it needs document and window); on a server use QuickJSExecutor or DynamicWorkerExecutor.",
+      );
+    }
+    const globals = request.globals ?? {};
+    const timeoutMs = positive(request.limits?.timeoutMs ?? this.#timeout, "limits.timeoutMs");
+    const pass: Omit<RunMessage, "type" | "nonce"> = {
+      spec: {
+        namespaces: describeNamespaces(globals),
+        timers: false,
+        maxLineChars: this.#maxLogChars,
+        maxLogLines: this.#maxLogLines,
+      },
+      code: request.code,
+      ...(typeof request.prelude === "string" && request.prelude.length > 0
+        ? { prelude: request.prelude }
+        : {}),
+    };
+    const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
+    const signal = request.signal;
+    if (signal?.aborted) return { error: abortedError(signal), logs: [] };
+
+    const frame = this.#spare?.take() ?? new SandboxFrame(this.#document);
+    this.#spare = undefined;
+    let finish: (end: { outcome: HarnessOutcome } | { stopped: SandboxError }) => void = () => {};
+    const ended = new Promise<{ outcome: HarnessOutcome } | { stopped: SandboxError }>(
+      (resolve) => {
+        finish = resolve;
+      },
+    );
+    const limit = { chars: MAX_REPLY_CHARS, reason: "the sandbox accepts in one reply" };
+    frame.start(pass, {
+      call: (id, namespace, method, input) => {
+        void callHost(globals, namespace, method, input, limit).then((text) =>
+          frame.reply(id, text),
+        );
+      },
+      log: (line) => logs.add(line),
+      done: (outcome, dropped) => {
+        logs.drop(dropped);
+        finish({ outcome });
+      },
+    });
+    const timer = setTimeout(() => finish({ stopped: timeoutError(timeoutMs) }), timeoutMs);
+    const onAbort = () => signal && finish({ stopped: abortedError(signal) });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const end = await ended;
+      if ("stopped" in end) return { error: end.stopped, logs: logs.snapshot() };
+      const outcome = end.outcome;
+      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", String(outcome[1]));
+      if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
+      return { error: outcomeError(outcome), logs: logs.snapshot() };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      frame.remove();
+      if (this.#prewarm) this.#warmUp();
+    }
+  }
+
+  /**
+   * Makes the next pass's sandbox soon after this pass returns: inserting an iframe takes the page
+   * some milliseconds, and the sandbox's process would start it in the middle of this pass. It is
+   * removed if no pass comes for `SPARE_IDLE_MS`.
+   */
+  #warmUp(): void {
+    if (this.#warming !== undefined || this.#spare) return;
+    this.#warming = setTimeout(() => {
+      this.#warming = undefined;
+      if (this.#spare) return;
+      const spare = new SandboxFrame(this.#document);
+      this.#spare = spare;
+      // an executor nobody uses any more does not keep a sandbox forever
+      spare.expire(SPARE_IDLE_MS, () => {
+        if (this.#spare === spare) this.#spare = undefined;
+      });
+    }, 0);
+  }
+
+  /**
+   * Removes the sandbox kept ready for the next pass (one hidden iframe and its worker). A later
+   * pass makes a new one.
+   */
+  dispose(): void {
+    clearTimeout(this.#warming);
+    this.#warming = undefined;
+    this.#spare?.remove();
+    this.#spare = undefined;
+  }
+}
+
+function decodeResult(text: string, logs: string[]): ExecuteResult {
+  try {
+    return { result: hostCodec.decode(text), logs };
+  } catch (error) {
+    return {
+      error: {
+        name: "TypeError",
+        code: "NOT_SERIALIZABLE",
+        message: `The code's return value could not be read on the page: ${messageOf(error)}`,
+      },
+      logs,
+    };
+  }
+}
+
+/** The error of a pass that did not return. */
+function outcomeError(outcome: HarnessOutcome): SandboxError {
+  const [kind = "", a = "", b = "", c = "", d = ""] = outcome;
+  if (kind === "syntax") {
+    return {
+      name: "SyntaxError",
+      code: "SYNTAX_ERROR",
+      message: a === "prelude" ? `The prelude failed: ${b}` : b,
+    };
+  }
+  if (kind === "unserializable" && d === "NOT_SERIALIZABLE") return unserializableResultError(b);
+  const name = a || "Error";
+  if (name === "RangeError" && /call stack/i.test(b)) return stackError();
+  return { name, message: b, ...(c ? { stack: c } : {}), code: "THROWN" };
+}

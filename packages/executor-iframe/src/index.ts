@@ -1,0 +1,5 @@
+export { DEFAULT_CSP } from "./iframe-document.ts";
+export {
+  IframeSandboxExecutor,
+  type IframeSandboxExecutorOptions,
+} from "./iframe-sandbox-executor.ts";

@@ -1,0 +1,209 @@
+import type { BootstrapSpec, sandboxBootstrap } from "@codemode/executor-kit";
+
+/** What the page sends to start a pass (the `run` message); the frame passes it on without the nonce. */
+export interface RunMessage {
+  type: "run";
+  nonce: string;
+  spec: BootstrapSpec & { maxLogLines: number };
+  code: string;
+  prelude?: string;
+}
+
+/**
+ * How a pass ended, as the harness reports it: `["ok", encodedResult]`,
+ * `["thrown" | "unserializable", name, message, stack, code]`, `["syntax", stage, message]`,
+ * `["problem", text]`.
+ */
+export type HarnessOutcome = string[];
+
+/** The sandbox's frame tells the page, once, that it can take the pass. */
+export interface ReadyMessage {
+  type: "ready";
+}
+
+/** Messages from the worker to the page, on the pass's own channel, with its nonce. */
+export type PassMessage =
+  | { type: "call"; nonce: string; id: number; namespace: string; method: string; input: string }
+  | { type: "log"; nonce: string; line: string }
+  | { type: "done"; nonce: string; outcome: HarnessOutcome; dropped: number };
+
+/** The page's answer to a `call`. */
+export interface ReplyMessage {
+  type: "reply";
+  nonce: string;
+  id: number;
+  reply: string;
+}
+
+/**
+ * Runs INSIDE the sandbox's worker, as its whole script; self-contained. It takes the first message
+ * (the pass, with the end of the page's channel) and then listens only on that channel, for replies
+ * with the pass's nonce. It installs `console` and the namespaces through the shared bootstrap,
+ * compiles the prelude and the program with an indirect `eval` (global scope: neither sees this
+ * closure, the channel or the nonce) and reports how the pass ended. The program has no DOM, no
+ * `location` to navigate and no frame to reach: only what a worker under the document's CSP has.
+ */
+export function workerHarness(
+  bootstrap: typeof sandboxBootstrap,
+  createValueCodec: () => unknown,
+  createRenderer: (maxLineChars: number) => unknown,
+): void {
+  const scope = globalThis as unknown as {
+    addEventListener(type: string, listener: (event: Event) => void): void;
+    removeEventListener(type: string, listener: (event: Event) => void): void;
+    eval(source: string): unknown;
+  };
+  const evaluate = scope.eval;
+  const PromiseType = Promise;
+  const pending = new Map<number, (reply: string) => void>();
+  const LATE = `e${JSON.stringify({
+    name: "Error",
+    code: "ABORTED",
+    message:
+      "The code finished before this call was made; it was not run. Await every call before returning.",
+  })}`;
+  let port: MessagePort | undefined;
+  let nonce = "";
+  let finished = false;
+  let nextId = 1;
+  let sentLines = 0;
+  let droppedLines = 0;
+  let maxLogLines = 0;
+
+  const post = (message: PassMessage) => port?.postMessage(message);
+
+  function settle(outcome: string[]): void {
+    if (finished) return;
+    finished = true;
+    post({ type: "done", nonce, outcome, dropped: droppedLines });
+    for (const resolve of pending.values()) resolve(LATE);
+    pending.clear();
+  }
+
+  function log(line: string): void {
+    if (finished) return;
+    if (sentLines < maxLogLines) {
+      sentLines++;
+      post({ type: "log", nonce, line });
+    } else droppedLines++;
+  }
+
+  function start(message: RunMessage): void {
+    maxLogLines = message.spec.maxLogLines;
+    const api = bootstrap(
+      (namespace, method, input) => {
+        if (finished) return LATE;
+        const id = nextId++;
+        return new PromiseType<string>((resolve) => {
+          pending.set(id, resolve);
+          post({ type: "call", nonce, id, namespace, method, input });
+        });
+      },
+      log,
+      (...outcome) => settle(outcome as string[]),
+      () => {},
+      (name) =>
+        (name === "codec" ? createValueCodec : createRenderer) as (...args: never[]) => unknown,
+      JSON.stringify(message.spec),
+    );
+    if (api.problem) {
+      settle(["problem", api.problem]);
+      return;
+    }
+    let stage = "prelude";
+    try {
+      if (typeof message.prelude === "string") evaluate(message.prelude);
+      stage = "program";
+      api.run(evaluate(`(${message.code}\n)`));
+    } catch (error) {
+      let name = "Error";
+      let text = "";
+      let stack = "";
+      try {
+        const record = (typeof error === "object" && error !== null ? error : {}) as {
+          name?: unknown;
+          message?: unknown;
+          stack?: unknown;
+        };
+        name = typeof record.name === "string" && record.name ? record.name : "Error";
+        text = typeof record.message === "string" ? record.message : String(error);
+        stack = typeof record.stack === "string" ? record.stack : "";
+      } catch {
+        text = "A value that cannot be read was thrown.";
+      }
+      if (name === "SyntaxError") settle(["syntax", stage, text]);
+      else {
+        const prefix = stage === "prelude" ? "The prelude failed: " : "";
+        settle(["thrown", name, prefix + text, stack, ""]);
+      }
+    }
+  }
+
+  const onPass = (event: Event) => {
+    const { data, ports } = event as MessageEvent;
+    const pass = data as Partial<RunMessage> | null;
+    if (port || !ports?.[0] || typeof pass !== "object" || pass === null) return;
+    if (pass.type !== "run" || typeof pass.nonce !== "string") return;
+    scope.removeEventListener("message", onPass);
+    port = ports[0];
+    nonce = pass.nonce;
+    port.onmessage = (reply: MessageEvent) => {
+      const answer = reply.data as Partial<ReplyMessage> | null;
+      if (typeof answer !== "object" || answer === null || answer.nonce !== nonce) return;
+      const resolve = typeof answer.id === "number" ? pending.get(answer.id) : undefined;
+      if (resolve && typeof answer.reply === "string") {
+        pending.delete(answer.id as number);
+        resolve(answer.reply);
+      }
+    };
+    start(pass as RunMessage);
+  };
+  scope.addEventListener("message", onPass);
+  // an error thrown later by a callback of the program (a timer, an event) is only logged
+  scope.addEventListener("error", (event: Event) => {
+    event.preventDefault();
+    log(`[error] Uncaught in the sandbox: ${(event as ErrorEvent).message || "an error"}`);
+  });
+}
+
+/**
+ * Runs INSIDE the sandbox's iframe, as the document's one inline script; self-contained. It starts
+ * the worker from `workerSource` at once (so a sandbox made ahead of its pass is warm) and tells the
+ * page it is ready. The first `run` from the parent window brings the pass, its nonce and the end of
+ * a channel made by the page; the relay hands both to the worker and takes no further part. If the
+ * worker cannot start (the CSP forbids it), it answers the pass on the channel with the reason.
+ */
+export function frameRelay(workerSource: string): void {
+  const page = window.parent;
+  let worker: Worker | undefined;
+  let problem = "";
+  try {
+    const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+    worker = new Worker(url);
+    URL.revokeObjectURL(url);
+  } catch (error) {
+    problem = `The sandbox could not start its worker (${String((error as Error)?.message ?? error)}): the csp must allow workers from blob: URLs.`;
+  }
+  let started = false;
+  window.addEventListener("message", (event: MessageEvent) => {
+    const pass = event.data as Partial<RunMessage> | null;
+    const port = event.ports?.[0];
+    if (started || event.source !== page || !port || typeof pass !== "object" || pass === null) {
+      return;
+    }
+    if (pass.type !== "run" || typeof pass.nonce !== "string") return;
+    started = true;
+    if (worker) worker.postMessage(pass, [port]);
+    else {
+      const done: PassMessage = {
+        type: "done",
+        nonce: pass.nonce,
+        outcome: ["problem", problem],
+        dropped: 0,
+      };
+      port.postMessage(done);
+    }
+  });
+  const ready: ReadyMessage = { type: "ready" };
+  page.postMessage(ready, "*");
+}
