@@ -1,6 +1,6 @@
 // One vitest project per runtime. Packages pick the runtimes they run on in their own vitest.config.ts.
 // Test files: `*.test.ts` run in Node; `*.workers.test.ts` in workerd and `*.browser.test.ts` in Chromium
-// (those projects arrive with the packages that need them).
+// (the packages that run there add those projects).
 import type { TestProjectInlineConfiguration } from "vitest/config";
 
 export function nodeProject(): TestProjectInlineConfiguration {
@@ -13,6 +13,47 @@ export function nodeProject(): TestProjectInlineConfiguration {
       testTimeout: 30_000,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       exclude: ["**/*.workers.test.ts", "**/*.browser.test.ts", "**/node_modules/**"],
+    },
+  };
+}
+
+type BrowserOptions = NonNullable<NonNullable<TestProjectInlineConfiguration["test"]>["browser"]>;
+
+/** How the browser projects start Debian's Chromium (scripts/run.mjs installs it; nothing is downloaded). */
+export const CHROMIUM_LAUNCH_OPTIONS = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
+};
+
+/**
+ * The Chromium project: `*.browser.test.ts` in vitest browser mode. The package passes the provider
+ * (`playwright({ launchOptions: CHROMIUM_LAUNCH_OPTIONS })`), since it owns that dependency.
+ */
+export function browserProject(
+  provider: BrowserOptions["provider"],
+  commands?: BrowserOptions["commands"],
+): TestProjectInlineConfiguration {
+  return {
+    test: {
+      name: "browser",
+      include: ["src/**/*.browser.test.ts"],
+      testTimeout: 30_000,
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        instances: [{ browser: "chromium" }],
+        provider,
+        ...(commands ? { commands } : {}),
+      },
     },
   };
 }

@@ -8,6 +8,7 @@ export default defineConfig({
     "src/ai.ts",
     "src/mcp.ts",
     "src/openapi.ts",
+    "src/browser.ts",
   ],
   platform: "neutral",
   dts: true,

@@ -1,11 +1,13 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
-import { nodeProject } from "../../vitest.shared.ts";
+import { browserProject, CHROMIUM_LAUNCH_OPTIONS, nodeProject } from "../../vitest.shared.ts";
 
 export default defineConfig({
   test: {
     projects: [
       nodeProject(),
+      browserProject(playwright({ launchOptions: CHROMIUM_LAUNCH_OPTIONS })),
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.jsonc" } })],
         test: {
