@@ -1,6 +1,6 @@
+import type { ModelInfo } from "@codemode/demo-kit";
 import type { ModelMessage } from "ai";
 import type { CodeModeOutput } from "codemode";
-import type { ModelInfo } from "./model-info.ts";
 
 /** What the page sends over the chat WebSocket. */
 export type ChatRequest = { type: "hello" } | { type: "chat"; text: string } | { type: "clear" };

@@ -1,6 +1,6 @@
+import type { ModelInfo } from "@codemode/demo-kit";
 import type { CodemodeRuntime } from "codemode";
 import type { DemoStores } from "./demo-stores.ts";
-import type { ModelInfo } from "./model-info.ts";
 
 /** What the HTTP API works on: the agent's runtime and data, and a way to tell the open pages. */
 export interface AgentApi {

@@ -1,17 +1,11 @@
-// What every scripted scenario of the offline demo model is, and the helpers they share.
+// What every scripted scenario of the agent's offline model is, and the helpers they share.
+import type { Scenario as DemoScenario } from "@codemode/demo-kit";
 import type { CodeModeOutput } from "codemode";
 
-export interface Scenario {
-  name: string;
-  /** the program sent to the `codemode` tool; none when the model answers at once */
-  code?: string;
-  /** the answer, from the tool's output (undefined when there was no tool call) */
-  answer(output: CodeModeOutput | undefined): string;
-}
+export { program } from "@codemode/demo-kit";
 
-/** An async arrow function with these lines as its body. */
-export const program = (lines: string[]) =>
-  ["async () => {", ...lines.map((l) => `  ${l}`), "}"].join("\n");
+/** A scenario that reads the runtime's output. */
+export type Scenario = DemoScenario<CodeModeOutput>;
 
 /** What went wrong, or undefined when the run completed. */
 export function unfinished(

@@ -8,7 +8,7 @@ import type { ChatEvent } from "../src/chat-event.ts";
 import { ChatHistory } from "../src/chat-history.ts";
 import { demoConnectors } from "../src/demo-connectors.ts";
 import { createDemoStores } from "../src/demo-stores.ts";
-import { OfflineDemoModel } from "../src/offline-demo-model.ts";
+import { offlineAgentModel } from "../src/offline-demo-model.ts";
 import { runChatTurn } from "../src/run-chat-turn.ts";
 import { sqlOver } from "./sqlite-adapter.ts";
 
@@ -27,7 +27,7 @@ export function agentInNode() {
     const events: ChatEvent[] = [];
     await runtime.ready();
     const messages = await runChatTurn({
-      model: new OfflineDemoModel(),
+      model: offlineAgentModel(),
       tool: runtime.tool(),
       history: history.list(),
       text,

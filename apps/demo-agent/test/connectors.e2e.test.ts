@@ -5,12 +5,12 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type DevServer, launchChromium, startWranglerDev } from "@codemode/demo-kit/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./launch-chromium.ts";
-import { type DevServer, startWranglerDev } from "./wrangler-dev.ts";
 
-const results = join(dirname(fileURLToPath(import.meta.url)), "..", "test-results");
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const results = join(appDir, "test-results");
 
 /** Polls until the expectation holds, as long as a page wait would (a run can take a while under load). */
 const eventually = <T>(read: () => Promise<T>) =>
@@ -37,7 +37,7 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
 
   beforeAll(async () => {
     await mkdir(results, { recursive: true });
-    [server, browser] = await Promise.all([startWranglerDev(), launchChromium()]);
+    [server, browser] = await Promise.all([startWranglerDev({ appDir }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.setDefaultTimeout(20_000);
   });

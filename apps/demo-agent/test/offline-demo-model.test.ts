@@ -4,7 +4,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import type { CodeModeOutput } from "codemode";
 import { describe, expect, it } from "vitest";
 import { HELP_TEXT, matchScenario } from "../src/demo-scenarios.ts";
-import { OfflineDemoModel } from "../src/offline-demo-model.ts";
+import { offlineAgentModel } from "../src/offline-demo-model.ts";
 
 /** A `codemode` tool that records the code it gets and answers with a fixed output. */
 function standIn(output: (code: string) => CodeModeOutput) {
@@ -33,7 +33,7 @@ const completed = (result: unknown): CodeModeOutput => ({
 async function ask(prompt: string, output: (code: string) => CodeModeOutput) {
   const { codes, tools } = standIn(output);
   const result = await generateText({
-    model: new OfflineDemoModel(),
+    model: offlineAgentModel(),
     tools,
     prompt,
     stopWhen: stepCountIs(4),
@@ -41,7 +41,7 @@ async function ask(prompt: string, output: (code: string) => CodeModeOutput) {
   return { codes, text: result.text, steps: result.steps.length };
 }
 
-describe("OfflineDemoModel", () => {
+describe("the offline demo model with the agent's scenarios", () => {
   it("answers anything it does not know with the help text, without a tool call", async () => {
     const { codes, text, steps } = await ask("hello there", () => completed(null));
     expect(codes).toEqual([]);
@@ -114,7 +114,7 @@ describe("OfflineDemoModel", () => {
   it("streams the tool call and the answer in several text deltas", async () => {
     const { tools } = standIn(() => completed({ total: 3, byStatus: { todo: 3 }, byProject: {} }));
     const result = streamText({
-      model: new OfflineDemoModel(),
+      model: offlineAgentModel(),
       tools,
       prompt: "how many tasks are there?",
       stopWhen: stepCountIs(4),

@@ -4,13 +4,13 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type DevServer, launchChromium, startWranglerDev } from "@codemode/demo-kit/testing";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAiServer, startFakeOpenAiServer } from "./fake-openai-server.ts";
-import { launchChromium } from "./launch-chromium.ts";
-import { type DevServer, startWranglerDev } from "./wrangler-dev.ts";
 
-const results = join(dirname(fileURLToPath(import.meta.url)), "..", "test-results");
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const results = join(appDir, "test-results");
 
 describe("an OpenAI-compatible model", () => {
   let endpoint: FakeOpenAiServer;
@@ -22,6 +22,7 @@ describe("an OpenAI-compatible model", () => {
     endpoint = await startFakeOpenAiServer("async () => (await tracker.stats({})).byProject");
     [server, browser] = await Promise.all([
       startWranglerDev({
+        appDir,
         vars: {
           MODEL_PROVIDER: "auto",
           OPENAI_BASE_URL: endpoint.baseUrl,

@@ -1,5 +1,5 @@
+import { OFFLINE_MODEL_LABEL, OfflineDemoModel } from "@codemode/demo-kit";
 import { describe, expect, it } from "vitest";
-import { OFFLINE_MODEL_LABEL, OfflineDemoModel } from "../src/offline-demo-model.ts";
 import { DEFAULT_WORKERS_AI_MODEL, selectModel } from "../src/select-model.ts";
 
 const binding: Ai = { run: async () => ({}) };

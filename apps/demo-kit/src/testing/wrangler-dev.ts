@@ -1,25 +1,27 @@
-// Starts `wrangler dev` for the app on a free loopback port with its state in a temporary folder,
+// Starts `wrangler dev` for an app on a free loopback port with its state in a temporary folder,
 // waits until it answers, and stops the whole process group.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const wranglerBin = join(
-  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
-  "bin",
-  "wrangler.js",
-);
+import { basename, dirname, join } from "node:path";
 
 export interface DevServer {
   url: string;
   /** what wrangler printed, for failure messages */
   output(): string;
   stop(): Promise<void>;
+}
+
+export interface WranglerDevOptions {
+  /** the app's folder (where its wrangler.jsonc is); wrangler is resolved from there too */
+  appDir: string;
+  /** vars on top of MODEL_PROVIDER=offline */
+  vars?: Record<string, string>;
+  /** the path polled until it answers 2xx (default /api/model) */
+  readyPath?: string;
+  timeoutMs?: number;
 }
 
 function freePort(): Promise<number> {
@@ -48,12 +50,16 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-/** `wrangler dev` with the offline model (`vars` may add more), answering at the returned url. */
-export async function startWranglerDev(
-  options: { vars?: Record<string, string>; timeoutMs?: number } = {},
-): Promise<DevServer> {
+/** `wrangler dev` for the app with the offline model (`vars` may add more), at the returned url. */
+export async function startWranglerDev(options: WranglerDevOptions): Promise<DevServer> {
+  const { appDir } = options;
+  const wranglerBin = join(
+    dirname(createRequire(join(appDir, "package.json")).resolve("wrangler/package.json")),
+    "bin",
+    "wrangler.js",
+  );
   const port = await freePort();
-  const state = await mkdtemp(join(tmpdir(), "demo-agent-state-"));
+  const state = await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`));
   const vars = { MODEL_PROVIDER: "offline", ...options.vars };
   const args = [
     wranglerBin,
@@ -94,6 +100,7 @@ export async function startWranglerDev(
     },
   };
 
+  const readyUrl = `${url}${options.readyPath ?? "/api/model"}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -101,7 +108,7 @@ export async function startWranglerDev(
       throw new Error(`wrangler dev exited with ${child.exitCode}:\n${log}`);
     }
     try {
-      const response = await fetch(`${url}/api/model`);
+      const response = await fetch(readyUrl);
       if (response.ok) return server;
     } catch {
       // not listening yet

@@ -1,0 +1,30 @@
+// The Worker: POST /api/chat runs the model over the page's messages and tool schemas; GET /api/model
+// says which model that is. Everything else is the page in public/ (static assets).
+import type { ModelSettings } from "@codemode/demo-kit";
+import { handleChat } from "./handle-chat.ts";
+import { selectModel } from "./select-model.ts";
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export default {
+  async fetch(request, env): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (!pathname.startsWith("/api/")) return env.ASSETS.fetch(request);
+    let selected: ReturnType<typeof selectModel>;
+    try {
+      selected = selectModel(env as Env & ModelSettings);
+    } catch (error) {
+      return Response.json({ error: errorText(error) }, { status: 500 });
+    }
+    if (pathname === "/api/model" && request.method === "GET") {
+      return Response.json({ provider: selected.provider, label: selected.label });
+    }
+    if (pathname === "/api/chat") {
+      if (request.method !== "POST") {
+        return Response.json({ error: "POST a chat request." }, { status: 405 });
+      }
+      return handleChat(request, selected.model);
+    }
+    return Response.json({ error: `No API at ${pathname}.` }, { status: 404 });
+  },
+} satisfies ExportedHandler<Env>;

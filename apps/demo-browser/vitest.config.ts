@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+import { nodeProject } from "../../vitest.shared.ts";
+
+// One node project: the unit tests (the chat endpoint and the whole chat loop in Node), and the
+// end-to-end test that starts `wrangler dev` and drives the page in Chromium (test/*.e2e.test.ts).
+// Files run one at a time: the e2e file owns a server.
+const node = nodeProject();
+
+export default defineConfig({
+  test: {
+    fileParallelism: false,
+    projects: [{ ...node, test: { ...node.test, testTimeout: 60_000, hookTimeout: 90_000 } }],
+  },
+});

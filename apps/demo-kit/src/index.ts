@@ -1,0 +1,16 @@
+// What the demos share, safe to bundle into a Worker: the scripted offline demo model, its scenario
+// helpers and the model selection. The end-to-end test helpers are in "@codemode/demo-kit/testing".
+export type { ModelInfo, ModelProvider } from "./model-info.ts";
+export {
+  OFFLINE_MODEL_LABEL,
+  OfflineDemoModel,
+  type OfflineDemoModelOptions,
+  type ScenarioScript,
+} from "./offline-demo-model.ts";
+export { program, type Scenario } from "./scenario.ts";
+export {
+  DEFAULT_WORKERS_AI_MODEL,
+  type ModelSettings,
+  type SelectedModel,
+  selectModel,
+} from "./select-model.ts";

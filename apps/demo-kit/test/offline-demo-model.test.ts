@@ -1,0 +1,127 @@
+// The kit's offline model with a two-scenario script: the program it sends, the answer from the
+// tool's real output (read by the script), and what it says when the tool failed or is missing.
+import type { LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { describe, expect, it } from "vitest";
+import {
+  OFFLINE_MODEL_LABEL,
+  OfflineDemoModel,
+  program,
+  type Scenario,
+  type ScenarioScript,
+  selectModel,
+} from "../src/index.ts";
+
+type Output = { ok: true; value: unknown } | { ok: false; error: string };
+
+const script: ScenarioScript<Output> = {
+  match(text): Scenario<Output> {
+    if (/\bcount\b/i.test(text)) {
+      return {
+        name: "count",
+        code: program(["const items = await shop.list({});", "return items.length;"]),
+        answer(output) {
+          if (!output) return "I have no tool to count with.";
+          return output.ok ? `There are ${output.value} items.` : `It failed: ${output.error}`;
+        },
+      };
+    }
+    return { name: "help", answer: () => 'Say "count".' };
+  },
+  readOutput(output: LanguageModelV3ToolResultOutput): Output | undefined {
+    if (output.type === "json") return { ok: true, value: output.value };
+    if (output.type === "error-text") return { ok: false, error: output.value };
+    return undefined;
+  },
+};
+
+function codeTool(run: (code: string) => unknown) {
+  const codes: string[] = [];
+  const codemode = tool({
+    description: "Run JavaScript.",
+    inputSchema: jsonSchema<{ code: string }>({
+      type: "object",
+      properties: { code: { type: "string" } },
+      required: ["code"],
+    }),
+    execute: async ({ code }) => {
+      codes.push(code);
+      return run(code);
+    },
+  });
+  return { codes, tools: { codemode } };
+}
+
+describe("OfflineDemoModel", () => {
+  it("sends the scenario's program and answers from the tool's output", async () => {
+    const { codes, tools } = codeTool(() => 3);
+    const result = await generateText({
+      model: new OfflineDemoModel(script),
+      tools,
+      prompt: "count the items",
+      stopWhen: stepCountIs(4),
+    });
+    expect(codes).toEqual([
+      "async () => {\n  const items = await shop.list({});\n  return items.length;\n}",
+    ]);
+    expect(result.steps).toHaveLength(2);
+    expect(result.text).toBe("There are 3 items.");
+  });
+
+  it("hands a failed tool call to the scenario as the script reads it", async () => {
+    const { tools } = codeTool(() => {
+      throw new Error("no shop");
+    });
+    const result = await generateText({
+      model: new OfflineDemoModel(script),
+      tools,
+      prompt: "count",
+      stopWhen: stepCountIs(4),
+    });
+    expect(result.text).toBe("It failed: no shop");
+  });
+
+  it("answers at once when the scenario has no program or the tool is missing", async () => {
+    const help = await generateText({ model: new OfflineDemoModel(script), prompt: "hi" });
+    expect(help.text).toBe('Say "count".');
+    const noTool = await generateText({ model: new OfflineDemoModel(script), prompt: "count" });
+    expect(noTool.toolCalls).toEqual([]);
+    expect(noTool.text).toBe("I have no tool to count with.");
+  });
+
+  it("calls the tool the options name, and streams the answer in several deltas", async () => {
+    const { codes, tools } = codeTool(() => 12);
+    const result = streamText({
+      model: new OfflineDemoModel({ ...script, toolName: "run" }),
+      tools: { run: tools.codemode },
+      prompt: "count",
+      stopWhen: stepCountIs(4),
+    });
+    const kinds: string[] = [];
+    for await (const part of result.fullStream) kinds.push(part.type);
+    expect(codes).toHaveLength(1);
+    expect(kinds.filter((kind) => kind === "text-delta").length).toBeGreaterThan(2);
+    expect(await result.text).toBe("There are 12 items.");
+  });
+});
+
+describe("selectModel", () => {
+  it("makes the app's offline model when nothing else is configured", () => {
+    const offline = new OfflineDemoModel(script);
+    const selected = selectModel({}, () => offline);
+    expect(selected).toEqual({ provider: "offline", label: OFFLINE_MODEL_LABEL, model: offline });
+    expect(selectModel({ MODEL_PROVIDER: "auto" }, () => offline).model).toBe(offline);
+  });
+
+  it("prefers an OpenAI-compatible endpoint and says what is missing", () => {
+    const offline = () => new OfflineDemoModel(script);
+    const selected = selectModel(
+      { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_MODEL: "m" },
+      offline,
+    );
+    expect(selected.provider).toBe("openai-compatible");
+    expect(selected.model.modelId).toBe("m");
+    expect(() => selectModel({ MODEL_PROVIDER: "workers-ai" }, offline)).toThrow(/AI binding/);
+    expect(() => selectModel({ MODEL_PROVIDER: "gpt" }, offline)).toThrow(/auto, offline/);
+  });
+});
