@@ -281,6 +281,19 @@ describe("IframeSandboxExecutor: cleanup", () => {
     expect(iframes()).toBe(0);
   });
 
+  it("a pass that loops forever does not hold up a pass running beside it", async () => {
+    const sandbox = executor({ timeout: 3_000 });
+    const looping = sandbox.execute({ code: "async () => { while (true) {} }", globals: {} });
+    const start = performance.now();
+    const beside = await sandbox.execute({
+      code: "async () => (await ns.echo(1)) + 1",
+      globals: { ns: { echo: async (input) => input } },
+    });
+    expect(resultOf(beside)).toBe(2);
+    expect(performance.now() - start, "well before the loop's timeout").toBeLessThan(2_000);
+    expect(await looping).toMatchObject({ error: { code: "TIMEOUT" } });
+  });
+
   it("runs a thousand passes in a row and leaves no iframe or listener behind", async () => {
     const listeners = new Set<unknown>();
     const add = window.addEventListener;
