@@ -34,7 +34,7 @@ export class SandboxFrame {
   #run: RunMessage | undefined;
   #handlers: PassHandlers | undefined;
   #port: MessagePort | undefined;
-  #removed = false;
+  #retired = false;
   #expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(documentSource: string) {
@@ -67,22 +67,22 @@ export class SandboxFrame {
 
   /** Sends the pass as soon as the sandbox is ready; its messages go to `handlers`. */
   start(pass: Omit<RunMessage, "type" | "nonce">, handlers: PassHandlers): void {
-    if (this.#run || this.#removed) throw new Error("a sandbox runs one pass");
+    if (this.#run || this.#retired) throw new Error("a sandbox runs one pass");
     this.#run = { type: "run", nonce: this.#nonce, ...pass };
     this.#handlers = handlers;
     if (this.#ready) this.#send();
   }
 
   reply(id: number, text: string): void {
-    if (this.#removed) return;
+    if (this.#retired) return;
     const message: ReplyMessage = { type: "reply", nonce: this.#nonce, id, reply: text };
     this.#port?.postMessage(message);
   }
 
-  /** Removes the iframe (which ends its worker, whatever it is doing), the listener and the channel. */
-  remove(): void {
-    if (this.#removed) return;
-    this.#removed = true;
+  /** Ends the pass for the page: the listener and the channel go; nothing from the sandbox is heard. */
+  retire(): void {
+    if (this.#retired) return;
+    this.#retired = true;
     clearTimeout(this.#expiry);
     this.#handlers = undefined;
     window.removeEventListener("message", this.#listener);
@@ -90,6 +90,11 @@ export class SandboxFrame {
       this.#port.onmessage = null;
       this.#port.close();
     }
+  }
+
+  /** Retires the sandbox and removes its iframe, which ends its worker, whatever it is doing. */
+  remove(): void {
+    this.retire();
     this.#iframe.remove();
   }
 
@@ -104,7 +109,7 @@ export class SandboxFrame {
   }
 
   #onWindowMessage(event: MessageEvent): void {
-    if (this.#removed || event.source === null || event.source !== this.#iframe.contentWindow) {
+    if (this.#retired || event.source === null || event.source !== this.#iframe.contentWindow) {
       return;
     }
     const data = event.data as Partial<ReadyMessage> | null;
