@@ -8,9 +8,10 @@ import {
 } from "@codemode/core";
 import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { QuickJSExecutor } from "./index.ts";
-import { instanceCounts } from "./wasm-instances.ts";
+import { spareSandboxes } from "./spare-sandboxes.ts";
+import { instanceCounts, instanceSource } from "./wasm-instances.ts";
 
 const executor = new QuickJSExecutor({ timeoutMs: 5_000 });
 
@@ -800,4 +801,219 @@ describe("QuickJSExecutor: configuration", () => {
     // every pass freed all its handles, so its instance went back to the pool instead of being dropped
     expect(instanceCounts.created).toBe(created);
   }, 60_000);
+});
+
+describe("QuickJSExecutor: prewarm (a spare sandbox made ahead of the next pass)", () => {
+  // the spares of the default QuickJS build, shared by every executor made without `module`
+  const spares = spareSandboxes(instanceSource({}));
+  const counts = spares.counts;
+
+  afterEach(() => {
+    vi.useRealTimers();
+    executor.dispose();
+  });
+
+  async function spareReady(): Promise<void> {
+    await vi.waitFor(
+      () => {
+        if (!spares.ready) throw new Error("no spare sandbox yet");
+      },
+      { timeout: 10_000, interval: 2 },
+    );
+  }
+
+  /** Runs one pass on the spare made after the pass before it, and checks that it took it. */
+  async function onSpare(code: string, request: Partial<ExecuteRequest> = {}, on = executor) {
+    await spareReady();
+    const taken = counts.taken;
+    const result = await run(code, request, on);
+    expect(counts.taken).toBe(taken + 1);
+    return result;
+  }
+
+  it("makes a spare after a pass returns and serves it to exactly one pass", async () => {
+    executor.dispose();
+    expect(spares.ready).toBe(false);
+    const made = counts.made;
+    expect(ok(await run("async () => 1"))).toBe(1);
+    await spareReady();
+    expect(counts.made).toBe(made + 1);
+    const taken = counts.taken;
+    const results = await Promise.all([1, 2, 3].map((n) => run(`async () => ${n}`)));
+    expect(results.map(ok)).toEqual([1, 2, 3]);
+    expect(counts.taken).toBe(taken + 1);
+    // the next spare is a new one: made after those passes, from nothing
+    await spareReady();
+    expect(counts.made).toBe(made + 2);
+  });
+
+  it("gives a pass nothing of the passes before it or beside it", async () => {
+    const pollute = `
+      globalThis.leak = 1;
+      Object.prototype.polluted = true;
+      Array.prototype.push = () => "hijacked";
+      JSON.stringify = () => '"hijacked"';
+      Promise.prototype.then = function () { throw new Error("hijacked") };
+      console.log = () => {};
+    `;
+    const probe = `async () => {
+      const list = [];
+      list.push(1);
+      console.log("logged");
+      return [typeof leak, ({}).polluted, list.length, JSON.stringify({ a: 1 }), await Promise.resolve("then")];
+    }`;
+    const clean = ["undefined", undefined, 1, '{"a":1}', "then"];
+    await run(`async () => { ${pollute} }`);
+    expect(await onSpare(probe)).toEqual({ result: clean, logs: ["logged"] });
+    // a pass that took a spare and polluted it does not reach the next spare either
+    await onSpare(`async () => { ${pollute} }`);
+    expect(await onSpare(probe)).toEqual({ result: clean, logs: ["logged"] });
+    // nor does a pass still running beside it
+    let release = () => {};
+    const globals: HostNamespaces = {
+      ns: { wait: () => new Promise<void>((resolve) => (release = resolve)) },
+    };
+    const running = run(
+      "async () => { globalThis.leak = 1; Object.prototype.polluted = true; console.log = null; await ns.wait(); return [typeof leak, ({}).polluted] }",
+      { globals },
+    );
+    // the spare is made after this pass, while the one above is waiting
+    await run("async () => 0");
+    expect(await onSpare(probe)).toEqual({ result: clean, logs: ["logged"] });
+    release();
+    expect(ok(await running)).toEqual(["number", true]);
+  });
+
+  it("does not give the spare to a pass with another memory limit; that pass gets its own limits", async () => {
+    await run("async () => 1");
+    await spareReady();
+    const taken = counts.taken;
+    const small = failure(
+      await run("async () => new ArrayBuffer(16 * 1024 * 1024).byteLength", {
+        limits: { memoryBytes: 8 * 1024 * 1024 },
+      }),
+    );
+    expect(small.code).toBe("MEMORY");
+    expect(counts.taken).toBe(taken);
+    // the spare is still there, for the next pass with the memory limit it was made for
+    expect(spares.ready).toBe(true);
+    expect(ok(await onSpare("async () => new ArrayBuffer(16 * 1024 * 1024).byteLength"))).toBe(
+      16 * 1024 * 1024,
+    );
+  });
+
+  it("applies the pass's own time, stack and memory limits to a spare", async () => {
+    const depth =
+      "async () => { let depth = 0; const f = () => { depth++; f() }; try { f() } catch {} return depth }";
+    await run("async () => 1");
+    const deep = ok(await onSpare(depth)) as number;
+    const shallow = ok(await onSpare(depth, { limits: { stackBytes: 64 * 1024 } })) as number;
+    expect(shallow).toBeGreaterThan(10);
+    expect(shallow).toBeLessThan(deep / 2);
+    const loop = failure(
+      await onSpare("async () => { while (true) {} }", { limits: { timeoutMs: 200 } }),
+    );
+    expect(loop).toMatchObject({ code: "TIMEOUT", message: expect.stringContaining("200 ms") });
+    const memory = failure(
+      await onSpare(
+        "async () => { const all = []; while (true) all.push(new Array(10000).fill(all.length)); }",
+      ),
+    );
+    expect(memory.code).toBe("MEMORY");
+    expect(failure(await onSpare("async () => {\n  const x = ;\n}"))).toMatchObject({
+      code: "SYNTAX_ERROR",
+      message: expect.stringContaining("line 2"),
+    });
+    await spareReady();
+    await expectHealthy();
+  });
+
+  it("serves the executors of the same build, each with its own options, prelude and namespaces", async () => {
+    const timed = new QuickJSExecutor({ timers: true, maxLogLines: 1 });
+    await run("async () => 1");
+    const result = await onSpare(
+      `async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        console.log("one"); console.log("two");
+        return [await greet.hello("spare"), typeof setTimeout, shout("x")];
+      }`,
+      {
+        globals: { greet: { hello: async (name) => `hello ${String(name)}` } },
+        prelude: "globalThis.shout = (text) => text.toUpperCase() + '!';",
+      },
+      timed,
+    );
+    expect(result).toEqual({
+      result: ["hello spare", "function", "X!"],
+      logs: ["one", "… 1 more line dropped"],
+    });
+    expect(
+      ok(await onSpare("async () => [typeof setTimeout, typeof shout, typeof greet]")),
+    ).toEqual(["undefined", "undefined", "undefined"]);
+  });
+
+  it("frees the spare on dispose(), and its instance goes back to the pool", async () => {
+    await run("async () => 1");
+    await spareReady();
+    const freed = counts.freed;
+    const taken = counts.taken;
+    const created = instanceCounts.created;
+    executor.dispose();
+    expect(spares.ready).toBe(false);
+    expect(counts.freed).toBe(freed + 1);
+    // another executor on the same build shares the spare: it is gone for it too
+    expect(ok(await run("async () => 2", {}, new QuickJSExecutor()))).toBe(2);
+    expect(counts.taken).toBe(taken);
+    expect(instanceCounts.created).toBe(created);
+  });
+
+  it("frees a spare nobody takes after 30 s, on a timer that does not keep the process alive", async () => {
+    executor.dispose();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const freed = counts.freed;
+    await run("async () => 1");
+    await vi.advanceTimersByTimeAsync(1);
+    await spareReady();
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(spares.ready).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(spares.ready).toBe(false);
+    expect(counts.freed).toBe(freed + 1);
+    vi.useRealTimers();
+    // the real timers: unref'd, so an abandoned executor does not hold Node open
+    const pending: { hasRef(): boolean }[] = [];
+    const original = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+      callback: () => void,
+      ms?: number,
+    ) => {
+      const handle = original(callback, ms);
+      pending.push(handle);
+      return handle;
+    }) as typeof setTimeout);
+    try {
+      await run("async () => 1");
+      await spareReady();
+    } finally {
+      spy.mockRestore();
+    }
+    // the pass's own limit timer (cleared when it ended), the background timer, the spare's expiry
+    expect(pending.length).toBe(3);
+    expect(pending.slice(1).map((handle) => handle.hasRef())).toEqual([false, false]);
+  });
+
+  it("makes no spare and takes none with `prewarm: false`", async () => {
+    executor.dispose();
+    const cold = new QuickJSExecutor({ prewarm: false });
+    const made = counts.made;
+    expect(ok(await run("async () => 1", {}, cold))).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counts.made).toBe(made);
+    await run("async () => 1");
+    await spareReady();
+    const taken = counts.taken;
+    expect(ok(await run("async () => 2", {}, cold))).toBe(2);
+    expect(counts.taken).toBe(taken);
+    expect(spares.ready).toBe(true);
+  });
 });

@@ -20,7 +20,6 @@ import {
   mebibytes,
   messageOf,
   positive,
-  sandboxBootstrap,
   sandboxSource,
   stackError,
   timeoutError,
@@ -34,6 +33,12 @@ import type {
   QuickJSSyncVariant,
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
+import {
+  BOOTSTRAP_FILE,
+  BOOTSTRAP_SOURCE,
+  type SpareSandboxes,
+  spareSandboxes,
+} from "./spare-sandboxes.ts";
 import { type InstanceSource, instanceSource, type QuickJSInstance } from "./wasm-instances.ts";
 
 /** Options of {@link QuickJSExecutor}; `request.limits` overrides the three limits per pass. */
@@ -69,6 +74,13 @@ export interface QuickJSExecutorOptions {
    * allocation count (this build cannot measure allocation sizes), so prefer `variant`/`wasmModule`.
    */
   module?: QuickJSWASMModule | Promise<QuickJSWASMModule>;
+  /**
+   * Keep the next pass's sandbox ready: soon after a pass returns, a fresh runtime and context with
+   * the bootstrap compiled (evaluating it is most of a warm pass's cost). It has run nothing, serves
+   * exactly one pass with the same memory limit, and is shared by the executors on the same QuickJS
+   * build; unused, it is freed after 30 s or by `dispose()`. Default true.
+   */
+  prewarm?: boolean;
 }
 
 const DEFAULTS = {
@@ -84,7 +96,6 @@ const NEAR_LIMIT_BYTES = 2 * 1024 * 1024;
 const MAX_TIMER_DELAY = 2 ** 31 - 1;
 
 const hostCodec = createValueCodec();
-const BOOTSTRAP_SOURCE = sandboxSource(sandboxBootstrap);
 const CODEC_SOURCE = sandboxSource(createValueCodec);
 const RENDERER_SOURCE = sandboxSource(createRenderer);
 
@@ -97,8 +108,9 @@ const hostTimers = globalThis as unknown as {
 /**
  * Runs Code Mode programs in QuickJS compiled to WebAssembly (the synchronous build; host calls are
  * bridged through QuickJS promises). Every pass gets a fresh runtime and context on a WebAssembly
- * instance of its own (pooled between passes), with hard limits on time, memory and stack. Runs in
- * Node, workerd and the browser: the entry point uses no Node API.
+ * instance of its own (pooled between passes), with hard limits on time, memory and stack; with
+ * `prewarm` that runtime and context are made, and the bootstrap compiled, just after the previous
+ * pass returned. Runs in Node, workerd and the browser: the entry point uses no Node API.
  */
 export class QuickJSExecutor implements Executor {
   readonly specificationVersion = "v1" as const;
@@ -106,6 +118,7 @@ export class QuickJSExecutor implements Executor {
     Omit<QuickJSExecutorOptions, "variant" | "wasmModule" | "wasmLocation" | "module">
   >;
   readonly #source: InstanceSource;
+  readonly #spares: SpareSandboxes;
 
   constructor(options: QuickJSExecutorOptions = {}) {
     this.#options = {
@@ -121,6 +134,7 @@ export class QuickJSExecutor implements Executor {
       timers: options.timers === true,
       maxLogLines: positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines"),
       maxLogChars: positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars"),
+      prewarm: options.prewarm !== false,
     };
     if (options.variant !== undefined && options.variant.type !== "sync") {
       throw new CodemodeError(
@@ -129,6 +143,7 @@ export class QuickJSExecutor implements Executor {
       );
     }
     this.#source = instanceSource(options);
+    this.#spares = spareSandboxes(this.#source);
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -137,24 +152,36 @@ export class QuickJSExecutor implements Executor {
     }
     const namespaces = describeNamespaces(request.globals ?? {});
     const limits = request.limits ?? {};
+    const memoryBytes = positive(
+      limits.memoryBytes ?? this.#options.memoryLimitBytes,
+      "limits.memoryBytes",
+    );
+    const stackBytes = positive(
+      limits.stackBytes ?? this.#options.maxStackSizeBytes,
+      "limits.stackBytes",
+    );
     const pass = new Pass({
       request,
       namespaces,
       source: this.#source,
+      spares: this.#spares,
+      prewarm: this.#options.prewarm,
       timeoutMs: positive(limits.timeoutMs ?? this.#options.timeoutMs, "limits.timeoutMs"),
-      memoryBytes: positive(
-        limits.memoryBytes ?? this.#options.memoryLimitBytes,
-        "limits.memoryBytes",
-      ),
-      stackBytes: positive(
-        limits.stackBytes ?? this.#options.maxStackSizeBytes,
-        "limits.stackBytes",
-      ),
+      memoryBytes,
+      stackBytes,
       timers: this.#options.timers,
       maxLogLines: this.#options.maxLogLines,
       maxLogChars: this.#options.maxLogChars,
     });
     return pass.run();
+  }
+
+  /**
+   * Frees the sandbox kept ready for the next pass (with `prewarm`), which holds a WebAssembly
+   * instance. It is shared by the executors on the same QuickJS build; a later pass makes a new one.
+   */
+  dispose(): void {
+    this.#spares.dispose();
   }
 }
 
@@ -162,6 +189,10 @@ interface PassConfig {
   request: ExecuteRequest;
   namespaces: Record<string, string[]>;
   source: InstanceSource;
+  /** the spare sandboxes of the instance source, and the passes it still has to free */
+  spares: SpareSandboxes;
+  /** take a spare, and leave the end of the pass and making the next spare to the background */
+  prewarm: boolean;
   timeoutMs: number;
   memoryBytes: number;
   stackBytes: number;
@@ -191,6 +222,8 @@ class Pass {
   #instance: QuickJSInstance | undefined;
   #runtime: QuickJSRuntime | undefined;
   #context: QuickJSContext | undefined;
+  /** the evaluated bootstrap function, until it is called */
+  #boot: QuickJSHandle | undefined;
   #fire: QuickJSHandle | undefined;
   #inflight = 0;
   readonly #deferreds = new Set<QuickJSDeferredPromise>();
@@ -214,17 +247,30 @@ class Pass {
     );
     let result: ExecuteResult;
     try {
-      // An abort or the timeout while the module is still loading ends the pass at once.
-      const acquiring = this.#acquire();
-      const instance = await Promise.race([acquiring, this.#ended.then(() => undefined)]);
-      if (instance) {
-        this.#instance = instance;
-        if (!this.#outcome) this.#start(instance);
+      const { spares, prewarm } = this.#config;
+      const spare = prewarm ? spares.take(this.#config.memoryBytes) : undefined;
+      if (spare) {
+        // made ahead: a fresh runtime and context, the bootstrap evaluated and not yet called
+        this.#instance = spare.instance;
+        this.#runtime = spare.runtime;
+        this.#context = spare.context;
+        this.#boot = spare.boot;
+        if (!this.#outcome) this.#start(spare.instance);
       } else {
-        acquiring.then(
-          (late) => this.#config.source.release(late),
-          () => {},
-        );
+        // the instances of passes that ended moments ago go back to the pool first
+        spares.flush();
+        // An abort or the timeout while the module is still loading ends the pass at once.
+        const acquiring = this.#acquire();
+        const instance = await Promise.race([acquiring, this.#ended.then(() => undefined)]);
+        if (instance) {
+          this.#instance = instance;
+          if (!this.#outcome) this.#start(instance);
+        } else {
+          acquiring.then(
+            (late) => this.#config.source.release(late),
+            () => {},
+          );
+        }
       }
       await this.#ended;
       result = this.#result();
@@ -233,10 +279,16 @@ class Pass {
       signal?.removeEventListener("abort", onAbort);
       this.#close();
       const instance = this.#instance;
-      if (instance) {
-        this.#teardown(instance);
-        this.#config.source.release(instance);
-      }
+      const cleanup = instance
+        ? () => {
+            this.#teardown(instance);
+            this.#config.source.release(instance);
+          }
+        : undefined;
+      // with `prewarm` the VM is freed after the caller has the result, then the next spare is made
+      const { spares, prewarm, memoryBytes, stackBytes } = this.#config;
+      if (prewarm) spares.afterPass(cleanup, memoryBytes, stackBytes);
+      else cleanup?.();
     }
     // host misuse found inside the sandbox (a namespace hiding a built-in) is thrown, like any other
     if (this.#configProblem) throw new CodemodeError("INVALID_CONFIG", this.#configProblem);
@@ -259,7 +311,8 @@ class Pass {
 
   #start(instance: QuickJSInstance): void {
     this.#guard(() => {
-      const runtime = instance.module.newRuntime();
+      // a spare sandbox brings its runtime, context and bootstrap; the limits are this pass's own
+      const runtime = this.#runtime ?? instance.module.newRuntime();
       this.#runtime = runtime;
       // This build cannot measure allocation sizes (QuickJS counts 8 bytes per allocation), so its own
       // limit is only a fallback; a capped linear memory is the real one.
@@ -273,7 +326,7 @@ class Pass {
         }
         return false;
       });
-      const context = runtime.newContext();
+      const context = this.#context ?? runtime.newContext();
       this.#context = context;
       const run = this.#bootstrap(context);
       if (!run) return;
@@ -306,10 +359,15 @@ class Pass {
 
   /** Installs console, namespaces and timers; returns the sandbox's `run` function. */
   #bootstrap(context: QuickJSContext): QuickJSHandle | undefined {
-    const boot = this.#evaluate(context, BOOTSTRAP_SOURCE, "codemode-bootstrap.js");
-    if (!boot.ok) {
-      this.#end({ kind: "error", error: this.#classify(boot.error) });
-      return undefined;
+    let boot = this.#boot;
+    if (!boot) {
+      const evaluated = this.#evaluate(context, BOOTSTRAP_SOURCE, BOOTSTRAP_FILE);
+      if (!evaluated.ok) {
+        this.#end({ kind: "error", error: this.#classify(evaluated.error) });
+        return undefined;
+      }
+      boot = evaluated.value;
+      this.#boot = boot;
     }
     const spec: BootstrapSpec = {
       namespaces: this.#config.namespaces,
@@ -330,7 +388,7 @@ class Pass {
     ];
     let api: QuickJSHandle;
     try {
-      const result = context.callFunction(boot.value, context.undefined, handles);
+      const result = context.callFunction(boot, context.undefined, handles);
       if (result.error) {
         const info = this.#read(context, result.error);
         result.dispose();
@@ -340,7 +398,8 @@ class Pass {
       api = result.value;
     } finally {
       for (const handle of handles) handle.dispose();
-      boot.value.dispose();
+      boot.dispose();
+      this.#boot = undefined;
     }
     try {
       const problem = context.getProp(api, "problem");
@@ -629,6 +688,7 @@ class Pass {
     try {
       for (const deferred of this.#deferreds) if (deferred.alive) deferred.dispose();
       this.#deferreds.clear();
+      if (this.#boot?.alive) this.#boot.dispose();
       if (this.#fire?.alive) this.#fire.dispose();
       if (this.#context?.alive) this.#context.dispose();
       if (this.#runtime?.alive) this.#runtime.dispose();

@@ -1,0 +1,196 @@
+import { sandboxBootstrap, sandboxSource } from "@codemode/executor-kit";
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import type { InstanceSource, QuickJSInstance } from "./wasm-instances.ts";
+
+/** The bootstrap's source text; evaluating it defines the function and runs nothing else. */
+export const BOOTSTRAP_SOURCE = sandboxSource(sandboxBootstrap);
+export const BOOTSTRAP_FILE = "codemode-bootstrap.js";
+
+/** A spare sandbox nobody takes is freed after this long. */
+const SPARE_IDLE_MS = 30_000;
+
+/**
+ * A sandbox made ahead of a pass: a fresh runtime and context on a WebAssembly instance of its own,
+ * with the bootstrap evaluated into a function that has not been called. Nothing else ran in it, and
+ * it serves exactly one pass, which sets its own limits and calls the bootstrap with its own spec.
+ */
+export interface Spare {
+  readonly instance: QuickJSInstance;
+  readonly runtime: QuickJSRuntime;
+  readonly context: QuickJSContext;
+  /** the bootstrap function, evaluated but not called */
+  readonly boot: QuickJSHandle;
+}
+
+type TimerHandle = unknown;
+const hostTimers = globalThis as unknown as {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+};
+
+/** A host timer that does not keep Node's process alive (workerd and browsers have no `unref`). */
+function backgroundTimer(callback: () => void, ms: number): TimerHandle {
+  const handle = hostTimers.setTimeout(callback, ms);
+  const unref = (handle as { unref?: unknown } | null)?.unref;
+  if (typeof unref === "function") unref.call(handle);
+  return handle;
+}
+
+/**
+ * The background work of the passes on one instance source, shared by every executor that uses it (so
+ * executors made per request share it too), done on a timer soon after a pass returns so the caller
+ * gets its result first: freeing the finished pass's runtime and context, then making at most one
+ * spare sandbox, on an instance for that pass's memory limit. A pass with the same memory limit takes
+ * the spare; a pass that finds none first frees what is still waiting, so its instance is back in the
+ * pool.
+ */
+export class SpareSandboxes {
+  /** how many spares were made, taken by a pass and freed unused (for tests and diagnostics) */
+  readonly counts = { made: 0, taken: 0, freed: 0 };
+  readonly #source: InstanceSource;
+  #spare: { spare: Spare; memoryBytes: number; expiry: TimerHandle } | undefined;
+  /** finished passes whose runtime, context and instance are still to be freed and released */
+  readonly #cleanups: (() => void)[] = [];
+  #timer: TimerHandle | undefined;
+  /** the limits of the pass that ended last: the next spare is made for them */
+  #next = { memoryBytes: 0, stackBytes: 0 };
+  /** an instance for a spare is being acquired */
+  #making = false;
+  /** bumped by `dispose()`: a spare whose making started before it is freed at once */
+  #generation = 0;
+
+  constructor(source: InstanceSource) {
+    this.#source = source;
+  }
+
+  /** whether a spare is ready (for tests and diagnostics) */
+  get ready(): boolean {
+    return this.#spare !== undefined;
+  }
+
+  /** The spare for a pass with this memory limit, which then owns it; undefined if there is none. */
+  take(memoryBytes: number): Spare | undefined {
+    const ready = this.#spare;
+    if (!ready || ready.memoryBytes !== memoryBytes) return undefined;
+    this.#spare = undefined;
+    hostTimers.clearTimeout(ready.expiry);
+    this.counts.taken++;
+    return ready.spare;
+  }
+
+  /**
+   * A pass ended: `cleanup` (freeing its runtime and context and releasing its instance) runs soon,
+   * then a spare is made for these limits unless one exists (one with another memory limit stays
+   * until it expires).
+   */
+  afterPass(cleanup: (() => void) | undefined, memoryBytes: number, stackBytes: number): void {
+    if (cleanup) this.#cleanups.push(cleanup);
+    this.#next = { memoryBytes, stackBytes };
+    if (this.#timer !== undefined) return;
+    this.#timer = backgroundTimer(() => {
+      this.#timer = undefined;
+      this.flush();
+      if (!this.#spare && !this.#making)
+        void this.#make(this.#next.memoryBytes, this.#next.stackBytes);
+    }, 0);
+  }
+
+  /** Frees the finished passes now (a pass that found no spare needs their instances in the pool). */
+  flush(): void {
+    for (const cleanup of this.#cleanups.splice(0)) cleanup();
+  }
+
+  /** Frees the spare and what finished passes left, and stops a spare being made. */
+  dispose(): void {
+    this.#generation++;
+    this.#making = false;
+    if (this.#timer !== undefined) hostTimers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.flush();
+    const ready = this.#spare;
+    this.#spare = undefined;
+    if (ready) {
+      hostTimers.clearTimeout(ready.expiry);
+      this.#free(ready.spare);
+    }
+  }
+
+  async #make(memoryBytes: number, stackBytes: number): Promise<void> {
+    const generation = this.#generation;
+    this.#making = true;
+    let instance: QuickJSInstance;
+    try {
+      instance = await this.#source.acquire(memoryBytes);
+    } catch {
+      if (generation === this.#generation) this.#making = false;
+      return;
+    }
+    if (generation !== this.#generation) {
+      // disposed meanwhile
+      this.#source.release(instance);
+      return;
+    }
+    this.#making = false;
+    const spare = build(instance, stackBytes);
+    if (!spare) {
+      this.#source.release(instance);
+      return;
+    }
+    this.counts.made++;
+    // an executor nobody uses any more does not keep an instance forever
+    const expiry = backgroundTimer(() => {
+      if (this.#spare?.spare !== spare) return;
+      this.#spare = undefined;
+      this.#free(spare);
+    }, SPARE_IDLE_MS);
+    this.#spare = { spare, memoryBytes, expiry };
+  }
+
+  #free(spare: Spare): void {
+    this.counts.freed++;
+    try {
+      spare.boot.dispose();
+      spare.context.dispose();
+      spare.runtime.dispose();
+    } catch {
+      spare.instance.poisoned = true;
+    }
+    this.#source.release(spare.instance);
+  }
+}
+
+/**
+ * A runtime and context with the bootstrap evaluated; undefined if that failed (the instance is then
+ * marked if it must not be used again).
+ */
+function build(instance: QuickJSInstance, stackBytes: number): Spare | undefined {
+  try {
+    const runtime = instance.module.newRuntime();
+    runtime.setMaxStackSize(stackBytes);
+    const context = runtime.newContext();
+    const result = context.evalCode(BOOTSTRAP_SOURCE, BOOTSTRAP_FILE, { type: "global" });
+    if (result.error) {
+      result.error.dispose();
+      context.dispose();
+      runtime.dispose();
+      return undefined;
+    }
+    return { instance, runtime, context, boot: result.value };
+  } catch {
+    // a host exception unwound through the instance's WebAssembly frames
+    instance.poisoned = true;
+    return undefined;
+  }
+}
+
+const shared = new WeakMap<InstanceSource, SpareSandboxes>();
+
+/** The spare sandboxes of an instance source, shared by every executor that uses it. */
+export function spareSandboxes(source: InstanceSource): SpareSandboxes {
+  let spares = shared.get(source);
+  if (!spares) {
+    spares = new SpareSandboxes(source);
+    shared.set(source, spares);
+  }
+  return spares;
+}
