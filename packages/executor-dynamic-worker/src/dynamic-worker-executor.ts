@@ -1,6 +1,5 @@
 import {
   CodemodeError,
-  createValueCodec,
   type ExecuteRequest,
   type ExecuteResult,
   type Executor,
@@ -8,6 +7,7 @@ import {
 } from "@codemode/core";
 import {
   abortedError,
+  decodeResult,
   describeNamespaces,
   type ErrorInfo,
   errorReply,
@@ -83,7 +83,6 @@ const MAX_REPLAY_CHARS = 2 * 1024 * 1024;
 /** Workers RPC carries messages up to 32 MiB; a reply stays well below. */
 const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
-const hostCodec = createValueCodec();
 const disposeSymbol = (Symbol as { dispose?: symbol }).dispose;
 
 interface Harness {
@@ -326,21 +325,6 @@ function replayable(hint: ExecuteRequest["replay"]): HarnessSpec["replay"] {
     calls.push({ namespace, method, input, result });
   }
   return calls;
-}
-
-function decodeResult(text: string, logs: string[]): ExecuteResult {
-  try {
-    return { result: hostCodec.decode(text), logs };
-  } catch (error) {
-    return {
-      error: {
-        name: "TypeError",
-        code: "NOT_SERIALIZABLE",
-        message: `The code's return value could not be read on the host: ${messageOf(error)}`,
-      },
-      logs,
-    };
-  }
 }
 
 /** The error of a pass that did not return. */

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { chromium } from "playwright";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../../../vitest.shared.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = await build({
@@ -28,18 +29,7 @@ await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const address = server.address();
 const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
 try {
   const page = await browser.newPage();
   await page.goto(url);

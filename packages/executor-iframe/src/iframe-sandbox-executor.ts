@@ -1,6 +1,5 @@
 import {
   CodemodeError,
-  createValueCodec,
   type ExecuteRequest,
   type ExecuteResult,
   type Executor,
@@ -9,9 +8,9 @@ import {
 import {
   abortedError,
   callHost,
+  decodeResult,
   describeNamespaces,
   LogSink,
-  messageOf,
   positive,
   stackError,
   timeoutError,
@@ -44,7 +43,6 @@ export interface IframeSandboxExecutorOptions {
 const DEFAULTS = { timeout: 30_000, maxLogLines: 1_000, maxLogChars: 100_000 };
 /** A reply larger than this is refused: the page would hold it twice while it crosses. */
 const MAX_REPLY_CHARS = 32 * 1024 * 1024;
-const hostCodec = createValueCodec();
 /** The sandbox kept ready is removed after this long without a pass. */
 const SPARE_IDLE_MS = 30_000;
 
@@ -180,21 +178,6 @@ export class IframeSandboxExecutor implements Executor {
     this.#retired.clear();
     this.#spare?.remove();
     this.#spare = undefined;
-  }
-}
-
-function decodeResult(text: string, logs: string[]): ExecuteResult {
-  try {
-    return { result: hostCodec.decode(text), logs };
-  } catch (error) {
-    return {
-      error: {
-        name: "TypeError",
-        code: "NOT_SERIALIZABLE",
-        message: `The code's return value could not be read on the page: ${messageOf(error)}`,
-      },
-      logs,
-    };
   }
 }
 

@@ -1,4 +1,9 @@
-import { CodemodeError, createValueCodec, type HostNamespaces } from "@codemode/core";
+import {
+  CodemodeError,
+  createValueCodec,
+  type ExecuteResult,
+  type HostNamespaces,
+} from "@codemode/core";
 
 /** A failure as it crosses the boundary. */
 export interface ErrorInfo {
@@ -134,5 +139,21 @@ export async function callHost(
     return resultReply(namespace, method, await fn.call(methods, input), limit);
   } catch (error) {
     return errorReply(errorInfoOf(error));
+  }
+}
+
+/** A pass's result from its encoding, or NOT_SERIALIZABLE when the host cannot read it. */
+export function decodeResult(text: string, logs: string[]): ExecuteResult {
+  try {
+    return { result: hostCodec.decode(text), logs };
+  } catch (error) {
+    return {
+      error: {
+        name: "TypeError",
+        code: "NOT_SERIALIZABLE",
+        message: `The code's return value could not be read on the host: ${messageOf(error)}`,
+      },
+      logs,
+    };
   }
 }

@@ -1,5 +1,6 @@
 export {
   callHost,
+  decodeResult,
   describeNamespaces,
   type ErrorInfo,
   errorInfoOf,
