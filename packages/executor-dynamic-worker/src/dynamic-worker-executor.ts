@@ -11,10 +11,12 @@ import {
   describeNamespaces,
   type ErrorInfo,
   errorReply,
+  hostTimers,
   LogSink,
   messageOf,
   positive,
   stackError,
+  type TimerHandle,
   timeoutError,
   unserializableResultError,
 } from "@codemode/executor-kit";
@@ -105,12 +107,6 @@ function parseReply(text: unknown): HarnessReply {
   return reply;
 }
 
-type Timer = unknown;
-const timers = globalThis as unknown as {
-  setTimeout(callback: () => void, ms: number): Timer;
-  clearTimeout(timer: Timer): void;
-};
-
 /**
  * Runs Code Mode programs in Cloudflare Workers isolates loaded for one pass each through the Worker
  * Loader binding. The program is a module of its own beside a harness module; namespaces and the
@@ -192,10 +188,10 @@ export class DynamicWorkerExecutor implements Executor {
         this.#evaluateSaved({ ...spec, replay: [] }, request.prelude, bridge, source, input),
       ...(request.replay ? { advance: (count: number) => request.replay?.advance(count) } : {}),
     });
-    const watchdog: { timer?: Timer } = {};
+    const watchdog: { timer?: TimerHandle } = {};
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<SandboxError>((resolve) => {
-      watchdog.timer = timers.setTimeout(
+      watchdog.timer = hostTimers.setTimeout(
         () => resolve(timeoutError(timeoutMs)),
         timeoutMs + WATCHDOG_GRACE_MS,
       );
@@ -232,7 +228,7 @@ export class DynamicWorkerExecutor implements Executor {
       if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
       return { error: outcomeError(outcome, timeoutMs), logs: logs.snapshot() };
     } finally {
-      timers.clearTimeout(watchdog.timer);
+      hostTimers.clearTimeout(watchdog.timer);
       if (signal && onAbort) signal.removeEventListener("abort", onAbort);
       bridge.close();
       if (settled) loaded.dispose();
@@ -240,9 +236,9 @@ export class DynamicWorkerExecutor implements Executor {
         // Ended from outside while the sandbox still runs: its calls are now answered at once and its
         // own timer fires, so let it finish before its isolate is released (tearing an isolate down
         // in the middle of an RPC is what crashes local workerd); give up waiting after a while.
-        const fallback = timers.setTimeout(() => loaded.dispose(), DISPOSE_AFTER_MS);
+        const fallback = hostTimers.setTimeout(() => loaded.dispose(), DISPOSE_AFTER_MS);
         void evaluation.then(() => {
-          timers.clearTimeout(fallback);
+          hostTimers.clearTimeout(fallback);
           loaded.dispose();
         });
       }

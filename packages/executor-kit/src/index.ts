@@ -9,6 +9,7 @@ export {
   type ReplyLimit,
   resultReply,
 } from "./host-call.ts";
+export { hostTimers, type TimerHandle } from "./host-timers.ts";
 export { LogSink } from "./log-sink.ts";
 export { type BootstrapSpec, type SandboxApi, sandboxBootstrap } from "./sandbox-bootstrap.ts";
 export {

@@ -12,16 +12,19 @@ import {
   type BootstrapSpec,
   callHost,
   createRenderer,
+  decodeResult,
   describeNamespaces,
   type ErrorInfo,
   errorInfoOf,
   errorReply,
+  hostTimers,
   LogSink,
   mebibytes,
   messageOf,
   positive,
   sandboxSource,
   stackError,
+  type TimerHandle,
   timeoutError,
   unserializableResultError,
 } from "@codemode/executor-kit";
@@ -95,15 +98,8 @@ const MAX_TIMERS = 1_000;
 const NEAR_LIMIT_BYTES = 2 * 1024 * 1024;
 const MAX_TIMER_DELAY = 2 ** 31 - 1;
 
-const hostCodec = createValueCodec();
 const CODEC_SOURCE = sandboxSource(createValueCodec);
 const RENDERER_SOURCE = sandboxSource(createRenderer);
-
-type TimerHandle = unknown;
-const hostTimers = globalThis as unknown as {
-  setTimeout(callback: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-};
 
 /**
  * Runs Code Mode programs in QuickJS compiled to WebAssembly (the synchronous build; host calls are
@@ -662,18 +658,7 @@ class Pass {
     const logs = this.#logs.snapshot();
     const outcome = this.#outcome as Outcome;
     if (outcome.kind === "error") return { error: outcome.error, logs };
-    try {
-      return { result: hostCodec.decode(outcome.text), logs };
-    } catch (error) {
-      return {
-        error: {
-          name: "TypeError",
-          code: "NOT_SERIALIZABLE",
-          message: `The code's return value could not be read on the host: ${messageOf(error)}`,
-        },
-        logs,
-      };
-    }
+    return decodeResult(outcome.text, logs);
   }
 
   /**

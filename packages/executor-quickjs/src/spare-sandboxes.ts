@@ -1,4 +1,9 @@
-import { sandboxBootstrap, sandboxSource } from "@codemode/executor-kit";
+import {
+  hostTimers,
+  sandboxBootstrap,
+  sandboxSource,
+  type TimerHandle,
+} from "@codemode/executor-kit";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { InstanceSource, QuickJSInstance } from "./wasm-instances.ts";
 
@@ -21,12 +26,6 @@ export interface Spare {
   /** the bootstrap function, evaluated but not called */
   readonly boot: QuickJSHandle;
 }
-
-type TimerHandle = unknown;
-const hostTimers = globalThis as unknown as {
-  setTimeout(callback: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-};
 
 /** A host timer that does not keep Node's process alive (workerd and browsers have no `unref`). */
 function backgroundTimer(callback: () => void, ms: number): TimerHandle {
