@@ -1,56 +1,23 @@
 // The demo as a person uses it: `wrangler dev` with the offline model, the page in Chromium. Chat,
 // a run that pauses for approval, approving it on the page, its journal, and a rollback.
 // Screenshots go to test-results/ so a failure can be looked at.
-import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, launchChromium, startWranglerDev } from "@codemode/demo-kit/testing";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, eventually, pageSession } from "@codemode/demo-kit/testing";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const results = join(appDir, "test-results");
-
-/** Polls until the expectation holds, as long as a page wait would (a run can take a while under load). */
-const eventually = <T>(read: () => Promise<T>) =>
-  expect.poll(read, { timeout: 20_000, interval: 100 });
 
 describe("the demo page", () => {
+  const session = pageSession({ appDir, name: "demo-page" });
+  const { screenshot } = session;
   let server: DevServer;
-  let browser: Browser;
   let page: Page;
-  let shot = 0;
-
-  const screenshot = async (name: string) => {
-    shot += 1;
-    const file = `demo-page-${String(shot).padStart(2, "0")}-${name}.png`;
-    await page.screenshot({ path: join(results, file), fullPage: true });
-  };
-
-  const chat = async (text: string) => {
-    const turns = Number((await page.locator("#chat-log").getAttribute("data-turns")) ?? 0);
-    await page.fill("#chat-input", text);
-    await page.click("#chat-send");
-    await page.waitForSelector(`#chat-log[data-turns="${turns + 1}"]`);
-  };
-
-  beforeAll(async () => {
-    await mkdir(results, { recursive: true });
-    [server, browser] = await Promise.all([startWranglerDev({ appDir }), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.setDefaultTimeout(20_000);
+  beforeAll(() => {
+    ({ server, page } = session);
   });
-
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== "fail" || !page) return;
-    await screenshot(`FAILED-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
-    console.error(`wrangler dev said:\n${server.output().slice(-4_000)}`);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const chat = session.chat;
 
   it("shows the offline model and what the connectors offer", async () => {
     await page.goto(server.url);

@@ -2,40 +2,26 @@
 // offline model, the page in Chromium. The code box runs programs in the page's iframe sandbox; the
 // chat's model calls the page's codemode tool, the page runs it and the list in the DOM changes.
 // Screenshots go to test-results/ so a run can be looked at.
-import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, launchChromium, startWranglerDev } from "@codemode/demo-kit/testing";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, eventually, pageSession } from "@codemode/demo-kit/testing";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const results = join(appDir, "test-results");
-
-/** Polls until the expectation holds, as long as a page wait would. */
-const eventually = <T>(read: () => Promise<T>) =>
-  expect.poll(read, { timeout: 20_000, interval: 100 });
 
 describe("the browser demo page", () => {
+  const session = pageSession({ appDir, name: "demo-browser" });
+  const { screenshot } = session;
   let server: DevServer;
-  let browser: Browser;
   let page: Page;
-  let shot = 0;
-  const pageErrors: string[] = [];
-
-  const screenshot = async (name: string) => {
-    shot += 1;
-    const file = `demo-browser-${String(shot).padStart(2, "0")}-${name}.png`;
-    await page.screenshot({ path: join(results, file), fullPage: true });
-  };
+  beforeAll(() => {
+    ({ server, page } = session);
+  });
 
   /** Sends a chat message and waits until the whole turn (call, run in the page, answer) is over. */
   const chat = async (text: string) => {
-    const log = page.locator("#chat-log");
-    const turns = Number((await log.getAttribute("data-turns")) ?? 0);
-    await page.fill("#chat-input", text);
-    await page.click("#chat-send");
-    await page.waitForSelector(`#chat-log[data-turns="${turns + 1}"]`);
+    await session.chat(text);
     return {
       answer: () => page.locator('.msg[data-role="assistant"]').last().textContent(),
       call: page.locator("[data-tool-call]").last(),
@@ -43,26 +29,6 @@ describe("the browser demo page", () => {
   };
 
   const todoTexts = () => page.locator("#todos li[data-todo] .todo-text").allTextContents();
-
-  beforeAll(async () => {
-    await mkdir(results, { recursive: true });
-    [server, browser] = await Promise.all([startWranglerDev({ appDir }), launchChromium()]);
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.setDefaultTimeout(20_000);
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-  });
-
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== "fail" || !page) return;
-    await screenshot(`FAILED-${task.name.replace(/\W+/g, "-").slice(0, 60)}`);
-    console.error(`wrangler dev said:\n${server.output().slice(-4_000)}`);
-    console.error(`page errors: ${pageErrors.join("\n")}`);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it("shows the offline model, the tool's declarations and what was left out", async () => {
     await page.goto(server.url);
@@ -88,7 +54,7 @@ describe("the browser demo page", () => {
       "Book the train to the conference",
       "Write the release notes",
     ]);
-    expect(pageErrors).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
     await screenshot("loaded");
   });
 
@@ -198,7 +164,7 @@ describe("the browser demo page", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.click("#todo-clear");
     await page.waitForSelector('#todos[data-count="0"]');
-    expect(pageErrors).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
     await screenshot("cleared");
   });
 });

@@ -1,3 +1,5 @@
-// The demos' end-to-end test helpers (Node only): `wrangler dev` for an app, and Debian's Chromium.
+// The demos' end-to-end test helpers (Node only): `wrangler dev` for an app, Debian's Chromium, and a
+// page session that ties them to a test file's hooks.
 export { launchChromium } from "./launch-chromium.ts";
+export { eventually, type PageSession, pageSession } from "./page-session.ts";
 export { type DevServer, startWranglerDev, type WranglerDevOptions } from "./wrangler-dev.ts";
