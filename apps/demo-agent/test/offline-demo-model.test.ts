@@ -1,28 +1,11 @@
 // The offline demo model on its own: which program each scenario writes, and how the answer reflects
 // the tool's output, through the AI SDK's own tool loop with a stand-in `codemode` tool.
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { recordingCodeTool } from "@codemode/demo-kit/testing";
+import { generateText, stepCountIs, streamText } from "ai";
 import type { CodeModeOutput } from "codemode";
 import { describe, expect, it } from "vitest";
 import { HELP_TEXT, matchScenario } from "../src/demo-scenarios.ts";
 import { offlineAgentModel } from "../src/offline-demo-model.ts";
-
-/** A `codemode` tool that records the code it gets and answers with a fixed output. */
-function standIn(output: (code: string) => CodeModeOutput) {
-  const codes: string[] = [];
-  const codemode = tool({
-    description: "Run JavaScript.",
-    inputSchema: jsonSchema<{ code: string }>({
-      type: "object",
-      properties: { code: { type: "string" } },
-      required: ["code"],
-    }),
-    execute: async ({ code }) => {
-      codes.push(code);
-      return output(code);
-    },
-  });
-  return { codes, tools: { codemode } };
-}
 
 const completed = (result: unknown): CodeModeOutput => ({
   status: "completed",
@@ -31,7 +14,7 @@ const completed = (result: unknown): CodeModeOutput => ({
 });
 
 async function ask(prompt: string, output: (code: string) => CodeModeOutput) {
-  const { codes, tools } = standIn(output);
+  const { codes, tools } = recordingCodeTool(output);
   const result = await generateText({
     model: offlineAgentModel(),
     tools,
@@ -112,7 +95,9 @@ describe("the offline demo model with the agent's scenarios", () => {
   });
 
   it("streams the tool call and the answer in several text deltas", async () => {
-    const { tools } = standIn(() => completed({ total: 3, byStatus: { todo: 3 }, byProject: {} }));
+    const { tools } = recordingCodeTool(() =>
+      completed({ total: 3, byStatus: { todo: 3 }, byProject: {} }),
+    );
     const result = streamText({
       model: offlineAgentModel(),
       tools,

@@ -1,7 +1,7 @@
 // The kit's offline model with a two-scenario script: the program it sends, the answer from the
 // tool's real output (read by the script), and what it says when the tool failed or is missing.
 import type { LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { generateText, stepCountIs, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import {
   OFFLINE_MODEL_LABEL,
@@ -11,6 +11,7 @@ import {
   type ScenarioScript,
   selectModel,
 } from "../src/index.ts";
+import { recordingCodeTool } from "../src/testing/index.ts";
 
 type Output = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -35,26 +36,9 @@ const script: ScenarioScript<Output> = {
   },
 };
 
-function codeTool(run: (code: string) => unknown) {
-  const codes: string[] = [];
-  const codemode = tool({
-    description: "Run JavaScript.",
-    inputSchema: jsonSchema<{ code: string }>({
-      type: "object",
-      properties: { code: { type: "string" } },
-      required: ["code"],
-    }),
-    execute: async ({ code }) => {
-      codes.push(code);
-      return run(code);
-    },
-  });
-  return { codes, tools: { codemode } };
-}
-
 describe("OfflineDemoModel", () => {
   it("sends the scenario's program and answers from the tool's output", async () => {
-    const { codes, tools } = codeTool(() => 3);
+    const { codes, tools } = recordingCodeTool(() => 3);
     const result = await generateText({
       model: new OfflineDemoModel(script),
       tools,
@@ -69,7 +53,7 @@ describe("OfflineDemoModel", () => {
   });
 
   it("hands a failed tool call to the scenario as the script reads it", async () => {
-    const { tools } = codeTool(() => {
+    const { tools } = recordingCodeTool(() => {
       throw new Error("no shop");
     });
     const result = await generateText({
@@ -90,7 +74,7 @@ describe("OfflineDemoModel", () => {
   });
 
   it("calls the tool the options name, and streams the answer in several deltas", async () => {
-    const { codes, tools } = codeTool(() => 12);
+    const { codes, tools } = recordingCodeTool(() => 12);
     const result = streamText({
       model: new OfflineDemoModel({ ...script, toolName: "run" }),
       tools: { run: tools.codemode },
