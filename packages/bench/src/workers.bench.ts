@@ -1,0 +1,145 @@
+// pnpm bench (in packages/bench): Code Mode and @cloudflare/codemode 0.5.6 side by side in one local
+// workerd, started here through wrangler's startWorker. Every round runs each subject once, in an
+// order that rotates from round to round; the first round is a warm-up and dropped; the table prints
+// medians and the ratio ours/reference. Then 1,000 sequential Dynamic Worker passes, to show the
+// executor keeps workerd alive.
+// Durable Object state lives in a fresh folder under the system's temporary directory (`--state DIR`
+// to choose): SQLite commits wait for the disk, so a journal pays for every commit it makes; on
+// tmpfs (`--state /dev/shm/…`) a commit costs far less.
+//   tsx src/workers.bench.ts [--rounds 15] [--passes 1000] [--state DIR]
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { unstable_startWorker } from "wrangler";
+import { median, ratio } from "./stats.ts";
+
+const workerDir = join(dirname(fileURLToPath(import.meta.url)), "..", "workers");
+const argument = (name: string, fallback: number) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const rounds = argument("rounds", 15);
+const passes = argument("passes", 1_000);
+const stateIndex = process.argv.indexOf("--state");
+const state =
+  stateIndex > 0
+    ? String(process.argv[stateIndex + 1])
+    : mkdtempSync(join(tmpdir(), "codemode-bench-"));
+
+// workerd loads a .wasm only from the worker's own folder
+const require = createRequire(import.meta.url);
+copyFileSync(
+  join(
+    dirname(require.resolve("@jitl/quickjs-wasmfile-release-sync/package.json")),
+    "dist",
+    "emscripten-module.wasm",
+  ),
+  join(workerDir, "quickjs.wasm"),
+);
+
+type Subject = "ours" | "reference" | "quickjs" | "floor";
+type Case = "empty" | "calls" | "journaled";
+const SUBJECTS: Subject[] = ["ours", "reference", "quickjs", "floor"];
+const CASES: Case[] = ["empty", "calls", "journaled"];
+
+const worker = await unstable_startWorker({
+  config: join(workerDir, "wrangler.jsonc"),
+  dev: {
+    server: { hostname: "127.0.0.1", port: 0 },
+    inspector: false,
+    logLevel: "error",
+    persist: state,
+  },
+});
+try {
+  await worker.ready;
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await worker.fetch(`http://bench${path}`);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+
+  // samples[subject][column]
+  const samples = new Map<string, number[]>();
+  const add = (subject: Subject, column: string, values: number[] | undefined) => {
+    const key = `${subject} ${column}`;
+    samples.set(key, [...(samples.get(key) ?? []), ...(values ?? [])]);
+  };
+  for (let round = 0; round <= rounds; round++) {
+    const order = SUBJECTS.map((_, i) => SUBJECTS[(i + round) % SUBJECTS.length] as Subject);
+    for (const kind of CASES) {
+      for (const subject of order) {
+        if (subject === "floor" && kind !== "empty") continue;
+        const timings = await get<{ times: number[]; approved?: number[] }>(
+          `/measure?subject=${subject}&case=${kind}`,
+        );
+        if (round === 0) continue; // warm-up
+        add(subject, kind, timings.times);
+        add(subject, "approved", timings.approved);
+      }
+    }
+  }
+  const value = (subject: Subject, column: string) => {
+    const values = samples.get(`${subject} ${column}`) ?? [];
+    return values.length ? median(values) : undefined;
+  };
+  const ms = (number: number | undefined) =>
+    number === undefined ? "–" : `${number.toFixed(2)} ms`;
+  const columns = ["empty", "calls", "journaled", "approved"];
+  console.log(
+    `Local workerd (wrangler startWorker), medians of ${rounds} rounds, subjects alternating; Durable Object state in ${state}\n`,
+  );
+  console.log(
+    "| subject | empty pass | 100 calls | runtime pass, 100 journaled reads, pauses | approval pass replaying them |",
+  );
+  console.log("|---|---:|---:|---:|---:|");
+  const names: Record<Subject, string> = {
+    ours: "codemode DynamicWorkerExecutor",
+    reference: "@cloudflare/codemode 0.5.6",
+    quickjs: "codemode QuickJSExecutor",
+    floor: "bare Worker Loader load + 1 RPC",
+  };
+  for (const subject of SUBJECTS) {
+    console.log(
+      `| ${names[subject]} | ${columns.map((column) => ms(value(subject, column))).join(" | ")} |`,
+    );
+  }
+  const ratios = columns.map((column) => ratio(value("ours", column), value("reference", column)));
+  console.log(`| ours / reference | ${ratios.join(" | ")} |`);
+  const goals: [string, string, number][] = [
+    ["empty pass", "empty", 0.8],
+    ["journaled pass", "journaled", 0.2],
+    ["approval pass", "approved", 0.3],
+  ];
+  console.log(
+    `\nGoals (ours / reference): ${goals
+      .map(([label, column, goal]) => {
+        const reached = (value("ours", column) ?? Infinity) / (value("reference", column) ?? 0);
+        return `${label} ≤ ${goal}×: ${reached <= goal ? "met" : "not met"} (${reached.toFixed(2)}×)`;
+      })
+      .join("; ")}`,
+  );
+
+  let completed = 0;
+  const failures: string[] = [];
+  const started = performance.now();
+  for (let done = 0; done < passes; done += 100) {
+    const batch = await get<{ completed: number; failures: string[] }>(
+      `/stress?passes=${Math.min(100, passes - done)}`,
+    );
+    completed += batch.completed;
+    failures.push(...batch.failures);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `\n${passes} sequential DynamicWorkerExecutor passes with one host call each: ${completed} completed, ` +
+      `${passes - completed} failed, workerd alive, ${seconds.toFixed(1)} s` +
+      (failures.length ? `\n  first failures: ${failures.join(" | ")}` : ""),
+  );
+} finally {
+  await worker.dispose();
+  if (stateIndex < 0) rmSync(state, { recursive: true, force: true });
+}

@@ -1,0 +1,225 @@
+// The bench worker, started by src/workers.bench.ts under local workerd. Every case is timed inside
+// a Durable Object (what an agent is), so HTTP and the driver add nothing, and each request times one
+// round of one subject, so the driver can alternate subjects round by round.
+//   GET /measure?subject=S&case=C → JSON { times: number[] } (ms; `journaled` also { approved })
+//   GET /stress?passes=N → how many sequential passes completed.
+// Subjects: `ours` (DynamicWorkerExecutor), `quickjs` (QuickJSExecutor in workerd), `reference`
+// (@cloudflare/codemode 0.5.6, whose runtime needs its facet class exported from this module, as its
+// docs say), `floor` (a bare Worker Loader load and one RPC call, what any such executor pays).
+// Cases: `empty` (a pass of an empty program, 10 passes per sample: workerd's clock moves in whole
+// ms), `calls` (100 sequential awaited calls), `journaled` (a runtime pass with 100 journaled reads
+// that pauses on a write, then the approval pass that replays them).
+
+import { DurableObject, RpcTarget } from "cloudflare:workers";
+import {
+  CodemodeConnector,
+  type ConnectorTools,
+  createCodemodeRuntime as createReferenceRuntime,
+  DynamicWorkerExecutor as ReferenceExecutor,
+} from "@cloudflare/codemode";
+import type { ExecuteRequest } from "@codemode/core";
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import { createCodemodeRuntime, type Executor, functionConnector } from "codemode";
+import { DynamicWorkerExecutor } from "codemode/cloudflare";
+import wasmModule from "./quickjs.wasm";
+
+export { CodemodeRuntime } from "@cloudflare/codemode";
+
+const CALLS = 100;
+const EMPTY_BATCH = 10;
+const EMPTY = "async () => 1";
+const READS = `async () => {
+  let sum = 0;
+  for (let i = 0; i < ${CALLS}; i++) sum += (await store.read({ key: i })).value;
+  return sum;
+}`;
+const READS_THEN_WRITE = `async () => {
+  let sum = 0;
+  for (let i = 0; i < ${CALLS}; i++) sum += (await store.read({ key: i })).value;
+  await store.write({ sum });
+  return sum;
+}`;
+/** the sum of key * 2 over the keys 0 … CALLS - 1 */
+const EXPECTED = CALLS * (CALLS - 1);
+
+const read = async (input: unknown) => {
+  const { key } = input as { key: number };
+  return { key, value: key * 2 };
+};
+const store = functionConnector({
+  name: "store",
+  methods: {
+    read: { execute: read },
+    write: { requiresApproval: true, execute: async () => true },
+  },
+});
+
+/** The same two methods as a connector of the reference. */
+class ReferenceStore extends CodemodeConnector {
+  name() {
+    return "store";
+  }
+  tools(): ConnectorTools {
+    return {
+      read: { execute: read },
+      write: { requiresApproval: true, execute: async () => true },
+    };
+  }
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+const FLOOR_MODULE = `import { WorkerEntrypoint } from "cloudflare:workers";
+export default class extends WorkerEntrypoint { async run(host) { return await host.ping(1); } }`;
+
+type Case = "empty" | "calls" | "journaled";
+type Timings = { times: number[]; approved?: number[] };
+
+export class BenchAgent extends DurableObject<Env> {
+  /** one pass of `code` with `store.read` in scope, through the subject's executor */
+  async #pass(subject: string, code: string): Promise<unknown> {
+    if (subject === "reference") {
+      const executor = new ReferenceExecutor({ loader: this.env.LOADER });
+      const outcome = await executor.execute(code, [{ name: "store", fns: { read } }]);
+      if (outcome.error) throw new Error(outcome.error);
+      return outcome.result;
+    }
+    if (subject === "floor") {
+      const worker = this.env.LOADER.load({
+        compatibilityDate: "2026-04-20",
+        mainModule: "floor.js",
+        modules: { "floor.js": FLOOR_MODULE },
+        globalOutbound: null,
+      });
+      const entry = worker.getEntrypoint() as unknown as {
+        run(host: unknown): Promise<unknown>;
+      };
+      return entry.run(new Ping());
+    }
+    const executor: Executor =
+      subject === "quickjs"
+        ? new QuickJSExecutor({ wasmModule })
+        : new DynamicWorkerExecutor({ loader: this.env.LOADER });
+    const request: ExecuteRequest = { code, globals: { store: { read } } };
+    const outcome = await executor.execute(request);
+    if ("error" in outcome) throw new Error(outcome.error.message);
+    return outcome.result;
+  }
+
+  async measure(subject: string, kind: Case): Promise<Timings> {
+    if (kind === "empty") {
+      const total = await time(async () => {
+        for (let pass = 0; pass < EMPTY_BATCH; pass++) await this.#pass(subject, EMPTY);
+      });
+      return { times: [total / EMPTY_BATCH] };
+    }
+    if (kind === "calls") {
+      if (subject === "floor") return { times: [] };
+      let sum: unknown;
+      const elapsed = await time(async () => {
+        sum = await this.#pass(subject, READS);
+      });
+      if (sum !== EXPECTED) throw new Error(`${subject} summed ${String(sum)}`);
+      return { times: [elapsed] };
+    }
+    return subject === "reference" ? this.#journaledReference() : this.#journaledOurs(subject);
+  }
+
+  async #journaledOurs(subject: string): Promise<Timings> {
+    const runtime = createCodemodeRuntime({
+      ctx: this.ctx,
+      executor:
+        subject === "quickjs"
+          ? new QuickJSExecutor({ wasmModule })
+          : new DynamicWorkerExecutor({ loader: this.env.LOADER }),
+      connectors: [store],
+      name: `bench-${subject}`,
+    });
+    let executionId = "";
+    const paused = await time(async () => {
+      const outcome = await runtime.execute({ code: READS_THEN_WRITE });
+      if (outcome.status !== "paused") throw new Error(`expected a pause, got ${outcome.status}`);
+      executionId = outcome.executionId;
+    });
+    const approved = await time(async () => {
+      const outcome = await runtime.approve({ executionId });
+      if (outcome.status !== "completed") throw new Error(`approval ended ${outcome.status}`);
+    });
+    await runtime.clearHistory();
+    return { times: [paused], approved: [approved] };
+  }
+
+  async #journaledReference(): Promise<Timings> {
+    const runtime = createReferenceRuntime({
+      ctx: this.ctx,
+      executor: new ReferenceExecutor({ loader: this.env.LOADER }),
+      connectors: [new ReferenceStore(this.ctx, this.env)],
+      name: "bench-reference",
+    });
+    let executionId = "";
+    const paused = await time(async () => {
+      const outcome = (await runtime.execute({ code: READS_THEN_WRITE })) as {
+        status: string;
+        executionId?: string;
+      };
+      if (outcome.status !== "paused") throw new Error(`expected a pause, got ${outcome.status}`);
+      executionId = outcome.executionId ?? "";
+    });
+    const approved = await time(async () => {
+      const outcome = (await runtime.approve({ executionId })) as { status: string };
+      if (outcome.status !== "completed") throw new Error(`approval ended ${outcome.status}`);
+    });
+    await runtime.pruneExecutions(0);
+    return { times: [paused], approved: [approved] };
+  }
+
+  async stress(passes: number) {
+    const executor = new DynamicWorkerExecutor({ loader: this.env.LOADER });
+    let completed = 0;
+    const failures: string[] = [];
+    for (let pass = 0; pass < passes; pass++) {
+      const outcome = await executor.execute({
+        code: "async () => (await store.read({ key: 1 })).value",
+        globals: { store: { read } },
+      });
+      if ("error" in outcome) failures.push(outcome.error.message);
+      else completed++;
+    }
+    return { completed, failures: failures.slice(0, 5) };
+  }
+}
+
+/** What the floor's loaded worker calls back. */
+class Ping extends RpcTarget {
+  ping(value: number) {
+    return value;
+  }
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const agent = env.BENCH.get(env.BENCH.idFromName("bench"));
+    try {
+      if (url.pathname === "/measure") {
+        const params = url.searchParams;
+        return Response.json(
+          await agent.measure(
+            params.get("subject") ?? "ours",
+            (params.get("case") ?? "empty") as Case,
+          ),
+        );
+      }
+      if (url.pathname === "/stress") {
+        return Response.json(await agent.stress(Number(url.searchParams.get("passes") ?? 100)));
+      }
+      return new Response("not found", { status: 404 });
+    } catch (error) {
+      return new Response(String((error as Error).stack ?? error), { status: 500 });
+    }
+  },
+};
