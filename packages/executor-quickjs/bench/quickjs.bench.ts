@@ -3,8 +3,10 @@
 // spread). A warm pass is an empty program on an executor that already ran one, measured with
 // `prewarm` on and off in alternation, each pass a few ms after the previous one (a caller that does
 // anything between passes); back to back, with no turn of the event loop in between, no spare can be
-// made, and both settings cost the same. The per-call cost comes from back-to-back passes with 0 and
-// 1,000 host calls, so the fixed cost of a pass cancels out.
+// made and every pass makes its sandbox. A typical pass also sends an object to the host, logs a line
+// and returns an object, which compiles the value encoder in the sandbox (a spare has it compiled).
+// The per-call cost comes from back-to-back passes with 0 and 1,000 host calls, so the fixed cost of a
+// pass cancels out.
 import type { HostNamespaces } from "@codemode/core";
 import { QuickJSExecutor } from "../src/index.ts";
 
@@ -19,10 +21,17 @@ function median(values: number[]): number {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-const globals: HostNamespaces = { bench: { next: async (input) => (input as number) + 1 } };
+const globals: HostNamespaces = {
+  bench: { next: async (input) => (input as number) + 1, echo: async (input) => input },
+};
 const loop = (calls: number) =>
   `async () => { let n = 0; for (let i = 0; i < ${calls}; i++) n = await bench.next(n); return n }`;
 const EMPTY = "async () => 1";
+const TYPICAL = `async () => {
+  const found = await bench.echo({ repo: "acme/api", labels: ["bug"], count: 3 });
+  console.log("found", found.count, "issues");
+  return { count: found.count, first: found.labels[0] };
+}`;
 /** between two spaced passes: time for the spare to be made (it starts 1 ms after a pass) */
 const GAP_MS = 4;
 
@@ -46,17 +55,25 @@ for (let i = 0; i < 100; i++) {
 }
 
 const spaced = { on: [] as number[], off: [] as number[] };
+const typicalSpaced = { on: [] as number[], off: [] as number[] };
 for (let i = 0; i < 400; i++) {
   // alternate which goes first, so drifting load from other work falls on both alike
   for (const which of i % 2 ? (["on", "off"] as const) : (["off", "on"] as const)) {
     await sleep(GAP_MS);
     spaced[which].push(await time(which === "on" ? on : off, EMPTY));
+    if (i % 2) continue;
+    await sleep(GAP_MS);
+    typicalSpaced[which].push(await time(which === "on" ? on : off, TYPICAL));
   }
 }
 const backToBack = { on: [] as number[], off: [] as number[] };
+const typicalBackToBack = { on: [] as number[], off: [] as number[] };
 for (let i = 0; i < 300; i++) {
   backToBack.off.push(await time(off, EMPTY));
   backToBack.on.push(await time(on, EMPTY));
+  if (i % 2) continue;
+  typicalBackToBack.off.push(await time(off, TYPICAL));
+  typicalBackToBack.on.push(await time(on, TYPICAL));
 }
 
 const zero: number[] = [];
@@ -93,6 +110,8 @@ const rows: [string, string][] = [
   ["first pass (loads and instantiates the WebAssembly module)", `${cold.toFixed(1)} ms`],
   [`warm empty pass (\`${EMPTY}\`), ${GAP_MS} ms apart, median of 400`, pair(spaced)],
   ["warm empty pass, back to back, median of 300", pair(backToBack)],
+  [`typical pass, ${GAP_MS} ms apart, median of 200`, pair(typicalSpaced)],
+  ["typical pass, back to back, median of 150", pair(typicalBackToBack)],
   ["pass with 0 calls (the loop program), median of 31", `${median(zero).toFixed(2)} ms`],
   ["pass with 1,000 sequential calls, median of 31", `${median(thousand).toFixed(1)} ms`],
   ["per host call (difference / 1,000)", `${(perCall * 1000).toFixed(1)} µs`],

@@ -51,6 +51,14 @@ async function expectHealthy(on = executor): Promise<void> {
   expect(calls).toEqual([{ n: 41 }]);
 }
 
+/** A host method that records each input and returns it. */
+function recorder(calls: unknown[]): (input: unknown) => Promise<unknown> {
+  return async (input) => {
+    calls.push(input);
+    return input;
+  };
+}
+
 function sample(): Record<string, unknown> {
   return {
     string: "héllo ✓",
@@ -569,6 +577,100 @@ describe("QuickJSExecutor: abort and the end of a pass", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(calls).toEqual([1]);
     await expectHealthy();
+  });
+});
+
+describe("QuickJSExecutor: globals installed through the API", () => {
+  it("carries top-level primitives and lone surrogates exactly, both ways", async () => {
+    const received: unknown[] = [];
+    const replies: unknown[] = [undefined, Number.NaN, -0, 2n ** 70n, null, false, "a\ud800b"];
+    const globals: HostNamespaces = {
+      ns: {
+        take: async (input) => {
+          received.push(input);
+          return replies[received.length - 1];
+        },
+      },
+    };
+    const result = ok(
+      await run(
+        `async () => {
+          const inputs = [undefined, NaN, -0, 2n ** 70n, null, false, "a\ud800b"];
+          const back = [];
+          for (const input of inputs) back.push(await ns.take(input));
+          return [back.map((v) => typeof v), Object.is(back[2], -0), Number.isNaN(back[1]), back[6] === "a\ud800b", "x\udc00"];
+        }`,
+        { globals },
+      ),
+    );
+    expect(received).toEqual(replies);
+    expect(result).toEqual([
+      ["undefined", "number", "number", "bigint", "object", "boolean", "string"],
+      true,
+      true,
+      true,
+      "x\udc00",
+    ]);
+    expect(Object.is(ok(await run("async () => -0")), -0)).toBe(true);
+  });
+
+  it("gives namespaces, their methods and console the property shapes of the other executors", async () => {
+    // fromEntries: a "__proto__" key in an object literal would set the prototype instead
+    const ns = Object.fromEntries([
+      ["__proto__", async () => "proto"],
+      ["toString", async () => "own"],
+      ["constructor", async () => 1],
+    ]);
+    const globals: HostNamespaces = { ns };
+    const result = ok(
+      await run(
+        `async () => {
+          const shape = (object, key) => {
+            const { writable, enumerable, configurable } = Object.getOwnPropertyDescriptor(object, key);
+            return [writable, enumerable, configurable];
+          };
+          return [
+            shape(globalThis, "ns"), shape(globalThis, "console"), shape(ns, "toString"), shape(console, "log"),
+            Object.keys(ns), await ns.__proto__(), await ns.toString(), ns.toString.name,
+            typeof ns.hasOwnProperty, Object.keys(globalThis),
+          ];
+        }`,
+        { globals },
+      ),
+    );
+    expect(result).toEqual([
+      [false, false, false],
+      [true, false, true],
+      [true, true, true],
+      [true, true, true],
+      ["__proto__", "toString", "constructor"],
+      "proto",
+      "own",
+      "toString",
+      "function",
+      [],
+    ]);
+  });
+
+  it("moves values with the built-ins captured before the program ran", async () => {
+    const received: unknown[] = [];
+    const globals: HostNamespaces = { ns: { echo: recorder(received) } };
+    const result = await run(
+      `async () => {
+        JSON.stringify = () => '"hijacked"';
+        JSON.parse = () => "hijacked";
+        Object.keys = () => [];
+        Error = function () { return { hijacked: true } };
+        Promise.prototype.then = function () { throw new Error("hijacked") };
+        const back = await ns.echo({ a: [1, "two"], b: { c: null } });
+        console.log("sent", 1, true, null);
+        return { back, text: await ns.echo("text") };
+      }`,
+      { globals },
+    );
+    const sent = { a: [1, "two"], b: { c: null } };
+    expect(received).toEqual([sent, "text"]);
+    expect(result).toEqual({ result: { back: sent, text: "text" }, logs: ["sent 1 true null"] });
   });
 });
 

@@ -1,31 +1,17 @@
-import {
-  hostTimers,
-  sandboxBootstrap,
-  sandboxSource,
-  type TimerHandle,
-} from "@codemode/executor-kit";
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { hostTimers, type TimerHandle } from "@codemode/executor-kit";
+import { Sandbox } from "./sandbox.ts";
 import type { InstanceSource, QuickJSInstance } from "./wasm-instances.ts";
-
-/** The bootstrap's source text; evaluating it defines the function and runs nothing else. */
-export const BOOTSTRAP_SOURCE = sandboxSource(sandboxBootstrap);
-export const BOOTSTRAP_FILE = "codemode-bootstrap.js";
 
 /** A spare sandbox nobody takes is freed after this long. */
 const SPARE_IDLE_MS = 30_000;
 
 /**
  * A sandbox made ahead of a pass: a fresh runtime and context on a WebAssembly instance of its own,
- * with the bootstrap evaluated into a function that has not been called. Nothing else ran in it, and
- * it serves exactly one pass, which sets its own limits and calls the bootstrap with its own spec.
+ * with the built-ins captured and the value encoder compiled (most passes send or return an object).
+ * Nothing else ran in it, and it serves exactly one pass, which sets its own limits and installs its
+ * own globals.
  */
-export interface Spare {
-  readonly instance: QuickJSInstance;
-  readonly runtime: QuickJSRuntime;
-  readonly context: QuickJSContext;
-  /** the bootstrap function, evaluated but not called */
-  readonly boot: QuickJSHandle;
-}
+export type Spare = Sandbox;
 
 /** A host timer that does not keep Node's process alive (workerd and browsers have no `unref`). */
 function backgroundTimer(callback: () => void, ms: number): TimerHandle {
@@ -148,9 +134,7 @@ export class SpareSandboxes {
   #free(spare: Spare): void {
     this.counts.freed++;
     try {
-      spare.boot.dispose();
-      spare.context.dispose();
-      spare.runtime.dispose();
+      spare.dispose();
     } catch {
       spare.instance.poisoned = true;
     }
@@ -158,25 +142,14 @@ export class SpareSandboxes {
   }
 }
 
-/**
- * A runtime and context with the bootstrap evaluated; undefined if that failed (the instance is then
- * marked if it must not be used again).
- */
+/** A fresh sandbox with the encoder compiled; undefined if that failed (the instance is then dropped). */
 function build(instance: QuickJSInstance, stackBytes: number): Spare | undefined {
   try {
-    const runtime = instance.module.newRuntime();
-    runtime.setMaxStackSize(stackBytes);
-    const context = runtime.newContext();
-    const result = context.evalCode(BOOTSTRAP_SOURCE, BOOTSTRAP_FILE, { type: "global" });
-    if (result.error) {
-      result.error.dispose();
-      context.dispose();
-      runtime.dispose();
-      return undefined;
-    }
-    return { instance, runtime, context, boot: result.value };
+    const sandbox = Sandbox.create(instance, stackBytes);
+    sandbox.part("encoder");
+    return sandbox;
   } catch {
-    // a host exception unwound through the instance's WebAssembly frames
+    // a host exception unwound through the instance's WebAssembly frames, or QuickJS failed
     instance.poisoned = true;
     return undefined;
   }

@@ -18,7 +18,7 @@ interface WasmGlobal {
 const PAGE = 64 * 1024;
 /** The release-sync build's declared initial memory (16 MiB); a smaller imported memory fails to link. */
 const INITIAL_PAGES = 256;
-/** What the runtime, the context, the bootstrap and the allocator need besides the program's values. */
+/** What the runtime, the context, the sandbox code and the allocator need besides the program's values. */
 const HEADROOM_BYTES = 4 * 1024 * 1024;
 /** An instance whose memory grew past this is dropped after its pass, so the host gets the memory back. */
 const KEEP_BYTES = 32 * 1024 * 1024;
