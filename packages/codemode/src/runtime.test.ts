@@ -239,6 +239,29 @@ describe("replay", () => {
     expect((output as { result: string }).result).toBe(run?.calls[0]?.result);
     expect(ledger.created).toEqual([`R${run?.calls[0]?.result}`]);
   });
+
+  it("replays a call whose arguments name the same keys in another order", async () => {
+    const { connector, ledger } = tracker();
+    let passes = 0;
+    const pass = functionConnector({
+      name: "pass",
+      methods: { count: { replay: "reexecute", execute: async () => ++passes } },
+    });
+    const runtime = runtimeOf([connector, pass]);
+    const code = `async () => {
+      const first = (await pass.count({})) === 1;
+      const listed = await issues.list(first ? { repo: "a", page: 1 } : { page: 1, repo: "a" });
+      await issues.create({ title: "T" });
+      return listed.repo;
+    }`;
+    const { executionId } = paused(await runtime.execute({ code }));
+    expect(await runtime.approve({ executionId })).toMatchObject({
+      status: "completed",
+      result: "a",
+    });
+    expect(passes).toBe(2);
+    expect(ledger.reads).toBe(1);
+  });
 });
 
 describe("rollback", () => {

@@ -240,6 +240,34 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         ).toBe(true);
         expect((await store.getEntry(record.id, 0))?.result).toBe("1");
       });
+
+      test(group, "applies an executing entry once, with its result or its error", async () => {
+        const store = await journal();
+        const record = execution();
+        await store.createExecution(record);
+        await store.putEntry(entry(record.id, 0));
+        await store.putEntry(entry(record.id, 1));
+        await store.putEntry(entry(record.id, 2, { state: "pending" }));
+        await store.putEntry(entry(record.id, 3, { replay: "reexecute" }));
+        expect(await store.applyEntry(record.id, 0, { result: '"ok"', updatedAt: 5 })).toBe(true);
+        expect(await store.applyEntry(record.id, 1, { error: "failed", updatedAt: 6 })).toBe(true);
+        expect(await store.applyEntry(record.id, 2, { result: '"no"', updatedAt: 7 })).toBe(false);
+        const outcomes = await Promise.all([
+          store.applyEntry(record.id, 3, { updatedAt: 8 }),
+          store.applyEntry(record.id, 3, { updatedAt: 8 }),
+        ]);
+        expect(outcomes.filter(Boolean)).toHaveLength(1);
+        expect(await store.applyEntry(record.id, 0, { result: '"again"', updatedAt: 9 })).toBe(
+          false,
+        );
+        expect(await store.applyEntry(record.id, 7, { updatedAt: 9 })).toBe(false);
+        expect(await store.listEntries(record.id)).toEqual([
+          entry(record.id, 0, { state: "applied", result: '"ok"', updatedAt: 5 }),
+          entry(record.id, 1, { state: "applied", error: "failed", updatedAt: 6 }),
+          entry(record.id, 2, { state: "pending" }),
+          entry(record.id, 3, { state: "applied", replay: "reexecute", updatedAt: 8 }),
+        ]);
+      });
     });
 
     describe("snippets", () => {

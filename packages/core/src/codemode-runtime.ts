@@ -211,42 +211,54 @@ function replayHint(
   config: Configuration,
   advance: (count: number) => void,
 ): ReplayHint | undefined {
-  const calls: RecordedCall[] = [];
-  for (let seq = 0; ; seq++) {
-    const entry = recorded.get(seq);
-    if (
-      entry?.kind !== "call" ||
-      entry.state !== "applied" ||
-      entry.replay !== "record" ||
-      entry.error !== undefined ||
-      entry.args === undefined ||
-      !config.connectors.get(entry.connector)?.methods.has(entry.method)
-    ) {
-      break;
+  const replayable = (entry: JournalEntry | undefined): entry is JournalEntry & { args: string } =>
+    entry?.kind === "call" &&
+    entry.state === "applied" &&
+    entry.replay === "record" &&
+    entry.error === undefined &&
+    entry.args !== undefined &&
+    config.connectors.get(entry.connector)?.methods.has(entry.method) === true;
+  if (!replayable(recorded.get(0))) return undefined;
+  let calls: RecordedCall[] | undefined;
+  // built on first read: an executor that ignores the hint does not pay for the canonical texts
+  const build = () => {
+    const list: RecordedCall[] = [];
+    for (let entry = recorded.get(0); replayable(entry); entry = recorded.get(list.length)) {
+      list.push({
+        namespace: entry.connector,
+        method: entry.method,
+        input: codec.encode(codec.decode(entry.args), { canonical: true }),
+        result: entry.result ?? codec.encode(undefined),
+      });
     }
-    calls.push({
-      namespace: entry.connector,
-      method: entry.method,
-      input: codec.encode(codec.decode(entry.args), { canonical: true }),
-      result: entry.result ?? codec.encode(undefined),
-    });
-  }
-  return calls.length > 0 ? { calls, advance } : undefined;
+    return list;
+  };
+  return {
+    get calls() {
+      calls ??= build();
+      return calls;
+    },
+    advance,
+  };
 }
 
 /** Whether this call waits for a person: a method's flag, or its decision for this input. */
-async function approvalNeeded(
+function approvalNeeded(
   definition: ConnectorMethod,
   input: unknown,
-  call: { executionId: string; seq: number },
-): Promise<boolean> {
+  executionId: string,
+  seq: number,
+): boolean | Promise<boolean> {
   const rule = definition.requiresApproval;
+  // a flag answers at once: the common call does not wait for a promise here
   if (typeof rule !== "function") return rule === true;
-  try {
-    return (await rule(input, call)) !== false;
-  } catch {
-    return true;
-  }
+  return (async () => {
+    try {
+      return (await rule(input, { executionId, seq })) !== false;
+    } catch {
+      return true;
+    }
+  })();
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -498,42 +510,56 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     };
 
     /** Marks an entry applied with its value (none for `reexecute`); a value that cannot be recorded fails the run. */
-    const recordApplied = async (seq: number, value: unknown, what: string, keep: boolean) => {
+    const recordApplied = (
+      seq: number,
+      value: unknown,
+      what: string,
+      keep: boolean,
+    ): Promise<unknown> => {
       let text: string | undefined;
       try {
         text = keep ? recordable(value, what) : undefined;
       } catch (error) {
         return failRecording(seq, error);
       }
-      await journal.updateEntry(executionId, seq, ["executing"], {
-        state: "applied",
-        result: text,
-        updatedAt: now(),
-      });
+      // the store's promise itself, not one more wrapped around it: one hop less per call
+      return journal.applyEntry(executionId, seq, { result: text, updatedAt: now() });
     };
 
-    const invoke = async (
+    /**
+     * Calls the connector. Without a time limit, the call ends with the pass: it gets the pass's
+     * signal, and its promise is returned as it is. With one, see `invokeWithin`.
+     */
+    const invoke = (
       resolved: ResolvedConnector,
       method: string,
       input: unknown,
       seq: number,
-    ) => {
+    ): Promise<unknown> => {
       const { original, definition } = resolved.methods.get(method) as {
         original: string;
         definition: ConnectorMethod;
       };
-      // Without a time limit, a call ends with the pass: it gets the pass's signal. With one, it gets
-      // a signal of its own that also fires when its time is up.
-      if (definition.timeoutMs === undefined) {
-        const context: CallContext = {
-          executionId,
-          seq,
-          idempotencyKey: `${executionId}:${seq}`,
-          signal: controller.signal,
-        };
-        return resolved.connector.invoke(original, input, context);
+      if (definition.timeoutMs !== undefined) {
+        return invokeWithin(definition.timeoutMs, resolved, original, method, input, seq);
       }
-      const timeoutMs = definition.timeoutMs;
+      return resolved.connector.invoke(original, input, {
+        executionId,
+        seq,
+        idempotencyKey: `${executionId}:${seq}`,
+        signal: controller.signal,
+      });
+    };
+
+    /** A call with a time limit gets a signal of its own that also fires when its time is up. */
+    const invokeWithin = async (
+      timeoutMs: number,
+      resolved: ResolvedConnector,
+      original: string,
+      method: string,
+      input: unknown,
+      seq: number,
+    ) => {
       const call = createAbortController();
       const onAbort = () => call.abort(controller.signal.reason);
       controller.signal.addEventListener("abort", onAbort, { once: true });
@@ -587,13 +613,15 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       guard();
       const recorded = recordedEntries.get(seq);
       if (recorded) {
+        // the same text records the same value; other texts are compared with sorted keys
         const same =
           recorded.kind === "call" &&
           recorded.connector === resolved.name &&
           recorded.method === method &&
           recorded.args !== undefined &&
-          codec.encode(codec.decode(recorded.args), { canonical: true }) ===
-            codec.encode(input, { canonical: true });
+          (recorded.args === args ||
+            codec.encode(codec.decode(recorded.args), { canonical: true }) ===
+              codec.encode(input, { canonical: true }));
         if (!same) return diverge(seq, recorded, resolved.name, method, args);
         if (recorded.state === "applied" && recorded.replay === "record") {
           if (recorded.error !== undefined) throw new Error(recorded.error);
@@ -614,7 +642,8 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         }
         // executing (a crash between deciding and recording) or a reexecute entry: run it again
       } else {
-        const needsApproval = await approvalNeeded(definition, input, { executionId, seq });
+        const decision = approvalNeeded(definition, input, executionId, seq);
+        const needsApproval = typeof decision === "boolean" ? decision : await decision;
         guard();
         const gated = needsApproval || definition.deferred === true;
         const time = now();
@@ -648,11 +677,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         if (stopped) throw new CodemodeError("ABORTED", stopped);
         const message = messageOf(error);
         // the failure is recorded so a later pass replays the same error
-        await journal.updateEntry(executionId, seq, ["executing"], {
-          state: "applied",
-          error: message,
-          updatedAt: now(),
-        });
+        await journal.applyEntry(executionId, seq, { error: message, updatedAt: now() });
         throw error instanceof Error ? error : new Error(message);
       }
       await recordApplied(

@@ -108,6 +108,16 @@ export interface Journal {
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
   ): Promise<boolean>;
+  /**
+   * Marks an `executing` entry `applied` with its outcome: the codec text of its result (none for a
+   * `reexecute` call) or its error, the other left empty. The write after every connector call and
+   * step, so stores keep it cheap; tells whether the entry was still executing.
+   */
+  applyEntry(
+    executionId: string,
+    seq: number,
+    outcome: { result?: string; error?: string; updatedAt: number },
+  ): Promise<boolean>;
 
   putSnippet(snippet: SnippetRecord): Promise<void>;
   getSnippet(name: string): Promise<SnippetRecord | undefined>;

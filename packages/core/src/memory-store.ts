@@ -122,6 +122,19 @@ class MemoryJournal implements Journal {
     return true;
   }
 
+  async applyEntry(
+    executionId: string,
+    seq: number,
+    outcome: { result?: string; error?: string; updatedAt: number },
+  ): Promise<boolean> {
+    return this.updateEntry(executionId, seq, ["executing"], {
+      state: "applied",
+      result: outcome.result,
+      error: outcome.error,
+      updatedAt: outcome.updatedAt,
+    });
+  }
+
   async putSnippet(snippet: SnippetRecord): Promise<void> {
     this.snippets.set(snippet.name, copySnippet(snippet));
   }

@@ -272,13 +272,13 @@ class SqlJournal implements Journal {
         entry.kind,
         entry.connector,
         entry.method,
-        toColumn("args", entry.args),
-        toColumn("result", entry.result),
+        entry.args ?? null,
+        entry.result ?? null,
         entry.state,
-        toColumn("requiresApproval", entry.requiresApproval),
-        toColumn("deferred", entry.deferred),
+        entry.requiresApproval ? 1 : 0,
+        entry.deferred ? 1 : 0,
         entry.replay,
-        toColumn("error", entry.error),
+        entry.error ?? null,
         entry.createdAt,
         entry.updatedAt,
       ],
@@ -297,6 +297,27 @@ class SqlJournal implements Journal {
       this.driver.run(
         `UPDATE codemode_entries SET ${set} WHERE runtime = ? AND execution_id = ? AND seq = ? AND state IN (${placeholders(expected.length)})`,
         [...values, this.runtime, executionId, seq, ...expected],
+      ) > 0
+    );
+  }
+
+  async applyEntry(
+    executionId: string,
+    seq: number,
+    outcome: { result?: string; error?: string; updatedAt: number },
+  ): Promise<boolean> {
+    return (
+      this.driver.run(
+        `UPDATE codemode_entries SET state = 'applied', result = ?, error = ?, updated_at = ?
+         WHERE runtime = ? AND execution_id = ? AND seq = ? AND state = 'executing'`,
+        [
+          outcome.result ?? null,
+          outcome.error ?? null,
+          outcome.updatedAt,
+          this.runtime,
+          executionId,
+          seq,
+        ],
       ) > 0
     );
   }

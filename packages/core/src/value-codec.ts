@@ -137,14 +137,10 @@ export function createValueCodec(): ValueCodec {
       }
       const keys = Object.keys(object);
       if (canonical) keys.sort();
-      const out: Record<string, unknown> = {};
+      // no prototype: every key, "__proto__" too, becomes an own property by plain assignment
+      const out: Record<string, unknown> = Object.create(null);
       for (const key of keys) {
-        Object.defineProperty(out, key, {
-          value: toJson((object as Record<string, unknown>)[key], canonical, seen),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        out[key] = toJson((object as Record<string, unknown>)[key], canonical, seen);
       }
       return Object.hasOwn(out, TAG) ? { [TAG]: "object", value: out } : out;
     } finally {
@@ -213,17 +209,8 @@ export function createValueCodec(): ValueCodec {
   }
 
   function plainObject(record: Record<string, unknown>): Record<string, unknown> {
-    // defineProperty, not assignment: a "__proto__" key stays an own property
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(record)) {
-      Object.defineProperty(out, key, {
-        value: fromJson(record[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
+    // fromEntries defines own properties, not assignment: a "__proto__" key stays an own property
+    return Object.fromEntries(Object.keys(record).map((key) => [key, fromJson(record[key])]));
   }
 
   return {
