@@ -1,19 +1,51 @@
-// A reproduction, not a test: starts `wrangler dev` for the demo agent and drives its chat over the
+// A stress run, not a test: starts `wrangler dev` for the demo agent and drives its chat over the
 // WebSocket in cycles — "add a note", "delete note N" (pauses for approval), approve through
-// /api/approve — until a cycle fails, then says whether local workerd aborted. With workerd
-// 1.20260426 it aborts ("tried to defer destruction during isolate shutdown") after some cycles; see
-// the README's "Known problem". Node 20 needs the flag for its WebSocket client:
-//   NODE_OPTIONS=--experimental-websocket pnpm exec tsx scripts/chat-stress.ts [cycles] [add-only]
+// /api/approve — until a cycle fails or all are done, then says whether local workerd aborted (the
+// README's "The sandbox workers are loaded outside the Durable Object" tells what used to abort it).
+// Node 20 needs the flag for its WebSocket client:
+//   NODE_OPTIONS=--experimental-websocket pnpm exec tsx scripts/chat-stress.ts [cycles] [add-only] [--frozen] [--log=FILE]
+// --frozen bundles the Worker once (into .wrangler/stress) and serves that bundle, so that edits
+// elsewhere in the workspace do not make `wrangler dev` reload in the middle of a run; --log=FILE
+// writes wrangler's output (workerd's included) to FILE.
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startWranglerDev } from "@codemode/demo-kit/testing";
 
 type Event = { type: string; output?: { status?: string; executionId?: string; result?: unknown } };
 
-const cycles = Number(process.argv[2] ?? 25);
-const addOnly = process.argv[3] === "add-only";
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
+const [count, mode] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const cycles = Number(count ?? 25);
+const addOnly = mode === "add-only";
+const logFile = flags.find((flag) => flag.startsWith("--log="))?.slice("--log=".length);
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The Worker bundled once, with a config that serves the bundle as it is. */
+function frozenApp(): string {
+  const dir = join(appDir, ".wrangler", "stress");
+  rmSync(dir, { recursive: true, force: true });
+  execFileSync("pnpm", ["exec", "wrangler", "deploy", "--dry-run", "--outdir", dir], {
+    cwd: appDir,
+    stdio: "ignore",
+  });
+  const config = JSON.parse(
+    readFileSync(join(appDir, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""),
+  );
+  const frozen = {
+    ...config,
+    $schema: undefined,
+    main: "index.js",
+    no_bundle: true,
+    assets: { ...config.assets, directory: join(appDir, "public") },
+  };
+  writeFileSync(join(dir, "wrangler.json"), JSON.stringify(frozen));
+  return dir;
+}
+
 const server = await startWranglerDev({
-  appDir: join(dirname(fileURLToPath(import.meta.url)), ".."),
+  appDir: flags.includes("--frozen") ? frozenApp() : appDir,
 });
 const socket = new WebSocket(`${server.url.replace("http", "ws")}/chat`);
 const events: Event[] = [];
@@ -58,8 +90,14 @@ try {
 } catch (error) {
   console.log(`stopped: ${(error as Error).message}`);
 } finally {
-  const aborted = /tried to defer destruction during isolate shutdown/.test(server.output());
-  console.log(`${done} of ${cycles} cycles; local workerd ${aborted ? "ABORTED" : "kept running"}`);
+  const output = server.output();
+  const aborted = /tried to defer destruction during isolate shutdown/.test(output);
+  const reloaded = /Reloading local server/.test(output);
+  console.log(
+    `${done} of ${cycles} cycles; local workerd ${aborted ? "ABORTED" : "kept running"}${reloaded ? " (wrangler reloaded during the run: try --frozen)" : ""}`,
+  );
+  if (logFile) writeFileSync(logFile, output);
   socket.close();
   await server.stop();
+  if (done < cycles) process.exitCode = 1;
 }

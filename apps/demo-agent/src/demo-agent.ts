@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { DynamicWorkerExecutor } from "@codemode/executor-dynamic-worker";
+import { DynamicWorkerExecutor, sandboxLoader } from "@codemode/executor-dynamic-worker";
 import { type CodemodeRuntime, createCodemodeRuntime } from "codemode";
 import type { ChatEvent, ChatRequest } from "./chat-event.ts";
 import { ChatHistory } from "./chat-history.ts";
@@ -8,6 +8,7 @@ import { createDemoStores, type DemoStores } from "./demo-stores.ts";
 import { type AgentApi, handleApi } from "./handle-api.ts";
 import { handleServices } from "./handle-services.ts";
 import { runChatTurn } from "./run-chat-turn.ts";
+
 import { type ModelSettings, type SelectedModel, selectModel } from "./select-model.ts";
 
 /** Messages the page gets when it connects. */
@@ -34,7 +35,8 @@ export class DemoAgent extends DurableObject<Env> {
     this.connectorNames = connectors.map((connector) => connector.name);
     this.runtime = createCodemodeRuntime({
       ctx,
-      executor: new DynamicWorkerExecutor({ loader: env.LOADER }),
+      // each pass's sandbox worker is loaded in a request of its own (SandboxLoader, exported in index.ts)
+      executor: new DynamicWorkerExecutor({ loader: sandboxLoader(ctx.exports.SandboxLoader) }),
       connectors,
       name: "demo",
     });

@@ -8,8 +8,8 @@ import { trackerConnector } from "./tracker-connector.ts";
 
 /**
  * The model's connectors: `tracker` (plain functions over the tracker store), `notes` (an MCP client
- * of the agent's own notes server, in memory) and `catalog` (the agent's own REST API, from its
- * OpenAPI document, reached in process through `selfFetch`).
+ * of the agent's own notes server at `/mcp`, over Streamable HTTP) and `catalog` (the agent's own REST
+ * API, from its OpenAPI document); both reach their server in process through `selfFetch`.
  */
 export function demoConnectors(stores: DemoStores): Connector[] {
   const fetch = selfFetch(
@@ -17,5 +17,5 @@ export function demoConnectors(stores: DemoStores): Connector[] {
       (await handleServices(request, stores)) ??
       Response.json({ error: `Nothing is served at ${request.url}.` }, { status: 404 }),
   );
-  return [trackerConnector(stores.tracker), notesConnector(stores.notes), catalogConnector(fetch)];
+  return [trackerConnector(stores.tracker), notesConnector(fetch), catalogConnector(fetch)];
 }

@@ -1,5 +1,8 @@
 // The Worker: /api/*, /chat and the agent's own services (the notes MCP server at /mcp, the catalog
 // API's /openapi.json; the catalog API itself is under /api/catalog) go to one Durable Object agent (named by ?agent=, "demo" by default); everything else is the page in public/.
+
+// the agent loads each pass's sandbox worker through this entrypoint (ctx.exports.SandboxLoader)
+export { SandboxLoader } from "@codemode/executor-dynamic-worker";
 export { DemoAgent } from "./demo-agent.ts";
 
 const AGENT_NAME = /^[\w.-]{1,64}$/;

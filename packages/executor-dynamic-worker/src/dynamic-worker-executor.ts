@@ -234,8 +234,9 @@ export class DynamicWorkerExecutor implements Executor {
       if (settled) loaded.dispose();
       else {
         // Ended from outside while the sandbox still runs: its calls are now answered at once and its
-        // own timer fires, so let it finish before its isolate is released (tearing an isolate down
-        // in the middle of an RPC is what crashes local workerd); give up waiting after a while.
+        // own timer fires, so let it finish before its stubs are released; give up waiting after a
+        // while. (Releasing means Symbol.dispose where the stubs have it; workerd 1.20260426 gives
+        // them none, and inside a Durable Object SandboxLoader is what ends them safely.)
         const fallback = hostTimers.setTimeout(() => loaded.dispose(), DISPOSE_AFTER_MS);
         void evaluation.then(() => {
           hostTimers.clearTimeout(fallback);

@@ -8,11 +8,19 @@ import { env, exports } from "cloudflare:workers";
 import { runExecutorConformance } from "@codemode/conformance";
 import { CodemodeError, createValueCodec } from "@codemode/core";
 import { describe, expect, it } from "vitest";
-import { DynamicWorkerExecutor } from "./index.ts";
+import { DynamicWorkerExecutor, sandboxLoader } from "./index.ts";
 
 runExecutorConformance({
   name: "DynamicWorkerExecutor",
   createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
+  capabilities: ["timeout", "abort", "console"],
+  sandboxGlobals: ["fetch", "setTimeout"],
+});
+
+// what a Durable Object host uses: every pass loaded and run in a request of its own
+runExecutorConformance({
+  name: "DynamicWorkerExecutor through SandboxLoader",
+  createExecutor: () => new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader) }),
   capabilities: ["timeout", "abort", "console"],
   sandboxGlobals: ["fetch", "setTimeout"],
 });
@@ -163,6 +171,10 @@ describe("DynamicWorkerExecutor", () => {
     expect(outcome).toMatchObject({
       error: { code: "THROWN", message: expect.stringMatching(/can never settle/) },
     });
+  });
+
+  it("refuses a sandboxLoader without the exported SandboxLoader", () => {
+    expect(() => sandboxLoader(undefined as never)).toThrow(/export \{ SandboxLoader \}/);
   });
 
   it("refuses bad options when it is created", () => {

@@ -4,3 +4,4 @@ export {
   type DynamicWorkerExecutorOptions,
   type WorkerLoaderLike,
 } from "./dynamic-worker-executor.ts";
+export { SandboxLoader, type SandboxLoaderService, sandboxLoader } from "./sandbox-loader.ts";
