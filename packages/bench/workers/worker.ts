@@ -3,7 +3,8 @@
 // round of one subject, so the driver can alternate subjects round by round.
 //   GET /measure?subject=S&case=C → JSON { times: number[] } (ms; `journaled` also { approved })
 //   GET /stress?passes=N → how many sequential passes completed.
-// Subjects: `ours` (DynamicWorkerExecutor), `quickjs` (QuickJSExecutor in workerd), `reference`
+// Subjects: `ours` (DynamicWorkerExecutor on env.LOADER), `loader` (the same through SandboxLoader,
+// as the executor's README advises inside a Durable Object), `quickjs` (QuickJSExecutor in workerd), `reference`
 // (@cloudflare/codemode 0.5.6, whose runtime needs its facet class exported from this module, as its
 // docs say), `floor` (a bare Worker Loader load and one RPC call, what any such executor pays).
 // Cases: `empty` (a pass of an empty program, 10 passes per sample: workerd's clock moves in whole
@@ -20,10 +21,11 @@ import {
 import type { ExecuteRequest } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { createCodemodeRuntime, type Executor, functionConnector } from "codemode";
-import { DynamicWorkerExecutor } from "codemode/cloudflare";
+import { DynamicWorkerExecutor, sandboxLoader } from "codemode/cloudflare";
 import wasmModule from "./quickjs.wasm";
 
 export { CodemodeRuntime } from "@cloudflare/codemode";
+export { SandboxLoader } from "codemode/cloudflare";
 
 const CALLS = 100;
 const EMPTY_BATCH = 10;
@@ -80,6 +82,14 @@ type Case = "empty" | "calls" | "journaled";
 type Timings = { times: number[]; approved?: number[] };
 
 export class BenchAgent extends DurableObject<Env> {
+  #executor(subject: string): Executor {
+    if (subject === "quickjs") return new QuickJSExecutor({ wasmModule });
+    if (subject === "loader") {
+      return new DynamicWorkerExecutor({ loader: sandboxLoader(this.ctx.exports.SandboxLoader) });
+    }
+    return new DynamicWorkerExecutor({ loader: this.env.LOADER });
+  }
+
   /** one pass of `code` with `store.read` in scope, through the subject's executor */
   async #pass(subject: string, code: string): Promise<unknown> {
     if (subject === "reference") {
@@ -100,10 +110,7 @@ export class BenchAgent extends DurableObject<Env> {
       };
       return entry.run(new Ping());
     }
-    const executor: Executor =
-      subject === "quickjs"
-        ? new QuickJSExecutor({ wasmModule })
-        : new DynamicWorkerExecutor({ loader: this.env.LOADER });
+    const executor = this.#executor(subject);
     const request: ExecuteRequest = { code, globals: { store: { read } } };
     const outcome = await executor.execute(request);
     if ("error" in outcome) throw new Error(outcome.error.message);
@@ -132,10 +139,7 @@ export class BenchAgent extends DurableObject<Env> {
   async #journaledOurs(subject: string): Promise<Timings> {
     const runtime = createCodemodeRuntime({
       ctx: this.ctx,
-      executor:
-        subject === "quickjs"
-          ? new QuickJSExecutor({ wasmModule })
-          : new DynamicWorkerExecutor({ loader: this.env.LOADER }),
+      executor: this.#executor(subject),
       connectors: [store],
       name: `bench-${subject}`,
     });
@@ -178,7 +182,7 @@ export class BenchAgent extends DurableObject<Env> {
   }
 
   async stress(passes: number) {
-    const executor = new DynamicWorkerExecutor({ loader: this.env.LOADER });
+    const executor = this.#executor("loader");
     let completed = 0;
     const failures: string[] = [];
     for (let pass = 0; pass < passes; pass++) {
