@@ -48,6 +48,8 @@ const SUBJECTS: Subject[] = process.env.BENCH_SUBJECTS
   ? (process.env.BENCH_SUBJECTS.split(",") as Subject[])
   : ["loader", "reference", "quickjs", "floor"];
 const CASES: Case[] = ["empty", "calls", "journaled"];
+/** A request that takes this long has stalled: the bench stops and says which one. */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 const worker = await unstable_startWorker({
   config: join(workerDir, "wrangler.jsonc"),
@@ -61,7 +63,16 @@ const worker = await unstable_startWorker({
 try {
   await worker.ready;
   const get = async <T>(path: string): Promise<T> => {
-    const response = await worker.fetch(`http://bench${path}`);
+    let timer: NodeJS.Timeout | undefined;
+    const response = await Promise.race([
+      worker.fetch(`http://bench${path}`),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${path} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
+          REQUEST_TIMEOUT_MS,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
     const text = await response.text();
     if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
     return JSON.parse(text) as T;
@@ -107,7 +118,7 @@ try {
     loader: "codemode DynamicWorkerExecutor through SandboxLoader",
     reference: "@cloudflare/codemode 0.5.6",
     quickjs: "codemode QuickJSExecutor",
-    floor: "bare Worker Loader load + 1 RPC",
+    floor: "bare Worker Loader load + 1 RPC (same hop)",
   };
   for (const subject of SUBJECTS) {
     console.log(

@@ -4,14 +4,16 @@
 //   GET /measure?subject=S&case=C → JSON { times: number[] } (ms; `journaled` also { approved })
 //   GET /stress?passes=N → how many sequential passes completed.
 // Subjects: `ours` (DynamicWorkerExecutor on env.LOADER), `loader` (the same through SandboxLoader,
-// as the executor's README advises inside a Durable Object), `quickjs` (QuickJSExecutor in workerd), `reference`
-// (@cloudflare/codemode 0.5.6, whose runtime needs its facet class exported from this module, as its
-// docs say), `floor` (a bare Worker Loader load and one RPC call, what any such executor pays).
+// as the executor's README advises inside a Durable Object), `quickjs` (QuickJSExecutor in workerd),
+// `reference` (@cloudflare/codemode 0.5.6, whose runtime needs its facet class exported from this
+// module, as its docs say; its executor loads through SandboxLoader too, see #referenceLoader),
+// `floor` (a bare Worker Loader load and one RPC call, what any such executor pays, through the same
+// extra hop).
 // Cases: `empty` (a pass of an empty program, 10 passes per sample: workerd's clock moves in whole
 // ms), `calls` (100 sequential awaited calls), `journaled` (a runtime pass with 100 journaled reads
 // that pauses on a write, then the approval pass that replays them).
 
-import { DurableObject, RpcTarget } from "cloudflare:workers";
+import { DurableObject, RpcTarget, WorkerEntrypoint } from "cloudflare:workers";
 import {
   CodemodeConnector,
   type ConnectorTools,
@@ -90,26 +92,25 @@ export class BenchAgent extends DurableObject<Env> {
     return new DynamicWorkerExecutor({ loader: this.env.LOADER });
   }
 
+  /**
+   * The reference's loader: the same request-scoped loading as ours (SandboxLoader passes its
+   * harness's arguments and answer through untouched). On `env.LOADER` in this object the reference
+   * stalled local workerd within a round, the collector problem the executor's README describes;
+   * through this both pay the same extra hop.
+   */
+  #referenceLoader(): WorkerLoader {
+    return sandboxLoader(this.ctx.exports.SandboxLoader) as unknown as WorkerLoader;
+  }
+
   /** one pass of `code` with `store.read` in scope, through the subject's executor */
   async #pass(subject: string, code: string): Promise<unknown> {
     if (subject === "reference") {
-      const executor = new ReferenceExecutor({ loader: this.env.LOADER });
+      const executor = new ReferenceExecutor({ loader: this.#referenceLoader() });
       const outcome = await executor.execute(code, [{ name: "store", fns: { read } }]);
       if (outcome.error) throw new Error(outcome.error);
       return outcome.result;
     }
-    if (subject === "floor") {
-      const worker = this.env.LOADER.load({
-        compatibilityDate: "2026-04-20",
-        mainModule: "floor.js",
-        modules: { "floor.js": FLOOR_MODULE },
-        globalOutbound: null,
-      });
-      const entry = worker.getEntrypoint() as unknown as {
-        run(host: unknown): Promise<unknown>;
-      };
-      return entry.run(new Ping());
-    }
+    if (subject === "floor") return this.ctx.exports.FloorPass.run(new Ping());
     const executor = this.#executor(subject);
     const request: ExecuteRequest = { code, globals: { store: { read } } };
     const outcome = await executor.execute(request);
@@ -160,7 +161,7 @@ export class BenchAgent extends DurableObject<Env> {
   async #journaledReference(): Promise<Timings> {
     const runtime = createReferenceRuntime({
       ctx: this.ctx,
-      executor: new ReferenceExecutor({ loader: this.env.LOADER }),
+      executor: new ReferenceExecutor({ loader: this.#referenceLoader() }),
       connectors: [new ReferenceStore(this.ctx, this.env)],
       name: "bench-reference",
     });
@@ -194,6 +195,23 @@ export class BenchAgent extends DurableObject<Env> {
       else completed++;
     }
     return { completed, failures: failures.slice(0, 5) };
+  }
+}
+
+/**
+ * The floor: a bare worker loaded and called once, with a host object it calls back, in a request of
+ * its own (the hop SandboxLoader adds, and for the same reason).
+ */
+export class FloorPass extends WorkerEntrypoint<Env> {
+  async run(host: Ping): Promise<unknown> {
+    const worker = this.env.LOADER.load({
+      compatibilityDate: "2026-04-20",
+      mainModule: "floor.js",
+      modules: { "floor.js": FLOOR_MODULE },
+      globalOutbound: null,
+    });
+    const entry = worker.getEntrypoint() as unknown as { run(host: unknown): Promise<unknown> };
+    return entry.run(host);
   }
 }
 

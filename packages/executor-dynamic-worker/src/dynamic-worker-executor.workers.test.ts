@@ -135,6 +135,28 @@ describe("DynamicWorkerExecutor", () => {
     expect(advanced).toEqual([3]);
   });
 
+  it("replays a recorded call whose input the program writes with its keys in another order", async () => {
+    const codec = createValueCodec();
+    const advanced: number[] = [];
+    const outcome = await new DynamicWorkerExecutor({ loader: env.LOADER }).execute({
+      code: "async () => (await store.read({ zone: 'b', area: 'a' })).value",
+      globals: { store: { read: async () => ({ value: "live" }) } },
+      replay: {
+        calls: [
+          {
+            namespace: "store",
+            method: "read",
+            input: codec.encode({ zone: "b", area: "a" }, { canonical: true }),
+            result: codec.encode({ value: "recorded" }),
+          },
+        ],
+        advance: (count) => advanced.push(count),
+      },
+    });
+    expect(outcome).toMatchObject({ result: "recorded" });
+    expect(advanced).toEqual([1]);
+  });
+
   it("reports a syntax error with the program's own line and column", async () => {
     const outcome = await run(
       new DynamicWorkerExecutor({ loader: env.LOADER }),

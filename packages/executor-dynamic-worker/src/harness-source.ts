@@ -86,7 +86,8 @@ function replayAnswer(namespace, method, input) {
     next &&
     next.namespace === namespace &&
     next.method === method &&
-    next.input === replayCodec().encode(decode(input), { canonical: true })
+    // the recorded input is canonical text: the same text is the same call, without decoding it
+    (next.input === input || next.input === replayCodec().encode(decode(input), { canonical: true }))
   ) {
     replayed++;
     unsent++;
