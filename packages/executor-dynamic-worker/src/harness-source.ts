@@ -1,5 +1,10 @@
 import { createValueCodec, SANDBOX_EVALUATE_HOOK } from "@codemode/core";
-import { createRenderer, sandboxBootstrap, sandboxSource } from "@codemode/executor-kit";
+import {
+  createRenderer,
+  sandboxBootstrap,
+  sandboxEncoder,
+  sandboxSource,
+} from "@codemode/executor-kit";
 
 /** What the harness is told for one pass (the module `spec.js`). */
 export interface HarnessSpec {
@@ -47,6 +52,7 @@ export const HARNESS_SOURCE = `import { WorkerEntrypoint } from "cloudflare:work
 import spec from "./${MODULE_NAMES.spec}";
 
 const sandboxBootstrap = ${sandboxSource(sandboxBootstrap)};
+const sandboxEncoder = ${sandboxSource(sandboxEncoder)};
 const createValueCodec = ${sandboxSource(createValueCodec)};
 const createRenderer = ${sandboxSource(createRenderer)};
 const LATE = "e" + JSON.stringify({
@@ -124,6 +130,7 @@ const api = sandboxBootstrap(
   () => {},
   (name) => (name === "codec" ? createValueCodec : createRenderer),
   JSON.stringify({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
+  sandboxEncoder,
 );
 
 // The reply of \`evaluate\` is JSON text, written without prototype methods the program may have

@@ -1,5 +1,10 @@
 import { createValueCodec } from "@codemode/core";
-import { createRenderer, sandboxBootstrap, sandboxSource } from "@codemode/executor-kit";
+import {
+  createRenderer,
+  sandboxBootstrap,
+  sandboxEncoder,
+  sandboxSource,
+} from "@codemode/executor-kit";
 import { frameRelay, workerHarness } from "./worker-harness.ts";
 
 /** Blocks every resource; allows only the document's inline script and `eval` of the program. */
@@ -8,7 +13,7 @@ export const DEFAULT_CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsa
 /** Added when the policy says nothing about workers: the program runs in a worker made from a blob. */
 const WORKER_DIRECTIVE = "worker-src blob:";
 
-const WORKER_SOURCE = `(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
+const WORKER_SOURCE = `(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
 const FRAME_SCRIPT = `(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
 
 /** Attribute-safe text. */

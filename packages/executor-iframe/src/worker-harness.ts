@@ -1,4 +1,4 @@
-import type { BootstrapSpec, sandboxBootstrap } from "@codemode/executor-kit";
+import type { BootstrapSpec, sandboxBootstrap, sandboxEncoder } from "@codemode/executor-kit";
 
 /** What the page sends to start a pass (the `run` message); the frame passes it on without the nonce. */
 export interface RunMessage {
@@ -45,6 +45,7 @@ export interface ReplyMessage {
  */
 export function workerHarness(
   bootstrap: typeof sandboxBootstrap,
+  encoder: typeof sandboxEncoder,
   createValueCodec: () => unknown,
   createRenderer: (maxLineChars: number) => unknown,
 ): void {
@@ -105,6 +106,7 @@ export function workerHarness(
       (name) =>
         (name === "codec" ? createValueCodec : createRenderer) as (...args: never[]) => unknown,
       JSON.stringify(message.spec),
+      encoder,
     );
     if (api.problem) {
       settle(["problem", api.problem]);

@@ -1,3 +1,4 @@
+import type { sandboxEncoder } from "./sandbox-encoder.ts";
 import type { SandboxRenderer } from "./sandbox-renderer.ts";
 
 /** The value codec's shape, as the sandbox sees it. */
@@ -56,6 +57,8 @@ export function sandboxBootstrap(
    */
   hostHelper: (name: "codec" | "renderer") => string | ((...args: never[]) => unknown),
   specText: string,
+  /** `sandboxEncoder` of this package, pasted into the sandbox beside the bootstrap */
+  createEncoder: typeof sandboxEncoder,
 ): SandboxApi {
   const spec = JSON.parse(specText) as BootstrapSpec;
   const global = globalThis as unknown as Record<string, unknown>;
@@ -95,39 +98,17 @@ export function sandboxBootstrap(
   const getPrototype = Object.getPrototypeOf;
   const hasOwn = Object.hasOwn;
   const isArray = Array.isArray;
-  /** Values the codec writes as plain JSON: JSON.stringify writes them the same, without compiling it. */
-  function plain(value: unknown, depth: number): boolean {
-    switch (typeof value) {
-      case "string":
-      case "boolean":
-        return true;
-      case "number":
-        return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
-      case "object": {
-        if (value === null) return true;
-        if (depth > 32) return false;
-        const prototype = getPrototype(value);
-        if (prototype === arrayPrototype && isArray(value)) {
-          for (let index = 0; index < value.length; index++) {
-            if (!plain(value[index], depth + 1)) return false;
-          }
-          return true;
-        }
-        if (prototype !== objectPrototype && prototype !== null) return false;
-        if (hasOwn(value, "$codemode")) return false;
-        const record = value as Record<string, unknown>;
-        for (const key of keysOf(record)) {
-          if (!plain(record[key], depth + 1)) return false;
-        }
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-  function encode(value: unknown): string {
-    return plain(value, 0) ? stringify(value) : codec().encode(value);
-  }
+  // values the codec writes as plain JSON go through JSON.stringify, without compiling the codec
+  const encode = createEncoder(
+    () => codec(),
+    stringify,
+    keysOf,
+    getPrototype,
+    hasOwn,
+    isArray,
+    objectPrototype,
+    arrayPrototype,
+  );
   function decode(text: string): unknown {
     // Tagged values always carry the key "$codemode"; without it the text is plain JSON.
     return text.includes('"$codemode"') ? codec().decode(text) : parse(text);

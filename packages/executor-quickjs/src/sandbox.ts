@@ -1,7 +1,7 @@
 import { createValueCodec } from "@codemode/core";
-import { createRenderer, sandboxSource } from "@codemode/executor-kit";
+import { createRenderer, sandboxEncoder, sandboxSource } from "@codemode/executor-kit";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import { sandboxEncoder, sandboxErrors } from "./sandbox-parts.ts";
+import { sandboxErrors } from "./sandbox-parts.ts";
 import type { QuickJSInstance } from "./wasm-instances.ts";
 
 /**
