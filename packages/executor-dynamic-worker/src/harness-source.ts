@@ -3,6 +3,7 @@ import {
   createRenderer,
   sandboxBootstrap,
   sandboxEncoder,
+  sandboxErrors,
   sandboxSource,
 } from "@codemode/executor-kit";
 
@@ -53,6 +54,7 @@ import spec from "./${MODULE_NAMES.spec}";
 
 const sandboxBootstrap = ${sandboxSource(sandboxBootstrap)};
 const sandboxEncoder = ${sandboxSource(sandboxEncoder)};
+const sandboxErrors = ${sandboxSource(sandboxErrors)};
 const createValueCodec = ${sandboxSource(createValueCodec)};
 const createRenderer = ${sandboxSource(createRenderer)};
 const LATE = "e" + JSON.stringify({
@@ -131,6 +133,7 @@ const api = sandboxBootstrap(
   (name) => (name === "codec" ? createValueCodec : createRenderer),
   JSON.stringify({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
   sandboxEncoder,
+  sandboxErrors,
 );
 
 // The reply of \`evaluate\` is JSON text, written without prototype methods the program may have

@@ -3,6 +3,7 @@ import {
   createRenderer,
   sandboxBootstrap,
   sandboxEncoder,
+  sandboxErrors,
   sandboxSource,
 } from "@codemode/executor-kit";
 import { frameRelay, workerHarness } from "./worker-harness.ts";
@@ -13,7 +14,7 @@ export const DEFAULT_CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsa
 /** Added when the policy says nothing about workers: the program runs in a worker made from a blob. */
 const WORKER_DIRECTIVE = "worker-src blob:";
 
-const WORKER_SOURCE = `(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
+const WORKER_SOURCE = `(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
 const FRAME_SCRIPT = `(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
 
 /** Attribute-safe text. */

@@ -1,4 +1,9 @@
-import type { BootstrapSpec, sandboxBootstrap, sandboxEncoder } from "@codemode/executor-kit";
+import type {
+  BootstrapSpec,
+  sandboxBootstrap,
+  sandboxEncoder,
+  sandboxErrors,
+} from "@codemode/executor-kit";
 
 /** What the page sends to start a pass (the `run` message); the frame passes it on without the nonce. */
 export interface RunMessage {
@@ -46,6 +51,7 @@ export interface ReplyMessage {
 export function workerHarness(
   bootstrap: typeof sandboxBootstrap,
   encoder: typeof sandboxEncoder,
+  errors: typeof sandboxErrors,
   createValueCodec: () => unknown,
   createRenderer: (maxLineChars: number) => unknown,
 ): void {
@@ -107,6 +113,7 @@ export function workerHarness(
         (name === "codec" ? createValueCodec : createRenderer) as (...args: never[]) => unknown,
       JSON.stringify(message.spec),
       encoder,
+      errors,
     );
     if (api.problem) {
       settle(["problem", api.problem]);

@@ -12,7 +12,6 @@ export {
 export { hostTimers, type TimerHandle } from "./host-timers.ts";
 export { LogSink } from "./log-sink.ts";
 export { type BootstrapSpec, type SandboxApi, sandboxBootstrap } from "./sandbox-bootstrap.ts";
-export { type EncoderHelper, sandboxEncoder } from "./sandbox-encoder.ts";
 export {
   abortedError,
   mebibytes,
@@ -21,5 +20,13 @@ export {
   timeoutError,
   unserializableResultError,
 } from "./sandbox-errors.ts";
+export {
+  type Described,
+  type EncoderHelper,
+  type HelperRequest,
+  type SandboxErrors,
+  sandboxEncoder,
+  sandboxErrors,
+} from "./sandbox-parts.ts";
 export { createRenderer, type SandboxRenderer } from "./sandbox-renderer.ts";
 export { sandboxSource } from "./sandbox-source.ts";

@@ -1,4 +1,4 @@
-import type { sandboxEncoder } from "./sandbox-encoder.ts";
+import type { sandboxEncoder, sandboxErrors } from "./sandbox-parts.ts";
 import type { SandboxRenderer } from "./sandbox-renderer.ts";
 
 /** The value codec's shape, as the sandbox sees it. */
@@ -59,6 +59,8 @@ export function sandboxBootstrap(
   specText: string,
   /** `sandboxEncoder` of this package, pasted into the sandbox beside the bootstrap */
   createEncoder: typeof sandboxEncoder,
+  /** `sandboxErrors` of this package, pasted the same way */
+  createErrors: typeof sandboxErrors,
 ): SandboxApi {
   const spec = JSON.parse(specText) as BootstrapSpec;
   const global = globalThis as unknown as Record<string, unknown>;
@@ -114,38 +116,12 @@ export function sandboxBootstrap(
     return text.includes('"$codemode"') ? codec().decode(text) : parse(text);
   }
 
-  function fail(name: string, message: string, code?: string): Error {
-    const error = new ErrorType(message) as Error & { code?: string };
-    if (name !== "Error") error.name = name;
-    if (code) error.code = code;
-    return error;
-  }
-
-  function describe(error: unknown): [string, string, string, string] {
-    // QuickJS throws null when it cannot allocate an error object: the host checks its memory.
-    if (error === null) return ["Error", "null", "", "NULL"];
-    try {
-      if (typeof error === "object" && error !== null) {
-        const record = error as {
-          name?: unknown;
-          message?: unknown;
-          stack?: unknown;
-          code?: unknown;
-        };
-        if (error instanceof ErrorType || typeof record.message === "string") {
-          return [
-            typeof record.name === "string" && record.name ? record.name : "Error",
-            String(record.message ?? ""),
-            typeof record.stack === "string" ? record.stack : "",
-            typeof record.code === "string" ? record.code : "",
-          ];
-        }
-      }
-      return ["Error", renderer().render(error), "", ""];
-    } catch {
-      return ["Error", "A value that cannot be read was thrown.", "", ""];
-    }
-  }
+  const { describe, fail, inputError, unknownMethod } = createErrors(
+    (name) => (name === "codec" ? codec() : renderer()),
+    ErrorType,
+    TypeErrorType,
+    keysOf,
+  );
 
   // ---- console -----------------------------------------------------------------------------------
 
@@ -175,22 +151,12 @@ export function sandboxBootstrap(
     try {
       text = encode(input);
     } catch (error) {
-      const [name, message, , code] = describe(error);
-      throw fail(
-        code === "NOT_SERIALIZABLE" ? "TypeError" : name,
-        `The input of ${namespace}.${method} cannot cross the sandbox boundary: ${message}`,
-        code || undefined,
-      );
+      throw inputError(namespace, method, error);
     }
     const reply = await hostCall(namespace, method, text);
     if (reply[0] === "r") return decode(reply.slice(1));
     const detail = parse(reply.slice(1)) as { name: string; message: string; code?: string };
-    throw fail(detail.name, detail.message, detail.code);
-  }
-
-  function methodsOf(target: Record<string, unknown>): string {
-    const names = keysOf(target).filter((key) => typeof target[key] === "function");
-    return names.length > 0 ? names.join(", ") : "(none)";
+    throw fail(detail.name, detail.message, detail.code ?? "");
   }
 
   let problem = "";
@@ -216,12 +182,7 @@ export function sandboxBootstrap(
         if (typeof key === "symbol" || key in object || key === "then" || key === "toJSON") {
           return Reflect.get(object, key, receiver);
         }
-        const error = new TypeErrorType(
-          `${namespace}.${key} is not a function: the namespace "${namespace}" has no method "${key}". ` +
-            `Available methods: ${methodsOf(object)}.`,
-        ) as Error & { code?: string };
-        error.code = "UNKNOWN_METHOD";
-        throw error;
+        throw unknownMethod(namespace, key, object);
       },
     });
     define(global, namespace, {

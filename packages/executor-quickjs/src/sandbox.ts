@@ -1,7 +1,11 @@
 import { createValueCodec } from "@codemode/core";
-import { createRenderer, sandboxEncoder, sandboxSource } from "@codemode/executor-kit";
+import {
+  createRenderer,
+  sandboxEncoder,
+  sandboxErrors,
+  sandboxSource,
+} from "@codemode/executor-kit";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import { sandboxErrors } from "./sandbox-parts.ts";
 import type { QuickJSInstance } from "./wasm-instances.ts";
 
 /**
@@ -32,7 +36,7 @@ const INTRINSICS = [
 ] as const;
 export type Intrinsic = (typeof INTRINSICS)[number];
 
-/** Sandbox code compiled on first use (see sandbox-parts.ts). */
+/** Sandbox code compiled on first use (the kit's sandbox parts, its codec and renderer). */
 const PARTS = {
   encoder: {
     source: sandboxSource(sandboxEncoder),

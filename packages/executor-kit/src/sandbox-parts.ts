@@ -1,10 +1,69 @@
-// Code that runs INSIDE the QuickJS sandbox. The host compiles a part in a pass's context only when
-// the pass first needs it (compiling is most of what a sandbox costs: about 0.25 ms per KB of
-// source), and calls the factory with host functions and built-ins it captured before the program
-// ran, so a program that replaces `JSON.stringify` or `Error` does not change how values and errors
-// cross. Each factory must stay self-contained (no imports, no references outside its body) and
-// plain JavaScript once types are stripped. The encoder is the kit's `sandboxEncoder`, the one
-// `sandboxBootstrap` of @codemode/executor-kit uses in the other executors.
+// Code that runs INSIDE a sandbox: the factories every executor pastes into its sandbox
+// (`sandboxSource`) and calls with built-ins it captured before the program ran, so a program that
+// replaces `JSON.stringify` or `Error` does not change how values and errors cross. `sandboxBootstrap`
+// takes them as arguments; QuickJS compiles each on first use. Each must stay self-contained (no
+// imports, no references outside its body) and plain JavaScript once types are stripped.
+
+/** The value codec's encoder, as the sandbox sees it. */
+interface Encoder {
+  encode(value: unknown): string;
+}
+
+/** Gives the value codec (an object with `encode`), made on first use. */
+export type EncoderHelper = (name: "codec") => unknown;
+
+/**
+ * The encoder of values the sandbox sends (call inputs, the result): values the codec would write
+ * as plain JSON go through `JSON.stringify` directly; others (Date, Map, undefined, …) through the
+ * codec, compiled the first time one comes along.
+ */
+export function sandboxEncoder(
+  helper: EncoderHelper,
+  stringify: (value: unknown) => string,
+  keysOf: (value: object) => string[],
+  getPrototype: (value: object) => object | null,
+  hasOwn: (value: object, key: string) => boolean,
+  isArray: (value: unknown) => value is unknown[],
+  objectPrototype: object,
+  arrayPrototype: object,
+): (value: unknown) => string {
+  let codec: Encoder | undefined;
+  function plain(value: unknown, depth: number): boolean {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return true;
+      case "number":
+        // finite (NaN and ±Infinity give NaN) and not -0: what JSON writes unchanged
+        return value - value === 0 && !(value === 0 && 1 / value < 0);
+      case "object": {
+        if (value === null) return true;
+        if (depth > 32) return false;
+        const prototype = getPrototype(value);
+        if (prototype === arrayPrototype && isArray(value)) {
+          for (let index = 0; index < value.length; index++) {
+            if (!plain(value[index], depth + 1)) return false;
+          }
+          return true;
+        }
+        if (prototype !== objectPrototype && prototype !== null) return false;
+        if (hasOwn(value, "$codemode")) return false;
+        const record = value as Record<string, unknown>;
+        for (const key of keysOf(record)) {
+          if (!plain(record[key], depth + 1)) return false;
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+  return (value) => {
+    if (plain(value, 0)) return stringify(value);
+    if (!codec) codec = helper("codec") as Encoder;
+    return codec.encode(value);
+  };
+}
 
 /** What the sandbox reports about a thrown value: name, message, stack and code ("" when absent). */
 export type Described = [name: string, message: string, stack: string, code: string];
@@ -19,7 +78,7 @@ export interface SandboxErrors {
   unknownMethod(namespace: string, key: string, target: Record<string, unknown>): Error;
 }
 
-/** Asks the host for the value codec or the console renderer, compiled on first use. */
+/** Asks the host for the value codec or the console renderer, made on first use. */
 export type HelperRequest = (name: "codec" | "renderer") => unknown;
 
 /** Describes thrown values for the host, and makes the errors the sandbox's code sees. */
