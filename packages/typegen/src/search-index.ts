@@ -21,6 +21,12 @@ export interface SearchWeights {
   fields: Record<Field, number>;
   /** BM25 length normalization per field (0: none, 1: full) */
   lengthNormalization: Record<Field, number>;
+  /**
+   * how many leading search terms of a description are indexed: its lead says what the operation
+   * does; what follows (access notes, media types, pagination, links) matches almost any query.
+   * Default 30; `Infinity` indexes all of it.
+   */
+  descriptionLead?: number;
   /** BM25 term-frequency saturation */
   k1: number;
   /** a query word matched through its group of related words, relative to the word itself */
@@ -36,6 +42,8 @@ export interface SearchWeights {
 }
 
 /** Weights measured on the dev half of the query set in `bench/queries.json` (see the package README). */
+const DESCRIPTION_LEAD = 30;
+
 export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   fields: { name: 3, keywords: 1.5, connector: 0.5, description: 1, parameters: 0.4 },
   lengthNormalization: {
@@ -45,6 +53,7 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
     description: 0.75,
     parameters: 0.75,
   },
+  descriptionLead: DESCRIPTION_LEAD,
   k1: 1.2,
   related: 0.7,
   phrase: 1.3,
@@ -155,7 +164,7 @@ function conceptsOf(queryTerms: readonly string[]): Concept[] {
  */
 export function cleanQuery(query: string): string {
   return query
-    .replace(/(["'`‘“])[^"'`’”]{1,80}?["'`’”]/g, " ")
+    .replace(/(?<![\p{L}\p{N}])["'`‘“][^"'`’”]{1,80}?["'`’”](?![\p{L}\p{N}])/gu, " ")
     .replace(/\bhttps?:\/\/\S+/g, " url ")
     .replace(/\b[\w.+-]+@[\w-]+\.[\w.]+\b/g, " email ")
     .replace(/(?:^|\s)(?:[\w-]+\/)*[\w-]*\*?[\w-]*\.[a-z][a-z0-9]{0,4}\b/gi, " file ")
@@ -198,7 +207,13 @@ export class SearchIndex {
     base?: SearchIndex,
   ) {
     this.weights = base?.weights ?? weights;
-    const tokenized = items.map((item) => FIELDS.map((field) => terms(item[field])));
+    const lead = this.weights.descriptionLead ?? DESCRIPTION_LEAD;
+    const tokenized = items.map((item) =>
+      FIELDS.map((field) => {
+        const words = terms(item[field]);
+        return field === "description" ? words.slice(0, lead) : words;
+      }),
+    );
     this.averages =
       base?.averages ??
       FIELDS.map((_, field) => {
