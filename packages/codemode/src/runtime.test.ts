@@ -264,6 +264,51 @@ describe("replay", () => {
   });
 });
 
+describe("what the sandbox sees is what was recorded", () => {
+  it("sends a result as recorded, even when reading it again would give another value", async () => {
+    // a result whose getter counts its reads: the code gets the value the journal holds
+    let reads = 0;
+    const meter = functionConnector({
+      name: "meter",
+      methods: {
+        read: {
+          execute: async () => ({
+            get value() {
+              reads++;
+              return reads;
+            },
+          }),
+        },
+        reset: { requiresApproval: true, execute: async () => true },
+      },
+    });
+    const runtime = runtimeOf([meter]);
+    const code =
+      "async () => { const { value } = await meter.read({}); await meter.reset({ seen: value }); return value; }";
+    const { executionId } = paused(await runtime.execute({ code }));
+    const [execution] = await runtime.executions();
+    const recorded = (execution?.calls[0]?.result as { value: number }).value;
+    expect(recorded).toBeGreaterThan(0);
+    expect(execution?.calls[1]?.args, "what the code saw in the first pass").toEqual({
+      seen: recorded,
+    });
+    const readsBefore = reads;
+    expect(await runtime.approve({ executionId })).toMatchObject({
+      status: "completed",
+      result: recorded,
+    });
+    expect(reads, "the approval pass replays the read").toBe(readsBefore);
+  });
+
+  it("records a call's input as the sandbox sent it", async () => {
+    const { connector } = tracker();
+    const runtime = runtimeOf([connector]);
+    await runtime.execute({ code: 'async () => issues.list({ repo: "web", when: new Date(5) })' });
+    const [execution] = await runtime.executions();
+    expect(execution?.calls[0]?.args).toEqual({ repo: "web", when: new Date(5) });
+  });
+});
+
 describe("rollback", () => {
   it("reverts applied calls newest first, continues past a failure and reports it", async () => {
     const { connector, ledger, events } = tracker({ lockedLabel: 1 });

@@ -324,6 +324,20 @@ const ATTACKS: readonly Attack[] = [
     },
   },
   {
+    name: "a hidden toJSON on an argument does not change what crosses",
+    code: `async () => {
+      const record = Object.defineProperty({ a: 1 }, "toJSON", { value: () => ({ hijacked: true }) });
+      const list = [1, 2];
+      list.toJSON = () => "hijacked";
+      await ns.echo(record);
+      return await ns.echo(list);
+    }`,
+    check: ({ outcome, calls }) => {
+      expect(calls).toStrictEqual([{ a: 1 }, [1, 2]]);
+      expect(outcome).toMatchObject({ result: [1, 2] });
+    },
+  },
+  {
     name: "a cyclic argument is a catchable error and calls no host method",
     code: `async () => {
       const value = { list: [] };

@@ -30,6 +30,7 @@ import type {
   JournalEntry,
   JournalStore,
 } from "./journal-store.ts";
+import { knownEncodings } from "./known-encodings.ts";
 import { after, createAbortController, randomHex } from "./platform.ts";
 import { SANDBOX_PRELUDE } from "./sandbox-prelude.ts";
 import type { SyncSqlite } from "./sql-driver.ts";
@@ -180,11 +181,14 @@ function preview(text: string | undefined, length = 120): string {
   return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
-/** The value's codec text, or a model-actionable error when it cannot be recorded whole. */
-function recordable(value: unknown, what: string): string {
+/**
+ * The value's codec text (`known`, when the executor already had it), or a model-actionable error
+ * when it cannot be recorded whole.
+ */
+function recordable(value: unknown, what: string, known?: string): string {
   let text: string;
   try {
-    text = codec.encode(value);
+    text = known ?? codec.encode(value);
   } catch (error) {
     throw new CodemodeError(
       "NOT_SERIALIZABLE",
@@ -509,12 +513,16 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       throw error;
     };
 
-    /** Marks an entry applied with its value (none for `reexecute`); a value that cannot be recorded fails the run. */
+    /**
+     * Marks an entry applied with its value (none for `reexecute`); a value that cannot be recorded
+     * fails the run. The text recorded goes to `reply`, so the executor sends it as it is.
+     */
     const recordApplied = (
       seq: number,
       value: unknown,
       what: string,
       keep: boolean,
+      reply?: { text?: string },
     ): Promise<unknown> => {
       let text: string | undefined;
       try {
@@ -522,6 +530,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       } catch (error) {
         return failRecording(seq, error);
       }
+      if (reply) reply.text = text;
       // the store's promise itself, not one more wrapped around it: one hop less per call
       return journal.applyEntry(executionId, seq, { result: text, updatedAt: now() });
     };
@@ -590,16 +599,22 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       }
     };
 
+    /** One connector call of the sandbox; the codec text of the value it returns goes to `reply`. */
     const callConnector = async (
       resolved: ResolvedConnector,
       method: string,
       input: unknown,
+      reply: { text?: string },
     ): Promise<unknown> => {
       const seq = nextSeq();
       const { definition } = resolved.methods.get(method) as { definition: ConnectorMethod };
       let args: string;
       try {
-        args = recordable(input, `The input of ${resolved.name}.${method}`);
+        args = recordable(
+          input,
+          `The input of ${resolved.name}.${method}`,
+          knownEncodings.takeInput(input),
+        );
       } catch (error) {
         const message = messageOf(error);
         await journal.updateExecution(executionId, ["running"], {
@@ -625,7 +640,9 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         if (!same) return diverge(seq, recorded, resolved.name, method, args);
         if (recorded.state === "applied" && recorded.replay === "record") {
           if (recorded.error !== undefined) throw new Error(recorded.error);
-          return recorded.result === undefined ? undefined : codec.decode(recorded.result);
+          if (recorded.result === undefined) return undefined;
+          reply.text = recorded.result;
+          return codec.decode(recorded.result);
         }
         if (recorded.state === "pending") {
           // approved since: it runs now, exactly once (a racing rejection wins only before this)
@@ -685,6 +702,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         result,
         `The result of ${resolved.name}.${method}`,
         definition.replay !== "reexecute",
+        reply,
       );
       return result;
     };
@@ -693,7 +711,12 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     for (const resolved of config.connectors.values()) {
       const namespace: Record<string, (input: unknown) => Promise<unknown>> = {};
       for (const method of resolved.methods.keys()) {
-        namespace[method] = (input) => callConnector(resolved, method, input);
+        namespace[method] = (input) => {
+          const reply: { text?: string } = {};
+          const promise = callConnector(resolved, method, input, reply);
+          knownEncodings.noteReply(promise, reply);
+          return promise;
+        };
       }
       globals[resolved.name] = namespace;
     }

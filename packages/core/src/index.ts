@@ -42,6 +42,7 @@ export {
   type SnippetRecord,
   TERMINAL_STATUSES,
 } from "./journal-store.ts";
+export { knownEncodings } from "./known-encodings.ts";
 export { memoryStore } from "./memory-store.ts";
 export { SANDBOX_EVALUATE_HOOK } from "./sandbox-prelude.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";

@@ -93,6 +93,38 @@ describe("value codec", () => {
     expect(codec.encode({ b: 1, a: 2 })).toBe('{"b":1,"a":2}');
   });
 
+  it("writes plain data as JSON writes it and reads such text as JSON reads it", () => {
+    const plain = { a: [1, "two", null, true, { b: -1.5 }], "": {}, c: Object.create(null) };
+    expect(codec.encode(plain)).toBe(JSON.stringify(plain));
+    expect(codec.decode(JSON.stringify(plain))).toEqual(JSON.parse(JSON.stringify(plain)));
+    // the tag's name inside a string is only text
+    const text = { note: 'say "$codemode"', list: ["$codemode"] };
+    expect(roundTrip(text)).toEqual(text);
+  });
+
+  it("does not take values that only look plain for JSON", () => {
+    // a hole, a toJSON that JSON would call, an instance, -0 and a tag key deep down
+    const holes = roundTrip([1, , 3]) as unknown[];
+    expect(holes).toHaveLength(3);
+    expect(holes[1]).toBeUndefined();
+    const withToJson = Object.defineProperty({ a: 1 }, "toJSON", { value: () => "replaced" });
+    expect(roundTrip(withToJson)).toEqual({ a: 1 });
+    expect(roundTrip(Object.assign([1, 2], { toJSON: () => "replaced" }))).toEqual([1, 2]);
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    expect(roundTrip(new Point(2))).toEqual({ x: 2 });
+    expect(Object.is((roundTrip({ n: [-0] }) as { n: number[] }).n[0], -0)).toBe(true);
+    const tagged = { deep: [{ $codemode: "bigint", value: "1" }] };
+    expect(roundTrip(tagged)).toEqual(tagged);
+  });
+
+  it("handles nesting deeper than the plain-data check looks", () => {
+    let deep: unknown = { leaf: new Date(3) };
+    for (let level = 0; level < 100; level++) deep = { level, next: [deep] };
+    expect(roundTrip(deep)).toEqual(deep);
+  });
+
   it("works from its own source text, as a sandbox evaluates it", () => {
     const fromSource = new Function(`return (${createValueCodec.toString()})();`)() as typeof codec;
     const value = { when: new Date(5), big: 7n, bytes: new Uint8Array([1, 2]) };

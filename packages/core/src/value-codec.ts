@@ -213,11 +213,54 @@ export function createValueCodec(): ValueCodec {
     return Object.fromEntries(Object.keys(record).map((key) => [key, fromJson(record[key])]));
   }
 
+  /**
+   * True when JSON writes the value exactly as `toJson` would: strings, booleans, null, finite
+   * numbers other than -0, and arrays and plain objects of them, with no tag key and no `toJSON`.
+   * Deeper than 64 levels is left to `toJson`, which also finds cycles. (The sandboxes' encoder in
+   * executor-kit makes the same check with built-ins it captured; this one must stay inside this
+   * self-contained function.)
+   */
+  function plainJson(value: unknown, depth: number): boolean {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return true;
+      case "number":
+        // finite (NaN and ±Infinity give NaN) and not -0
+        return value - value === 0 && !(value === 0 && 1 / value < 0);
+      case "object": {
+        if (value === null) return true;
+        if (depth > 64) return false;
+        if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+        const prototype = Object.getPrototypeOf(value);
+        if (prototype === Array.prototype && Array.isArray(value)) {
+          for (let index = 0; index < value.length; index++) {
+            if (!plainJson(value[index], depth + 1)) return false;
+          }
+          return true;
+        }
+        if (prototype !== Object.prototype && prototype !== null) return false;
+        const record = value as Record<string, unknown>;
+        if (Object.hasOwn(record, TAG)) return false;
+        for (const key of Object.keys(record)) {
+          if (!plainJson(record[key], depth + 1)) return false;
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
   return {
     encode(value, options = {}) {
+      // most values are plain data: JSON writes them directly (with sorted keys only on request)
+      if (options.canonical !== true && plainJson(value, 0)) return JSON.stringify(value);
       return JSON.stringify(toJson(value, options.canonical === true, []));
     },
     decode(text) {
+      // a text without the tag key anywhere holds no tagged value: JSON reads it as it is
+      if (!text.includes(`"${TAG}"`)) return JSON.parse(text);
       return fromJson(JSON.parse(text));
     },
   };

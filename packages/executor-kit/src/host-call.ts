@@ -3,6 +3,7 @@ import {
   createValueCodec,
   type ExecuteResult,
   type HostNamespaces,
+  knownEncodings,
 } from "@codemode/core";
 
 /** A failure as it crosses the boundary. */
@@ -83,10 +84,11 @@ export function resultReply(
   method: string,
   value: unknown,
   limit?: ReplyLimit,
+  known?: string,
 ): string {
   let text: string;
   try {
-    text = hostCodec.encode(value);
+    text = known ?? hostCodec.encode(value);
   } catch (error) {
     return errorReply({
       name: "TypeError",
@@ -129,6 +131,7 @@ export async function callHost(
   let input: unknown;
   try {
     input = hostCodec.decode(inputText);
+    knownEncodings.noteInput(input, inputText);
   } catch (error) {
     return errorReply({
       name: "TypeError",
@@ -136,7 +139,10 @@ export async function callHost(
     });
   }
   try {
-    return resultReply(namespace, method, await fn.call(methods, input), limit);
+    // a journaled run hands back the text it recorded: the value is not encoded a second time
+    const reply = fn.call(methods, input);
+    const value = await reply;
+    return resultReply(namespace, method, value, limit, knownEncodings.takeReply(reply));
   } catch (error) {
     return errorReply(errorInfoOf(error));
   }

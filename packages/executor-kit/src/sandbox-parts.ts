@@ -39,6 +39,8 @@ export function sandboxEncoder(
       case "object": {
         if (value === null) return true;
         if (depth > 32) return false;
+        // JSON would call a toJSON the codec ignores
+        if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
         const prototype = getPrototype(value);
         if (prototype === arrayPrototype && isArray(value)) {
           for (let index = 0; index < value.length; index++) {
