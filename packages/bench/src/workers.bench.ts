@@ -1,6 +1,8 @@
 // pnpm bench (in packages/bench): Code Mode and @cloudflare/codemode 0.5.6 side by side in one local
 // workerd, started here through wrangler's startWorker. Every round runs each subject once, in an
-// order that rotates from round to round; the first round is a warm-up and dropped; the table prints
+// order that rotates from round to round; the first rounds warm every subject up alike and are
+// dropped (QuickJS's WebAssembly gets faster for a few thousand calls as V8 optimizes it, as it would
+// in a long-lived agent; a Dynamic Worker pass loads a fresh isolate whatever came before); the table prints
 // medians and the ratio ours/reference. Then 1,000 sequential Dynamic Worker passes, to show the
 // executor keeps workerd alive. `DynamicWorkerExecutor` runs through `SandboxLoader`, as its README
 // advises in a Durable Object: on `env.LOADER` directly (subject `ours`, BENCH_SUBJECTS=ours,…) the
@@ -9,7 +11,7 @@
 // Durable Object state lives in a fresh folder under the system's temporary directory (`--state DIR`
 // to choose): SQLite commits wait for the disk, so a journal pays for every commit it makes; on
 // tmpfs (`--state /dev/shm/…`) a commit costs far less.
-//   tsx src/workers.bench.ts [--rounds 15] [--passes 1000] [--state DIR]
+//   tsx src/workers.bench.ts [--rounds 15] [--warmup 5] [--passes 1000] [--state DIR]
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -24,6 +26,7 @@ const argument = (name: string, fallback: number) => {
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
 const rounds = argument("rounds", 15);
+const warmup = argument("warmup", 5);
 const passes = argument("passes", 1_000);
 const stateIndex = process.argv.indexOf("--state");
 const state =
@@ -84,7 +87,7 @@ try {
     const key = `${subject} ${column}`;
     samples.set(key, [...(samples.get(key) ?? []), ...(values ?? [])]);
   };
-  for (let round = 0; round <= rounds; round++) {
+  for (let round = 0; round < warmup + rounds; round++) {
     const order = SUBJECTS.map((_, i) => SUBJECTS[(i + round) % SUBJECTS.length] as Subject);
     for (const kind of CASES) {
       for (const subject of order) {
@@ -93,7 +96,7 @@ try {
         const timings = await get<{ times: number[]; approved?: number[] }>(
           `/measure?subject=${subject}&case=${kind}`,
         );
-        if (round === 0) continue; // warm-up
+        if (round < warmup) continue;
         add(subject, kind, timings.times);
         add(subject, "approved", timings.approved);
       }
@@ -107,7 +110,7 @@ try {
     number === undefined ? "–" : `${number.toFixed(2)} ms`;
   const columns = ["empty", "calls", "journaled", "approved"];
   console.log(
-    `Local workerd (wrangler startWorker), medians of ${rounds} rounds, subjects alternating; Durable Object state in ${state}\n`,
+    `Local workerd (wrangler startWorker), medians of ${rounds} rounds after ${warmup} warm-up rounds, subjects alternating; Durable Object state in ${state}\n`,
   );
   console.log(
     "| subject | empty pass | 100 calls | runtime pass, 100 journaled reads, pauses | approval pass replaying them |",

@@ -84,8 +84,14 @@ type Case = "empty" | "calls" | "journaled";
 type Timings = { times: number[]; approved?: number[] };
 
 export class BenchAgent extends DurableObject<Env> {
+  /** made once per object, as an agent would: its WebAssembly instance and spare sandbox are reused */
+  #quickjs: QuickJSExecutor | undefined;
+
   #executor(subject: string): Executor {
-    if (subject === "quickjs") return new QuickJSExecutor({ wasmModule });
+    if (subject === "quickjs") {
+      this.#quickjs ??= new QuickJSExecutor({ wasmModule });
+      return this.#quickjs;
+    }
     if (subject === "loader") {
       return new DynamicWorkerExecutor({ loader: sandboxLoader(this.ctx.exports.SandboxLoader) });
     }
