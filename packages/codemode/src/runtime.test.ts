@@ -287,7 +287,8 @@ describe("what the sandbox sees is what was recorded", () => {
       "async () => { const { value } = await meter.read({}); await meter.reset({ seen: value }); return value; }";
     const { executionId } = paused(await runtime.execute({ code }));
     const [execution] = await runtime.executions();
-    const recorded = (execution?.calls[0]?.result as { value: number }).value;
+    const first = execution?.calls[0]?.result as { value: number } | undefined;
+    const recorded = first?.value;
     expect(recorded).toBeGreaterThan(0);
     expect(execution?.calls[1]?.args, "what the code saw in the first pass").toEqual({
       seen: recorded,

@@ -104,7 +104,10 @@ describe("value codec", () => {
 
   it("does not take values that only look plain for JSON", () => {
     // a hole, a toJSON that JSON would call, an instance, -0 and a tag key deep down
-    const holes = roundTrip([1, , 3]) as unknown[];
+    const sparse: unknown[] = [];
+    sparse[0] = 1;
+    sparse[2] = 3;
+    const holes = roundTrip(sparse) as unknown[];
     expect(holes).toHaveLength(3);
     expect(holes[1]).toBeUndefined();
     const withToJson = Object.defineProperty({ a: 1 }, "toJSON", { value: () => "replaced" });
