@@ -6,8 +6,9 @@
 // made and every pass makes its sandbox. A typical pass also sends an object to the host, logs a line
 // and returns an object, which compiles the value encoder in the sandbox (a spare has it compiled).
 // The per-call cost comes from back-to-back passes with 0 and 1,000 host calls, so the fixed cost of a
-// pass cancels out.
-import type { HostNamespaces } from "@codemode/core";
+// pass cancels out; the per-replayed-call cost likewise, from the same 1,000 calls answered in the
+// sandbox from a replay hint (as on an approval pass), loading the hint included.
+import type { HostNamespaces, ReplayHint } from "@codemode/core";
 import { QuickJSExecutor } from "../src/index.ts";
 
 function median(values: number[]): number {
@@ -35,9 +36,14 @@ const TYPICAL = `async () => {
 /** between two spaced passes: time for the spare to be made (it starts 1 ms after a pass) */
 const GAP_MS = 4;
 
-async function time(executor: QuickJSExecutor, code: string): Promise<number> {
+async function time(executor: QuickJSExecutor, code: string, replay?: ReplayHint): Promise<number> {
   const started = performance.now();
-  const result = await executor.execute({ code, globals, limits: { timeoutMs: 120_000 } });
+  const result = await executor.execute({
+    code,
+    globals,
+    limits: { timeoutMs: 120_000 },
+    ...(replay ? { replay } : {}),
+  });
   const elapsed = performance.now() - started;
   if ("error" in result) throw new Error(`bench pass failed: ${result.error.message}`);
   return elapsed;
@@ -84,6 +90,20 @@ for (let i = 0; i < 31; i++) {
 }
 const perCall = (median(thousand) - median(zero)) / 1_000;
 
+// what an earlier pass recorded for the same loop: `bench.next(n)` answered `n + 1`
+const recorded: ReplayHint = {
+  calls: Array.from({ length: 1_000 }, (_, n) => ({
+    namespace: "bench",
+    method: "next",
+    input: `${n}`,
+    result: `${n + 1}`,
+  })),
+  advance: () => {},
+};
+const replayed: number[] = [];
+for (let i = 0; i < 31; i++) replayed.push(await time(on, loop(1_000), recorded));
+const perReplayed = (median(replayed) - median(zero)) / 1_000;
+
 const tenThousand: number[] = [];
 for (let i = 0; i < 5; i++) tenThousand.push(await time(on, loop(10_000)));
 
@@ -115,6 +135,11 @@ const rows: [string, string][] = [
   ["pass with 0 calls (the loop program), median of 31", `${median(zero).toFixed(2)} ms`],
   ["pass with 1,000 sequential calls, median of 31", `${median(thousand).toFixed(1)} ms`],
   ["per host call (difference / 1,000)", `${(perCall * 1000).toFixed(1)} µs`],
+  [
+    "pass replaying the 1,000 calls in the sandbox, median of 31",
+    `${median(replayed).toFixed(1)} ms`,
+  ],
+  ["per replayed call (difference / 1,000)", `${(perReplayed * 1000).toFixed(1)} µs`],
   ["pass with 10,000 sequential calls, median of 5", `${median(tenThousand).toFixed(0)} ms`],
   [`100 passes with one call, ${GAP_MS} ms apart, prewarm off`, hundredOff],
   [`100 passes with one call, ${GAP_MS} ms apart, prewarm on`, hundredOn],

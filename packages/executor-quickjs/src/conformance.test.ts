@@ -5,5 +5,5 @@ import { QuickJSExecutor } from "./index.ts";
 runExecutorConformance({
   name: "QuickJSExecutor",
   createExecutor: () => new QuickJSExecutor(),
-  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console"],
+  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console", "replay"],
 });

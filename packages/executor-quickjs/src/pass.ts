@@ -4,6 +4,7 @@ import {
   createValueCodec,
   type ExecuteRequest,
   type ExecuteResult,
+  type RecordedCall,
   type SandboxError,
 } from "@codemode/core";
 import {
@@ -28,6 +29,7 @@ import {
   type QuickJSHandle,
 } from "quickjs-emscripten-core";
 import { Sandbox } from "./sandbox.ts";
+import { REPLAY_KIND } from "./sandbox-replay.ts";
 import type { SpareSandboxes } from "./spare-sandboxes.ts";
 import type { InstanceSource, QuickJSInstance } from "./wasm-instances.ts";
 
@@ -68,6 +70,15 @@ const CONSOLE_LEVELS: [string, string][] = [
 ];
 /** A tagged reply this short may be a lone primitive (`{"$codemode":"bigint","value":"…"}`). */
 const SHORT_TAGGED_CHARS = 64;
+/**
+ * A hint with fewer recorded calls is left to the host: compiling the replay part (about 1 ms) costs
+ * more than the round trips it saves below this many.
+ */
+const MIN_REPLAY_CALLS = 16;
+/** Recorded calls answered in the sandbox are loaded into it up to this much text… */
+const MAX_REPLAY_CHARS = 2 * 1024 * 1024;
+/** …and at most this share of the sandbox's memory limit. */
+const REPLAY_MEMORY_SHARE = 1 / 16;
 /** Encodes inputs the host reads directly (numbers, booleans, null, undefined), as the sandbox would. */
 const hostCodec = createValueCodec();
 
@@ -100,6 +111,12 @@ export class Pass {
   readonly #deferreds = new Set<QuickJSDeferredPromise>();
   readonly #timers = new Map<number, SandboxTimer>();
   #nextTimer = 1;
+  /** the replay part, in a pass that answers recorded calls in the sandbox */
+  #replay: QuickJSHandle | undefined;
+  /** namespace → method → the id the replay part's rows give it */
+  #replayIds: ReplayIds = new Map();
+  /** how many calls answered in the sandbox the host was told of (`ReplayHint.advance`) */
+  #reported = 0;
 
   constructor(config: PassConfig) {
     this.#config = config;
@@ -227,6 +244,7 @@ export class Pass {
    */
   #install(sandbox: Sandbox): boolean {
     const { context } = sandbox;
+    this.#replay = this.#loadReplay(sandbox);
     for (const [namespace, methods] of Object.entries(this.#config.namespaces)) {
       const name = context.newString(namespace);
       const taken = RESERVED.has(namespace) || sandbox.has(context.global, name);
@@ -298,21 +316,113 @@ export class Pass {
     } finally {
       prototype.dispose();
     }
+    const replay = this.#replay;
     for (const method of methods) {
-      const fn = context.newFunction(method, (input) =>
-        this.#onCall(sandbox, namespace, method, input),
-      );
+      // in a replay pass the host function is reached only through the replay part's wrapper,
+      // which alone passes the second argument (how many calls it answered)
+      const fn = replay
+        ? context.newFunction(method, (input, answered) =>
+            this.#onCall(sandbox, namespace, method, input, answered),
+          )
+        : context.newFunction(method, (input) => this.#onCall(sandbox, namespace, method, input));
+      let visible = fn;
       try {
-        sandbox.define(object, method, fn, {
+        if (replay) visible = this.#wrap(sandbox, replay, namespace, method, fn);
+        sandbox.define(object, method, visible, {
           writable: true,
           enumerable: true,
           configurable: true,
         });
       } finally {
         fn.dispose();
+        if (visible !== fn) visible.dispose();
       }
     }
     return object;
+  }
+
+  /**
+   * A pass with a replay hint: the recorded calls, as one JSON text, go into the replay part, which
+   * answers the program's first calls while they match (see sandbox-replay.ts). Returns the part, or
+   * undefined when nothing is to be answered in the sandbox (fewer than `MIN_REPLAY_CALLS`): every
+   * call then reaches the host, whose globals replay from the journal themselves.
+   */
+  #loadReplay(sandbox: Sandbox): QuickJSHandle | undefined {
+    const hint = this.#config.request.replay;
+    if (!hint) return undefined;
+    let rows: ReplayRows;
+    try {
+      const limit = Math.min(MAX_REPLAY_CHARS, this.#config.memoryBytes * REPLAY_MEMORY_SHARE);
+      rows = replayRows(hint.calls, limit);
+    } catch {
+      // a hint that cannot be read is ignored: it is optional to use
+      return undefined;
+    }
+    if (rows.count < MIN_REPLAY_CALLS) return undefined;
+    this.#replayIds = rows.ids;
+    const { context } = sandbox;
+    const part = sandbox.part("replay");
+    const text = context.newString(rows.text);
+    try {
+      sandbox.call(sandbox.member("replay", "load"), part, text).dispose();
+    } finally {
+      text.dispose();
+    }
+    return part;
+  }
+
+  /** `replay.wrap(method, id, fn)`: the method the program sees in a replay pass. */
+  #wrap(
+    sandbox: Sandbox,
+    replay: QuickJSHandle,
+    namespace: string,
+    method: string,
+    fn: QuickJSHandle,
+  ): QuickJSHandle {
+    const { context } = sandbox;
+    const name = context.newString(method);
+    const id = context.newNumber(this.#replayIds.get(namespace)?.get(method) ?? -1);
+    try {
+      return sandbox.call(sandbox.member("replay", "wrap"), replay, name, id, fn);
+    } finally {
+      name.dispose();
+      id.dispose();
+    }
+  }
+
+  /**
+   * Tells the host how many calls the sandbox answered from the record (a running total from the
+   * sandbox; the hint hears the difference), unless the pass is over.
+   */
+  #report(total: number): void {
+    const count = total - this.#reported;
+    if (this.#closed || !(count > 0)) return;
+    // set first: an `advance` that ends the pass comes back here through `#end`
+    this.#reported = total;
+    this.#config.request.replay?.advance(count);
+  }
+
+  /**
+   * The pass ends: the replay part answers nothing more, and the host hears how many it answered
+   * since the last host call. Reads and sets data properties only: no sandbox code runs.
+   */
+  #endReplay(): void {
+    const replay = this.#replay;
+    const sandbox = this.#sandbox;
+    if (!replay || !sandbox || this.#outOfMemory || this.#instance?.poisoned) return;
+    const { context } = sandbox;
+    let total = 0;
+    try {
+      context.setProp(replay, "ended", context.true);
+      const answered = context.getProp(replay, "answered");
+      if (context.typeof(answered) === "number") total = context.getNumber(answered);
+      answered.dispose();
+    } catch {
+      // the instance failed under us: it is not used again
+      if (this.#instance) this.#instance.poisoned = true;
+      return;
+    }
+    this.#report(total);
   }
 
   #prelude(context: QuickJSContext): boolean {
@@ -452,8 +562,13 @@ export class Pass {
     namespace: string,
     method: string,
     input: QuickJSHandle | undefined,
+    answered?: QuickJSHandle,
   ): QuickJSHandle {
     const { context } = sandbox;
+    // calls answered in the sandbox since the last host call: the host hears of them first
+    if (answered && context.typeof(answered) === "number") {
+      this.#report(context.getNumber(answered));
+    }
     let text = "";
     let refusal: QuickJSHandle | undefined;
     if (this.#closed) {
@@ -762,6 +877,7 @@ export class Pass {
   #end(outcome: Outcome): void {
     if (this.#outcome) return;
     this.#outcome = outcome;
+    this.#endReplay();
     this.#close();
     this.#endPass();
   }
@@ -869,6 +985,64 @@ export class Pass {
         "Keep less in memory: page through results and keep only the fields you need.",
     };
   }
+}
+
+const UNDEFINED_TEXT = '{"$codemode":"undefined"}';
+
+/** namespace → method → its id in the rows */
+type ReplayIds = Map<string, Map<string, number>>;
+
+interface ReplayRows {
+  /** the flat JSON array `REPLAY_KIND` describes */
+  text: string;
+  ids: ReplayIds;
+  /** how many calls the text holds */
+  count: number;
+}
+
+/**
+ * The recorded calls the sandbox answers itself, and the id of each recorded namespace and method: a
+ * prefix of the calls, at most `maxChars` of input and result text. Inputs and plain results are
+ * codec text (JSON), embedded as they are.
+ */
+function replayRows(calls: readonly RecordedCall[], maxChars: number): ReplayRows {
+  const ids: ReplayIds = new Map();
+  let text = "";
+  let chars = 0;
+  let count = 0;
+  let nextId = 0;
+  for (const { namespace, method, input, result } of calls) {
+    if (typeof input !== "string" || typeof result !== "string") break;
+    chars += input.length + result.length;
+    if (chars > maxChars) break;
+    let methods = ids.get(namespace);
+    if (!methods) {
+      methods = new Map();
+      ids.set(namespace, methods);
+    }
+    let id = methods.get(method);
+    if (id === undefined) {
+      id = nextId++;
+      methods.set(method, id);
+    }
+    let kind: number;
+    let resultText: string;
+    if (!result.includes('"$codemode"')) {
+      kind = REPLAY_KIND.plainResult;
+      resultText = result;
+    } else if (result === UNDEFINED_TEXT) {
+      kind = REPLAY_KIND.undefinedResult;
+      resultText = "null";
+    } else {
+      kind = REPLAY_KIND.taggedResult;
+      resultText = JSON.stringify(result);
+    }
+    const inputText = input === UNDEFINED_TEXT ? "null" : input;
+    if (input === UNDEFINED_TEXT) kind += REPLAY_KIND.undefinedInput;
+    text += `${text ? "," : ""}${id},${kind},${inputText},${resultText}`;
+    count++;
+  }
+  return { text: `[${text}]`, ids, count };
 }
 
 function syntaxError(info: ErrorInfo): SandboxError {

@@ -2,9 +2,11 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import {
   CodemodeError,
+  createValueCodec,
   type ExecuteRequest,
   type ExecuteResult,
   type HostNamespaces,
+  type RecordedCall,
 } from "@codemode/core";
 import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
@@ -577,6 +579,141 @@ describe("QuickJSExecutor: abort and the end of a pass", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(calls).toEqual([1]);
     await expectHealthy();
+  });
+});
+
+describe("QuickJSExecutor: replay in the sandbox", () => {
+  // the shared cases (matching, hostile programs, abort, errors) are in the conformance suite
+  const codec = createValueCodec();
+  const recorded = (key: number, value: unknown = `recorded ${key}`): RecordedCall => ({
+    namespace: "store",
+    method: "read",
+    input: codec.encode({ key }, { canonical: true }),
+    result: codec.encode({ key, value }),
+  });
+  function host() {
+    const delivered: unknown[] = [];
+    const advanced: number[] = [];
+    const globals: HostNamespaces = {
+      store: {
+        read: async (input) => {
+          delivered.push(input);
+          return { key: (input as { key: number }).key, value: "live" };
+        },
+      },
+    };
+    // padded to 16 calls, the fewest the sandbox answers itself, with calls no program here makes
+    const replay = (calls: RecordedCall[]) => ({
+      calls: [
+        ...calls,
+        ...Array.from({ length: Math.max(0, 16 - calls.length) }, (_, index) => ({
+          namespace: "store",
+          method: "unused",
+          input: codec.encode(index),
+          result: "null",
+        })),
+      ],
+      advance: (count: number) => advanced.push(count),
+    });
+    return { delivered, advanced, globals, replay };
+  }
+
+  it("loads only a prefix of the record that fits its share of the sandbox's memory", async () => {
+    const { delivered, advanced, globals, replay } = host();
+    // 16 MiB: a sixteenth is 1 MiB, which holds twenty of these results
+    const big = (key: number) => recorded(key, `${key}`.padEnd(50_000, "x"));
+    const keys = Array.from({ length: 24 }, (_, key) => key);
+    const result = ok(
+      await run(
+        `async () => {
+          const lengths = [];
+          for (let key = 0; key < 24; key++) lengths.push((await store.read({ key })).value.length);
+          return lengths;
+        }`,
+        { globals, limits: { memoryBytes: 16 * 1024 * 1024 }, replay: replay(keys.map(big)) },
+      ),
+    );
+    expect(result).toEqual([...Array(20).fill(50_000), 4, 4, 4, 4]);
+    expect(delivered).toEqual([{ key: 20 }, { key: 21 }, { key: 22 }, { key: 23 }]);
+    expect(advanced).toEqual([20]);
+  });
+
+  it("leaves a hint of fewer than 16 calls to the host, where the journal replays them", async () => {
+    const { delivered, advanced, globals } = host();
+    const keys = Array.from({ length: 15 }, (_, key) => key);
+    const result = ok(
+      await run(
+        `async () => {
+          let live = 0;
+          for (let key = 0; key < 15; key++) if ((await store.read({ key })).value === "live") live++;
+          return live;
+        }`,
+        {
+          globals,
+          replay: { calls: keys.map((key) => recorded(key)), advance: (n) => advanced.push(n) },
+        },
+      ),
+    );
+    expect(result).toBe(15);
+    expect(delivered).toHaveLength(15);
+    expect(advanced).toEqual([]);
+  });
+
+  it("answers concurrent calls under Promise.all in order, and the first other call ends replay", async () => {
+    const { delivered, advanced, globals, replay } = host();
+    const result = ok(
+      await run(
+        `async () => {
+          const first = await Promise.all([store.read({ key: 0 }), store.read({ key: 1 })]);
+          const second = await Promise.all([store.read({ key: 7 }), store.read({ key: 2 })]);
+          return [...first, ...second].map((found) => found.value);
+        }`,
+        { globals, replay: replay([0, 1, 2].map((key) => recorded(key))) },
+      ),
+    );
+    expect(result).toEqual(["recorded 0", "recorded 1", "live", "live"]);
+    expect(delivered).toEqual([{ key: 7 }, { key: 2 }]);
+    expect(advanced).toEqual([2]);
+  });
+
+  it("ends a loop after replayed calls with TIMEOUT, and reports the calls", async () => {
+    const { delivered, advanced, globals, replay } = host();
+    const error = failure(
+      await run("async () => { await store.read({ key: 0 }); while (true) {} }", {
+        globals,
+        limits: { timeoutMs: 300 },
+        replay: replay([recorded(0)]),
+      }),
+    );
+    expect(error.code).toBe("TIMEOUT");
+    expect(delivered).toEqual([]);
+    expect(advanced).toEqual([1]);
+    await expectHealthy();
+  });
+
+  it("keeps the methods' names and shapes, and ignores a hint it cannot read", async () => {
+    const { delivered, advanced, globals, replay } = host();
+    const code = `async () => [
+      store.read.name, Object.keys(store), Object.getOwnPropertyDescriptor(store, "read").writable,
+      (await store.read({ key: 0 })).value,
+    ]`;
+    const replayed = ok(await run(code, { globals, replay: replay([recorded(0)]) }));
+    expect(replayed).toEqual(["read", ["read"], true, "recorded 0"]);
+    expect(advanced).toEqual([1]);
+    const unreadable = {
+      get calls(): RecordedCall[] {
+        throw new Error("no journal");
+      },
+      advance: (count: number) => advanced.push(count),
+    };
+    expect(ok(await run(code, { globals, replay: unreadable }))).toEqual([
+      "read",
+      ["read"],
+      true,
+      "live",
+    ]);
+    expect(delivered).toEqual([{ key: 0 }]);
+    expect(advanced).toEqual([1]);
   });
 });
 

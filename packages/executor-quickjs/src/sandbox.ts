@@ -6,6 +6,7 @@ import {
   sandboxSource,
 } from "@codemode/executor-kit";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { sandboxReplay } from "./sandbox-replay.ts";
 import type { QuickJSInstance } from "./wasm-instances.ts";
 
 /**
@@ -26,6 +27,8 @@ const INTRINSICS = [
   "Object.prototype",
   "Array.isArray",
   "Array.prototype",
+  "Array.prototype.sort",
+  "Reflect.apply",
   "Reflect.construct",
   "Reflect.get",
   "Reflect.has",
@@ -36,7 +39,10 @@ const INTRINSICS = [
 ] as const;
 export type Intrinsic = (typeof INTRINSICS)[number];
 
-/** Sandbox code compiled on first use (the kit's sandbox parts, its codec and renderer). */
+/**
+ * Sandbox code compiled on first use (the kit's sandbox parts, its codec and renderer, and the replay
+ * of recorded calls, which also gets the helper and the encoder part).
+ */
 const PARTS = {
   encoder: {
     source: sandboxSource(sandboxEncoder),
@@ -53,6 +59,23 @@ const PARTS = {
   errors: { source: sandboxSource(sandboxErrors), args: ["Error", "TypeError", "Object.keys"] },
   codec: { source: sandboxSource(createValueCodec), args: [] },
   renderer: { source: sandboxSource(createRenderer), args: [] },
+  replay: {
+    source: sandboxSource(sandboxReplay),
+    args: [
+      "JSON.parse",
+      "JSON.stringify",
+      "Object.keys",
+      "Object.getPrototypeOf",
+      "Object.hasOwn",
+      "Array.isArray",
+      "Object.prototype",
+      "Array.prototype",
+      "Reflect.apply",
+      "Array.prototype.sort",
+      "Promise.resolve",
+      "Promise",
+    ],
+  },
 } satisfies Record<string, { source: string; args: Intrinsic[] }>;
 export type PartName = keyof typeof PARTS;
 
@@ -66,9 +89,9 @@ export interface Attributes {
 /**
  * A fresh QuickJS runtime and context on a WebAssembly instance, with the built-ins captured. The
  * globals a pass needs are installed by the host through the API (no source is evaluated for them);
- * the larger pieces of sandbox code (encoder, errors, codec, console renderer) are compiled the first
- * time the pass needs them. It serves exactly one pass; {@link dispose} frees every handle, the
- * context and the runtime.
+ * the larger pieces of sandbox code (encoder, errors, codec, console renderer, replay) are compiled
+ * the first time the pass needs them. It serves exactly one pass; {@link dispose} frees every
+ * handle, the context and the runtime.
  */
 export class Sandbox {
   readonly instance: QuickJSInstance;
@@ -251,6 +274,9 @@ export class Sandbox {
         handles = [max];
       } else if (name === "codec") {
         handles = [];
+      } else if (name === "replay") {
+        const encoder = this.part("encoder");
+        handles = [this.#helperFunction(), encoder, ...args.map((arg) => this.intrinsic(arg))];
       } else {
         handles = [this.#helperFunction(), ...args.map((arg) => this.intrinsic(arg))];
       }

@@ -6,5 +6,5 @@ import wasmModule from "./quickjs.wasm";
 runExecutorConformance({
   name: "QuickJSExecutor (workerd)",
   createExecutor: () => new QuickJSExecutor({ wasmModule }),
-  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console"],
+  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console", "replay"],
 });
