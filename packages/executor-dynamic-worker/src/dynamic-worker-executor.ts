@@ -191,12 +191,17 @@ export class DynamicWorkerExecutor implements Executor {
     const watchdog: { timer?: TimerHandle } = {};
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<SandboxError>((resolve) => {
-      watchdog.timer = hostTimers.setTimeout(
-        () => resolve(timeoutError(timeoutMs)),
-        timeoutMs + WATCHDOG_GRACE_MS,
-      );
+      // the bridge closes at once, so no call of this pass reaches globals after it is stopped (an
+      // `advance` that aborts the pass comes back here before the call that carried it is served)
+      watchdog.timer = hostTimers.setTimeout(() => {
+        bridge.close();
+        resolve(timeoutError(timeoutMs));
+      }, timeoutMs + WATCHDOG_GRACE_MS);
       if (signal) {
-        onAbort = () => resolve(abortedError(signal));
+        onAbort = () => {
+          bridge.close();
+          resolve(abortedError(signal));
+        };
         signal.addEventListener("abort", onAbort, { once: true });
       }
     });

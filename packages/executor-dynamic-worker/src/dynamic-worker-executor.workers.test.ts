@@ -5,36 +5,16 @@
 // file's isolate while loaded workers that talked to it are still being released.
 
 import { env, exports } from "cloudflare:workers";
-import { type KnownGap, runExecutorConformance } from "@codemode/conformance";
+import { runExecutorConformance } from "@codemode/conformance";
 import { CodemodeError } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { DynamicWorkerExecutor, sandboxLoader } from "./index.ts";
-
-// Found when the replay tests moved into the suite; to be fixed in the harness and the bridge.
-const knownGaps: KnownGap[] = [
-  {
-    reason:
-      "the harness compares a reordered input with a codec compiled in the program's realm (live JSON.stringify, Object.keys) and reads spec.replay past its end through Array.prototype",
-    tests: [
-      "replay > a program that replaces JSON and Object built-ins gets no recorded answer for an input it did not send",
-      "replay > getters on Array.prototype and Object.prototype cannot add a recorded call past the end",
-    ],
-  },
-  {
-    reason:
-      "the bridge is closed only after the pass's promise settles, so a call whose advance aborted the pass still reaches globals",
-    tests: [
-      "replay > an advance that aborts the pass keeps the call that carried it from the host",
-    ],
-  },
-];
 
 runExecutorConformance({
   name: "DynamicWorkerExecutor",
   createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
   capabilities: ["timeout", "abort", "console", "replay"],
   sandboxGlobals: ["fetch", "setTimeout"],
-  knownGaps,
 });
 
 // what a Durable Object host uses: every pass loaded and run in a request of its own
@@ -43,7 +23,6 @@ runExecutorConformance({
   createExecutor: () => new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader) }),
   capabilities: ["timeout", "abort", "console", "replay"],
   sandboxGlobals: ["fetch", "setTimeout"],
-  knownGaps,
 });
 
 const run = (executor: DynamicWorkerExecutor, code: string, timeoutMs?: number) =>

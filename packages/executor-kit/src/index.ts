@@ -25,6 +25,7 @@ export {
   type EncoderHelper,
   type HelperRequest,
   type SandboxErrors,
+  sandboxCanonical,
   sandboxEncoder,
   sandboxErrors,
 } from "./sandbox-parts.ts";

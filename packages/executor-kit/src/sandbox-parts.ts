@@ -67,6 +67,39 @@ export function sandboxEncoder(
   };
 }
 
+/**
+ * The canonical text of a value `JSON.parse` made from the value codec's text: JSON with every
+ * object's keys sorted, as the codec's canonical form writes them. Two inputs are the same call when
+ * their canonical texts are equal; replay in a sandbox compares them so, with built-ins captured
+ * before the program ran.
+ */
+export function sandboxCanonical(
+  stringify: (value: unknown) => string,
+  keysOf: (value: object) => string[],
+  isArray: (value: unknown) => value is unknown[],
+  apply: typeof Reflect.apply,
+  sort: (this: string[]) => string[],
+): (value: unknown) => string {
+  function canonical(value: unknown): string {
+    if (typeof value !== "object" || value === null) return stringify(value);
+    let out = "";
+    if (isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        out += (index > 0 ? "," : "") + canonical(value[index]);
+      }
+      return `[${out}]`;
+    }
+    const record = value as Record<string, unknown>;
+    const keys = apply(sort, keysOf(record), []) as string[];
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      out += `${index > 0 ? "," : ""}${stringify(key)}:${canonical(record[key])}`;
+    }
+    return `{${out}}`;
+  }
+  return canonical;
+}
+
 /** What the sandbox reports about a thrown value: name, message, stack and code ("" when absent). */
 export type Described = [name: string, message: string, stack: string, code: string];
 

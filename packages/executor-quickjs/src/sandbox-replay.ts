@@ -60,16 +60,14 @@ export interface SandboxReplay {
 export function sandboxReplay(
   helper: (name: "codec") => unknown,
   encode: (value: unknown) => string,
+  canonical: (value: unknown) => string,
   parse: (text: string) => unknown,
-  stringify: (value: unknown) => string,
   keysOf: (value: object) => string[],
   getPrototype: (value: object) => object | null,
   hasOwn: (value: object, key: string) => boolean,
   isArray: (value: unknown) => value is unknown[],
   objectPrototype: object,
   arrayPrototype: object,
-  apply: typeof Reflect.apply,
-  sort: (this: string[]) => string[],
   resolve: (value: unknown) => Promise<unknown>,
   PromiseType: PromiseConstructor,
 ): SandboxReplay {
@@ -123,25 +121,6 @@ export function sandboxReplay(
     }
   }
 
-  /** JSON text of a value `parse` made, with every object's keys sorted. */
-  function sorted(value: unknown): string {
-    if (typeof value !== "object" || value === null) return stringify(value);
-    let out = "";
-    if (isArray(value)) {
-      for (let index = 0; index < value.length; index++) {
-        out += (index > 0 ? "," : "") + sorted(value[index]);
-      }
-      return `[${out}]`;
-    }
-    const record = value as Record<string, unknown>;
-    const keys = apply(sort, keysOf(record), []) as string[];
-    for (let index = 0; index < keys.length; index++) {
-      const key = keys[index] as string;
-      out += `${index > 0 ? "," : ""}${stringify(key)}:${sorted(record[key])}`;
-    }
-    return `{${out}}`;
-  }
-
   /** A promise of the recorded result if the call matches the next recorded one; else undefined. */
   function answer(id: number, input: unknown): unknown {
     // the count first: an index past the end would be read from a prototype the program can change
@@ -154,7 +133,7 @@ export function sandboxReplay(
       kind >= 4
         ? input === undefined
         : input !== undefined &&
-          (same(input, recorded, 0) || sorted(parse(encode(input))) === sorted(recorded));
+          (same(input, recorded, 0) || canonical(parse(encode(input))) === canonical(recorded));
     if (!matches) return undefined;
     let value: unknown;
     const resultKind = kind & 3;

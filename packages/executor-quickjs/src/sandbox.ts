@@ -1,6 +1,7 @@
 import { createValueCodec } from "@codemode/core";
 import {
   createRenderer,
+  sandboxCanonical,
   sandboxEncoder,
   sandboxErrors,
   sandboxSource,
@@ -41,7 +42,7 @@ export type Intrinsic = (typeof INTRINSICS)[number];
 
 /**
  * Sandbox code compiled on first use (the kit's sandbox parts, its codec and renderer, and the replay
- * of recorded calls, which also gets the helper and the encoder part).
+ * of recorded calls, which also gets the helper and the encoder and canonical parts).
  */
 const PARTS = {
   encoder: {
@@ -59,19 +60,26 @@ const PARTS = {
   errors: { source: sandboxSource(sandboxErrors), args: ["Error", "TypeError", "Object.keys"] },
   codec: { source: sandboxSource(createValueCodec), args: [] },
   renderer: { source: sandboxSource(createRenderer), args: [] },
+  canonical: {
+    source: sandboxSource(sandboxCanonical),
+    args: [
+      "JSON.stringify",
+      "Object.keys",
+      "Array.isArray",
+      "Reflect.apply",
+      "Array.prototype.sort",
+    ],
+  },
   replay: {
     source: sandboxSource(sandboxReplay),
     args: [
       "JSON.parse",
-      "JSON.stringify",
       "Object.keys",
       "Object.getPrototypeOf",
       "Object.hasOwn",
       "Array.isArray",
       "Object.prototype",
       "Array.prototype",
-      "Reflect.apply",
-      "Array.prototype.sort",
       "Promise.resolve",
       "Promise",
     ],
@@ -274,9 +282,11 @@ export class Sandbox {
         handles = [max];
       } else if (name === "codec") {
         handles = [];
+      } else if (name === "canonical") {
+        handles = args.map((arg) => this.intrinsic(arg));
       } else if (name === "replay") {
-        const encoder = this.part("encoder");
-        handles = [this.#helperFunction(), encoder, ...args.map((arg) => this.intrinsic(arg))];
+        const parts = [this.part("encoder"), this.part("canonical")];
+        handles = [this.#helperFunction(), ...parts, ...args.map((arg) => this.intrinsic(arg))];
       } else {
         handles = [this.#helperFunction(), ...args.map((arg) => this.intrinsic(arg))];
       }
