@@ -1,4 +1,10 @@
-import type { ExecutionRecord, JournalEntry, JournalStore, SnippetRecord } from "@codemode/core";
+import type {
+  EntryState,
+  ExecutionRecord,
+  JournalEntry,
+  JournalStore,
+  SnippetRecord,
+} from "@codemode/core";
 import { describe, expect } from "vitest";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 
@@ -182,6 +188,22 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
 
     describe("entries", () => {
       const group = "entries";
+      test(group, "lists only the entries in the states asked for, in seq order", async () => {
+        const store = await journal();
+        const record = execution();
+        await store.createExecution(record);
+        await store.putEntry(entry(record.id, 3, { state: "pending" }));
+        await store.putEntry(entry(record.id, 0, { state: "applied", result: "1" }));
+        await store.putEntry(entry(record.id, 1, { state: "pending" }));
+        await store.putEntry(entry(record.id, 2, { state: "executing" }));
+        const seqs = async (states: EntryState[]) =>
+          (await store.listEntries(record.id, { states })).map((item) => item.seq);
+        expect(await seqs(["pending"])).toEqual([1, 3]);
+        expect(await seqs(["applied", "executing"])).toEqual([0, 2]);
+        expect(await seqs(["reverted"])).toEqual([]);
+        expect((await store.listEntries(record.id)).map((item) => item.seq)).toEqual([0, 1, 2, 3]);
+      });
+
       test(group, "puts, replaces and lists entries in seq order", async () => {
         const store = await journal();
         const record = execution();

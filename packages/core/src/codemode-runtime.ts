@@ -406,7 +406,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
   };
 
   const pendingOf = async (executionId: string): Promise<PendingAction[]> =>
-    (await journal.listEntries(executionId))
+    (await journal.listEntries(executionId, { states: ["pending"] }))
       .filter((entry) => entry.state === "pending")
       .map((entry) => ({
         executionId,
@@ -984,7 +984,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       await configure();
     },
     async approve({ executionId }) {
-      const deferred = (await journal.listEntries(executionId)).find(
+      const deferred = (await journal.listEntries(executionId, { states: ["pending"] })).find(
         (entry) => entry.state === "pending" && entry.deferred,
       );
       if (deferred) {
@@ -1057,7 +1057,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       const config = await configure();
       const report: RollbackReport = { reverted: [], skipped: [] };
       const failures: string[] = [];
-      const entries = (await journal.listEntries(executionId)).filter(
+      const entries = (await journal.listEntries(executionId, { states: ["applied"] })).filter(
         (entry) => entry.kind === "call" && entry.state === "applied",
       );
       for (const entry of entries.reverse()) {
@@ -1152,7 +1152,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
           updatedAt: now(),
         });
         if (!changed) continue;
-        for (const entry of await journal.listEntries(record.id)) {
+        for (const entry of await journal.listEntries(record.id, { states: ["pending"] })) {
           if (entry.state === "pending")
             await journal.updateEntry(record.id, entry.seq, ["pending"], {
               state: "reverted",

@@ -97,8 +97,14 @@ export interface Journal {
   listStale(statuses: readonly ExecutionStatus[], before: number): Promise<ExecutionRecord[]>;
 
   getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined>;
-  /** in `seq` order */
-  listEntries(executionId: string): Promise<JournalEntry[]>;
+  /**
+   * in `seq` order; with `states`, only the entries in one of them (a run of a thousand calls has
+   * one pending entry: the store finds it without handing over the other rows)
+   */
+  listEntries(
+    executionId: string,
+    options?: { states?: readonly EntryState[] },
+  ): Promise<JournalEntry[]>;
   /** inserts or replaces the entry at (executionId, seq) */
   putEntry(entry: JournalEntry): Promise<void>;
   /** applies `patch` only if the state is one of `expected`; tells whether it did */

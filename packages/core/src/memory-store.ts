@@ -98,8 +98,13 @@ class MemoryJournal implements Journal {
     return entry && copyEntry(entry);
   }
 
-  async listEntries(executionId: string): Promise<JournalEntry[]> {
+  async listEntries(
+    executionId: string,
+    options: { states?: readonly EntryState[] } = {},
+  ): Promise<JournalEntry[]> {
+    const { states } = options;
     return [...(this.entries.get(executionId)?.values() ?? [])]
+      .filter((entry) => !states || states.includes(entry.state))
       .sort((a, b) => a.seq - b.seq)
       .map(copyEntry);
   }

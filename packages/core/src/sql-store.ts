@@ -252,12 +252,17 @@ class SqlJournal implements Journal {
     return row ? toEntry(row) : undefined;
   }
 
-  async listEntries(executionId: string): Promise<JournalEntry[]> {
+  async listEntries(
+    executionId: string,
+    options: { states?: readonly EntryState[] } = {},
+  ): Promise<JournalEntry[]> {
+    const states = options.states ?? [];
+    const filter = states.length ? ` AND state IN (${placeholders(states.length)})` : "";
     return this.driver
-      .all("SELECT * FROM codemode_entries WHERE runtime = ? AND execution_id = ? ORDER BY seq", [
-        this.runtime,
-        executionId,
-      ])
+      .all(
+        `SELECT * FROM codemode_entries WHERE runtime = ? AND execution_id = ?${filter} ORDER BY seq`,
+        [this.runtime, executionId, ...states],
+      )
       .map(toEntry);
   }
 
