@@ -143,6 +143,41 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
 
       test(
         group,
+        "keeps each run's entries apart, through deletion and a new run of the same id",
+        async () => {
+          const store = await journal();
+          const first = execution();
+          const second = execution();
+          await store.createExecution(first);
+          await store.createExecution(second);
+          for (const seq of [0, 1, 2]) await store.putEntry(entry(first.id, seq));
+          await store.putEntry(entry(second.id, 0, { state: "pending" }));
+          expect((await store.listEntries(first.id)).map((item) => item.seq)).toEqual([0, 1, 2]);
+          expect(await store.listEntries(second.id)).toMatchObject([{ seq: 0, state: "pending" }]);
+          expect(await store.deleteExecution(first.id)).toBe(true);
+          expect(await store.listEntries(second.id)).toHaveLength(1);
+          await store.createExecution({ ...first });
+          expect(await store.listEntries(first.id)).toEqual([]);
+          expect(await store.getEntry(first.id, 1)).toBeUndefined();
+        },
+      );
+
+      test(group, "refuses an entry for a run it does not have", async () => {
+        const store = await journal();
+        const record = execution();
+        await expect(store.putEntry(entry(record.id, 0))).rejects.toThrow(/No execution/);
+        await store.createExecution(record);
+        await store.deleteExecution(record.id);
+        await expect(store.putEntry(entry(record.id, 0))).rejects.toThrow(/No execution/);
+        expect(await store.updateEntry(record.id, 0, ["executing"], { state: "applied" })).toBe(
+          false,
+        );
+        expect(await store.applyEntry(record.id, 0, { result: "1", updatedAt: 2 })).toBe(false);
+        expect(await store.listEntries(record.id)).toEqual([]);
+      });
+
+      test(
+        group,
         "prunes terminal runs beyond the newest, never running, paused or the excepted one",
         async () => {
           const store = await journal();

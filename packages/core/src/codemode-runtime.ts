@@ -49,7 +49,7 @@ export interface CodemodeRuntimeOptions {
   /** where the journal lives: `sqliteStore(db)`, `memoryStore()`, … */
   store?: JournalStore;
   /** inside a Durable Object: the journal lives in its own SQLite */
-  ctx?: { storage: { sql: SyncSqlite } };
+  ctx?: { storage: SyncSqlite };
   executor: Executor;
   connectors: readonly Connector[];
   /** separate histories per name (default "default") */
@@ -282,7 +282,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       "createCodemodeRuntime needs connectors: an array (it may be empty).",
     );
   }
-  const store = options.store ?? (options.ctx ? sqliteStore(options.ctx.storage.sql) : undefined);
+  const store = options.store ?? (options.ctx ? sqliteStore(options.ctx.storage) : undefined);
   if (!store) {
     throw new CodemodeError(
       "INVALID_CONFIG",

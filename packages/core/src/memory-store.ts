@@ -1,3 +1,4 @@
+import { CodemodeError } from "./codemode-error.ts";
 import {
   type EntryState,
   type ExecutionRecord,
@@ -110,6 +111,12 @@ class MemoryJournal implements Journal {
   }
 
   async putEntry(entry: JournalEntry): Promise<void> {
+    if (!this.executions.has(entry.executionId)) {
+      throw new CodemodeError(
+        "STORE_FAILED",
+        `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
+      );
+    }
     const entries = this.entries.get(entry.executionId) ?? new Map<number, JournalEntry>();
     this.entries.set(entry.executionId, entries);
     entries.set(entry.seq, copyEntry(entry));

@@ -11,6 +11,8 @@ export interface SqlDriver {
   all(sql: string, params: readonly unknown[]): SqlRow[];
   /** runs one statement and returns how many rows it changed */
   run(sql: string, params: readonly unknown[]): number;
+  /** runs `work` in one transaction: all of its writes land, or none */
+  transaction(work: () => void): void;
 }
 
 /** better-sqlite3's `Database` and `node:sqlite`'s `DatabaseSync`: statements through `prepare`. */
@@ -27,8 +29,17 @@ interface DurableObjectSql {
   exec(sql: string, ...params: unknown[]): { toArray(): unknown[]; readonly rowsWritten: number };
 }
 
-/** Any synchronous SQLite this package knows: better-sqlite3, `node:sqlite`, Durable Object storage. */
-export type SyncSqlite = PreparedDatabase | DurableObjectSql;
+/** A Durable Object's `ctx.storage`: its SQL, and transactions that roll back when they throw. */
+interface DurableObjectStorageLike {
+  readonly sql: DurableObjectSql;
+  transactionSync(work: () => unknown): unknown;
+}
+
+/**
+ * Any synchronous SQLite this package knows: better-sqlite3, `node:sqlite`, a Durable Object's
+ * `ctx.storage` or its `ctx.storage.sql`.
+ */
+export type SyncSqlite = PreparedDatabase | DurableObjectSql | DurableObjectStorageLike;
 
 function isPrepared(db: SyncSqlite): db is PreparedDatabase {
   return typeof (db as PreparedDatabase).prepare === "function";
@@ -52,28 +63,48 @@ export function createSqlDriver(db: SyncSqlite): SqlDriver {
       },
       all: (sql, params) => prepare(sql).all(...params) as SqlRow[],
       run: (sql, params) => Number(prepare(sql).run(...params).changes),
+      transaction: (work) => {
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          work();
+        } catch (error) {
+          db.exec("ROLLBACK");
+          throw error;
+        }
+        db.exec("COMMIT");
+      },
     };
   }
-  if (typeof (db as DurableObjectSql).exec === "function") {
+  const storage = db as Partial<DurableObjectStorageLike>;
+  const sql =
+    typeof storage.transactionSync === "function" ? storage.sql : (db as DurableObjectSql);
+  if (typeof sql?.exec === "function") {
     return {
       // Durable Object SQL runs one statement per call
-      exec: (sql) => {
-        for (const statement of sql
+      exec: (text) => {
+        for (const statement of text
           .split(";")
           .map((part) => part.trim())
           .filter(Boolean))
-          db.exec(statement);
+          sql.exec(statement);
       },
-      all: (sql, params) => db.exec(sql, ...params).toArray() as SqlRow[],
-      run: (sql, params) => {
-        const cursor = db.exec(sql, ...params);
+      all: (text, params) => sql.exec(text, ...params).toArray() as SqlRow[],
+      run: (text, params) => {
+        const cursor = sql.exec(text, ...params);
         cursor.toArray();
         return cursor.rowsWritten;
+      },
+      // A Durable Object refuses BEGIN. Given `ctx.storage`, its transactionSync rolls the work back
+      // when it throws; given only `ctx.storage.sql`, the writes of one synchronous stretch of code
+      // are committed together, but those made before a throw are kept.
+      transaction: (work) => {
+        if (typeof storage.transactionSync === "function") storage.transactionSync(work);
+        else work();
       },
     };
   }
   throw new CodemodeError(
     "INVALID_CONFIG",
-    "sqliteStore(db) needs a synchronous SQLite: a better-sqlite3 Database, a node:sqlite DatabaseSync or a Durable Object's ctx.storage.sql.",
+    "sqliteStore(db) needs a synchronous SQLite: a better-sqlite3 Database, a node:sqlite DatabaseSync or a Durable Object's ctx.storage.",
   );
 }

@@ -1,16 +1,20 @@
-// sqliteStore over a Durable Object's own SQLite (`ctx.storage.sql`) against the store suite. SQL
-// storage may only be touched inside its object, so every store call runs there.
+// sqliteStore over a Durable Object's own SQLite against the store suite, given `ctx.storage` (what
+// createCodemodeRuntime({ ctx }) passes: migrations in transactionSync) or only `ctx.storage.sql`.
+// SQL storage may only be touched inside its object, so every store call runs there.
 
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { runJournalStoreConformance } from "@codemode/conformance";
-import type { JournalStore } from "@codemode/core";
+import type { JournalStore, SyncSqlite } from "@codemode/core";
 import { sqliteStore } from "../../src/index.ts";
 
 type Method = (...args: unknown[]) => unknown;
 
-/** A store whose every journal call runs inside the object `stub`, on its `ctx.storage.sql`. */
-function storeInside(stub: DurableObjectStub): JournalStore {
+/** A store whose every journal call runs inside the object `stub`, on what `pick` takes of its storage. */
+function storeInside(
+  stub: DurableObjectStub,
+  pick: (storage: DurableObjectStorage) => SyncSqlite,
+): JournalStore {
   return {
     journal: (name) =>
       new Proxy({} as ReturnType<JournalStore["journal"]>, {
@@ -20,7 +24,7 @@ function storeInside(stub: DurableObjectStub): JournalStore {
             ? undefined
             : (...args: unknown[]) =>
                 runInDurableObject(stub, (_instance, state) => {
-                  const journal = sqliteStore(state.storage.sql).journal(name);
+                  const journal = sqliteStore(pick(state.storage)).journal(name);
                   return (journal[method as keyof typeof journal] as Method).apply(journal, args);
                 }),
       }),
@@ -28,6 +32,13 @@ function storeInside(stub: DurableObjectStub): JournalStore {
 }
 
 runJournalStoreConformance({
+  name: "sqliteStore (Durable Object ctx.storage)",
+  createStore: () =>
+    storeInside(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (storage) => storage),
+});
+
+runJournalStoreConformance({
   name: "sqliteStore (Durable Object ctx.storage.sql)",
-  createStore: () => storeInside(env.STORE_HOST.get(env.STORE_HOST.newUniqueId())),
+  createStore: () =>
+    storeInside(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (storage) => storage.sql),
 });
