@@ -131,7 +131,6 @@ export async function callHost(
   let input: unknown;
   try {
     input = hostCodec.decode(inputText);
-    knownEncodings.noteInput(input, inputText);
   } catch (error) {
     return errorReply({
       name: "TypeError",
@@ -139,10 +138,12 @@ export async function callHost(
     });
   }
   try {
-    // a journaled run hands back the text it recorded: the value is not encoded a second time
-    const reply = fn.call(methods, input);
+    // a journaled run takes the input's text to record it, and hands back the text it recorded
+    // of the result: neither value is encoded a second time
+    const reply = knownEncodings.withInput(input, inputText, () => fn.call(methods, input));
+    const recorded = knownEncodings.takeReply(reply);
     const value = await reply;
-    return resultReply(namespace, method, value, limit, knownEncodings.takeReply(reply));
+    return resultReply(namespace, method, value, limit, recorded?.text);
   } catch (error) {
     return errorReply(errorInfoOf(error));
   }

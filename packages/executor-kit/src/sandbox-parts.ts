@@ -51,8 +51,10 @@ export function sandboxEncoder(
         if (prototype !== objectPrototype && prototype !== null) return false;
         if (hasOwn(value, "$codemode")) return false;
         const record = value as Record<string, unknown>;
-        for (const key of keysOf(record)) {
-          if (!plain(record[key], depth + 1)) return false;
+        // an indexed loop: no iterator the program could replace, and far cheaper in QuickJS
+        const keys = keysOf(record);
+        for (let index = 0; index < keys.length; index++) {
+          if (!plain(record[keys[index] as string], depth + 1)) return false;
         }
         return true;
       }
