@@ -130,6 +130,33 @@ describe("sqliteStore schema", () => {
     expect(await main.getEntry("new", 0)).toMatchObject({ state: "applied", result: "4" });
   });
 
+  it("gives a new database the same schema as a schema-1 journal migrated to the last", () => {
+    const schema = (db: Database.Database) =>
+      (
+        db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all() as {
+          sql: string | null;
+        }[]
+      ).map((row) => ({
+        ...row,
+        sql: row.sql?.replace(/IF NOT EXISTS /g, "").replace(/\s+/g, " "),
+      }));
+    const fresh = new Database(":memory:");
+    sqliteStore(fresh);
+    const migrated = new Database(":memory:");
+    sqliteStore(migrated);
+    // back to schema 1 as it was: the tables of migration 1 only
+    migrated.exec(`DROP TABLE codemode_entries; DROP TABLE codemode_executions; DROP TABLE codemode_snippets;
+      DELETE FROM sqlite_sequence; UPDATE codemode_meta SET value = '0' WHERE key = 'schema_version'`);
+    migrated.exec(`CREATE TABLE codemode_executions (runtime TEXT NOT NULL, id TEXT NOT NULL, code TEXT NOT NULL,
+        status TEXT NOT NULL, result TEXT, error TEXT, logs TEXT, connectors TEXT NOT NULL,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (runtime, id))`);
+    sqliteStore(migrated);
+    expect(schema(migrated)).toEqual(schema(fresh));
+    expect(schema(fresh).map((row) => (row as { name: string }).name)).toContain(
+      "codemode_entries",
+    );
+  });
+
   it("finds a run made again under the same id by another store on the same database", async () => {
     const db = new Database(":memory:");
     const first = sqliteStore(db).journal("default");

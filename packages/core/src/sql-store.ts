@@ -25,28 +25,34 @@ const SEQ_SPAN = 2 ** 24;
 /** Run numbers stay below this, so every key is an exact JavaScript number. */
 const MAX_RUN_NUMBER = Number.MAX_SAFE_INTEGER / SEQ_SPAN;
 
+/** The tables and index of the current schema, as a new database gets them and migration 2 makes them. */
+const EXECUTIONS_TABLE = `CREATE TABLE codemode_executions (num INTEGER PRIMARY KEY AUTOINCREMENT,
+    runtime TEXT NOT NULL, id TEXT NOT NULL, ${EXECUTION_FIELDS}, UNIQUE (runtime, id))`;
+const EXECUTIONS_INDEX =
+  "CREATE INDEX codemode_executions_by_status ON codemode_executions (runtime, status, created_at)";
+const ENTRIES_TABLE = `CREATE TABLE codemode_entries (key INTEGER PRIMARY KEY, ${ENTRY_FIELDS})`;
+const SNIPPETS_COLUMNS = `runtime TEXT NOT NULL, name TEXT NOT NULL, description TEXT, code TEXT NOT NULL,
+    input_schema TEXT, connectors TEXT NOT NULL, saved_at INTEGER NOT NULL, PRIMARY KEY (runtime, name)`;
+
 /**
  * The schema, one migration per version; a database is brought from its version to the last, in one
- * transaction. Version 2 keys a run's entries by one integer, its run's number times `SEQ_SPAN` plus
- * the seq, so an entry lives in the table's own b-tree and no second index: a recorded call writes
- * one b-tree instead of two (in a file, fewer pages per commit).
+ * transaction (a new one gets the last at once, `CURRENT_SCHEMA`). Version 2 keys a run's entries by
+ * one integer, its run's number times `SEQ_SPAN` plus the seq, so an entry lives in the table's own
+ * b-tree and no second index: a recorded call writes one b-tree instead of two (in a file, fewer
+ * pages per commit).
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS codemode_executions (
     runtime TEXT NOT NULL, id TEXT NOT NULL, ${EXECUTION_FIELDS}, PRIMARY KEY (runtime, id));
   CREATE INDEX IF NOT EXISTS codemode_executions_by_status ON codemode_executions (runtime, status, created_at);
   CREATE TABLE IF NOT EXISTS codemode_entries (${ENTRY_FIELDS}, PRIMARY KEY (runtime, execution_id, seq));
-  CREATE TABLE IF NOT EXISTS codemode_snippets (
-    runtime TEXT NOT NULL, name TEXT NOT NULL, description TEXT, code TEXT NOT NULL,
-    input_schema TEXT, connectors TEXT NOT NULL, saved_at INTEGER NOT NULL,
-    PRIMARY KEY (runtime, name))`,
+  CREATE TABLE IF NOT EXISTS codemode_snippets (${SNIPPETS_COLUMNS})`,
   `ALTER TABLE codemode_executions RENAME TO codemode_executions_v1;
   ALTER TABLE codemode_entries RENAME TO codemode_entries_v1;
   DROP INDEX codemode_executions_by_status;
-  CREATE TABLE codemode_executions (num INTEGER PRIMARY KEY AUTOINCREMENT,
-    runtime TEXT NOT NULL, id TEXT NOT NULL, ${EXECUTION_FIELDS}, UNIQUE (runtime, id));
-  CREATE INDEX codemode_executions_by_status ON codemode_executions (runtime, status, created_at);
-  CREATE TABLE codemode_entries (key INTEGER PRIMARY KEY, ${ENTRY_FIELDS});
+  ${EXECUTIONS_TABLE};
+  ${EXECUTIONS_INDEX};
+  ${ENTRIES_TABLE};
   INSERT INTO codemode_executions (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at)
     SELECT runtime, id, code, status, result, error, logs, connectors, created_at, updated_at
     FROM codemode_executions_v1 ORDER BY created_at, id;
@@ -59,6 +65,14 @@ const MIGRATIONS: readonly string[] = [
   DROP TABLE codemode_entries_v1;
   DROP TABLE codemode_executions_v1`,
 ];
+
+/** What a database without Code Mode's tables gets: the last schema, without the steps to it. */
+const CURRENT_SCHEMA = [
+  EXECUTIONS_TABLE,
+  EXECUTIONS_INDEX,
+  ENTRIES_TABLE,
+  `CREATE TABLE codemode_snippets (${SNIPPETS_COLUMNS})`,
+].join(";\n");
 
 /** The schema version this package writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -108,12 +122,16 @@ function migrate(driver: SqlDriver): void {
   if (check(schemaVersion(driver)) === SCHEMA_VERSION) return;
   driver.transaction(() => {
     // read again inside the transaction: another process may have migrated in the meantime
-    for (let version = check(schemaVersion(driver)); version < SCHEMA_VERSION; version++) {
-      driver.exec(MIGRATIONS[version] as string);
-      driver.run("INSERT OR REPLACE INTO codemode_meta (key, value) VALUES ('schema_version', ?)", [
-        String(version + 1),
-      ]);
+    let version = check(schemaVersion(driver));
+    const tables = driver.all("SELECT 1 FROM sqlite_master WHERE name = 'codemode_executions'", []);
+    if (version === 0 && tables.length === 0) {
+      driver.exec(CURRENT_SCHEMA);
+      version = SCHEMA_VERSION;
     }
+    for (; version < SCHEMA_VERSION; version++) driver.exec(MIGRATIONS[version] as string);
+    driver.run("INSERT OR REPLACE INTO codemode_meta (key, value) VALUES ('schema_version', ?)", [
+      String(SCHEMA_VERSION),
+    ]);
   });
 }
 
