@@ -131,15 +131,11 @@ describe("sqliteStore schema", () => {
   });
 
   it("gives a new database the same schema as a schema-1 journal migrated to the last", () => {
+    type Row = { type: string; name: string; sql: string | null };
     const schema = (db: Database.Database) =>
-      (
-        db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all() as {
-          sql: string | null;
-        }[]
-      ).map((row) => ({
-        ...row,
-        sql: row.sql?.replace(/IF NOT EXISTS /g, "").replace(/\s+/g, " "),
-      }));
+      (db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all() as Row[]).map(
+        (row) => ({ ...row, sql: row.sql?.replace(/IF NOT EXISTS /g, "").replace(/\s+/g, " ") }),
+      );
     const fresh = new Database(":memory:");
     sqliteStore(fresh);
     const migrated = new Database(":memory:");
