@@ -328,11 +328,16 @@ export class Pass {
       let visible = fn;
       try {
         if (replay) visible = this.#wrap(sandbox, replay, namespace, method, fn);
-        sandbox.define(object, method, visible, {
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
+        // An assignment makes the same writable, enumerable, configurable property in one step (no
+        // program has run yet, and the prototype's Proxy traps only reads), except for the one name
+        // Object.prototype has an accessor for.
+        if (method === "__proto__") {
+          sandbox.define(object, method, visible, {
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        } else context.setProp(object, method, visible);
       } finally {
         fn.dispose();
         if (visible !== fn) visible.dispose();
