@@ -2,8 +2,8 @@
 // read a call's input from codec text the runtime would otherwise write again to record it, and the
 // runtime wrote the codec text of a result the executor would otherwise write again to send it. The
 // two sides hand each other the text while the host function is being called, so one slot each is
-// enough (weak maps cost about 3 µs a call in garbage collection); a side that is not told encodes
-// as before.
+// enough (weak maps, tried first, made every call pay for their entries in garbage collection); a
+// side that is not told encodes as before.
 
 let noted: object | undefined;
 let notedText: string | undefined;
