@@ -516,6 +516,18 @@ describe("structure of the generated declarations", () => {
     SLOW,
   );
 
+  it("an overview aliases a method type whose body an earlier one wrote; describe(method) writes it out", () => {
+    const connector = connectorOf(single("memory"), "memory");
+    const overview = connector.all();
+    expect(overview).toContain("type DeleteRelationsOutput = DeleteEntitiesOutput;");
+    expect(overview).toContain("type SearchNodesOutput = ReadGraphOutput;");
+    // short bodies are written out: an alias would not be shorter
+    expect(overview).toContain("type ReadGraphInput = {};");
+    expect(connector.method("delete_relations")).toContain(
+      "type DeleteRelationsOutput = { success: boolean; message: string };",
+    );
+  });
+
   it(
     "the combined catalog's type names are unique across connectors",
     () => {

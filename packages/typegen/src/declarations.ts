@@ -224,14 +224,17 @@ export class ConnectorDeclarations {
       ...named(inputs, "input"),
       // one method's output can reach a whole API through expandable fields: keep it bounded
       ...named(outputs, "output", single ? OUTPUT_TYPES_BUDGET : undefined),
-      ...inputs.map((method, index) => `${method.input.text}\n${outputs[index]?.output.text}`),
+      ...pairs(
+        single
+          ? inputs.flatMap((method, index) => [method.input, outputs[index]?.output])
+          : aliasRepeatedBodies(
+              inputs.flatMap((method, index) => [method.input, outputs[index]?.output]),
+            ),
+      ),
     ];
     const methods = inputs;
-    const gated = inputs.some((method) => this.byIdentifier.get(method.name)?.requiresApproval);
-    const doc = formatJsDoc([
-      ...(instructions ? instructions.split(/\r?\n/) : []),
-      ...(gated && inputs.length > 1 ? [`Methods marked @approval: ${APPROVAL_NOTE}.`] : []),
-    ]);
+    // the tool description says what @approval means, once for every connector
+    const doc = formatJsDoc(instructions ? instructions.split(/\r?\n/) : []);
     const body = methods.map(({ signature }) => signature).join("\n");
     parts.push(`${doc}declare const ${this.name}: {\n${body}\n};`);
     return `${parts.join("\n\n")}\n`;
@@ -251,7 +254,7 @@ export class ConnectorDeclarations {
     });
     const output = this.writer.declare(types.output, this.outputs.get(name), options);
     const description = firstSentence(declared.description);
-    // An overview marks a gated method with a bare tag, which its namespace's JSDoc explains.
+    // An overview marks a gated method with a bare tag, which the tool description explains.
     const approval = summary ? "@approval" : `@approval ${APPROVAL_NOTE}`;
     const lines = [
       ...(description ? [description] : []),
@@ -264,6 +267,46 @@ export class ConnectorDeclarations {
     this.rendered.set(key, method);
     return method;
   }
+}
+
+/** Each method's input and output declarations, one method to a paragraph. */
+function pairs(declarations: readonly (TypeDeclaration | undefined)[]): string[] {
+  const paragraphs: string[] = [];
+  for (let index = 0; index < declarations.length; index += 2) {
+    paragraphs.push(`${declarations[index]?.text}\n${declarations[index + 1]?.text}`);
+  }
+  return paragraphs;
+}
+
+/** Bodies shorter than this (`unknown`, `{}`, `string[]`) are cheaper written out than aliased. */
+const ALIAS_MIN_CHARS = 16;
+
+/**
+ * In an overview, a method type whose body an earlier one has already written becomes an alias of
+ * that one (`type DeleteRelationsOutput = DeleteEntitiesOutput;`): the same text names the same
+ * types, so the alias is the same type, in fewer tokens.
+ */
+function aliasRepeatedBodies(
+  declarations: readonly (TypeDeclaration | undefined)[],
+): (TypeDeclaration | undefined)[] {
+  // bodies by length, compared only with those of the same length (no hashing of long texts)
+  const first = new Map<number, { body: string; name: string }[]>();
+  return declarations.map((declaration) => {
+    if (!declaration) return declaration;
+    const head = `type ${declaration.name} = `;
+    const at = declaration.text.indexOf(head);
+    if (at < 0) return declaration;
+    const body = declaration.text.slice(at + head.length);
+    if (body.length < ALIAS_MIN_CHARS) return declaration;
+    const same = first.get(body.length) ?? [];
+    const earlier = same.find((candidate) => candidate.body === body);
+    if (earlier === undefined) {
+      same.push({ body, name: declaration.name });
+      first.set(body.length, same);
+      return declaration;
+    }
+    return { ...declaration, text: `${declaration.text.slice(0, at)}${head}${earlier.name};` };
+  });
 }
 
 /** What a method that needs approval does to the run. */

@@ -1,7 +1,3 @@
-// Fields documented once here mean the same wherever they appear below without a comment:
-//   maxTokens: Maximum number of tokens to generate @default 100
-//   prompt: The prompt to send to the LLM
-
 type EchoInput = {
   /** Message to echo */
   message: string;
@@ -100,7 +96,9 @@ type TriggerUrlElicitationInput = {
 type TriggerUrlElicitationOutput = unknown;
 
 type TriggerSamplingRequestInput = {
+  /** The prompt to send to the LLM */
   prompt: string;
+  /** Maximum number of tokens to generate @default 100 */
   maxTokens?: number;
 };
 type TriggerSamplingRequestOutput = unknown;
@@ -113,10 +111,7 @@ type SimulateResearchQueryInput = {
 };
 type SimulateResearchQueryOutput = unknown;
 
-type TriggerSamplingRequestAsyncInput = {
-  prompt: string;
-  maxTokens?: number;
-};
+type TriggerSamplingRequestAsyncInput = TriggerSamplingRequestInput;
 type TriggerSamplingRequestAsyncOutput = unknown;
 
 type TriggerElicitationRequestAsyncInput = {};

@@ -1,20 +1,14 @@
-// Fields documented once here mean the same wherever they appear below without a comment:
-//   head: If provided, returns only the first N lines of the file
-//   tail: If provided, returns only the last N lines of the file
-
 type ReadFileInput = {
   path: string;
+  /** If provided, returns only the last N lines of the file */
   tail?: number;
+  /** If provided, returns only the first N lines of the file */
   head?: number;
 };
 type ReadFileOutput = { content: string };
 
-type ReadTextFileInput = {
-  path: string;
-  tail?: number;
-  head?: number;
-};
-type ReadTextFileOutput = { content: string };
+type ReadTextFileInput = ReadFileInput;
+type ReadTextFileOutput = ReadFileOutput;
 
 type ReadMediaFileInput = { path: string };
 type ReadMediaFileOutput = {
@@ -28,10 +22,10 @@ type ReadMultipleFilesInput = {
   /** Array of file paths to read. */
   paths: string[];
 };
-type ReadMultipleFilesOutput = { content: string };
+type ReadMultipleFilesOutput = ReadFileOutput;
 
 type WriteFileInput = { path: string; content: string };
-type WriteFileOutput = { content: string };
+type WriteFileOutput = ReadFileOutput;
 
 type EditFileInput = {
   path: string;
@@ -44,30 +38,30 @@ type EditFileInput = {
   /** Preview changes using git-style diff format @default false */
   dryRun?: boolean;
 };
-type EditFileOutput = { content: string };
+type EditFileOutput = ReadFileOutput;
 
-type CreateDirectoryInput = { path: string };
-type CreateDirectoryOutput = { content: string };
+type CreateDirectoryInput = ReadMediaFileInput;
+type CreateDirectoryOutput = ReadFileOutput;
 
-type ListDirectoryInput = { path: string };
-type ListDirectoryOutput = { content: string };
+type ListDirectoryInput = ReadMediaFileInput;
+type ListDirectoryOutput = ReadFileOutput;
 
 type ListDirectoryWithSizesInput = {
   path: string;
   /** Sort entries by name or size @default "name" */
   sortBy?: "name" | "size";
 };
-type ListDirectoryWithSizesOutput = { content: string };
+type ListDirectoryWithSizesOutput = ReadFileOutput;
 
 type DirectoryTreeInput = {
   path: string;
   /** @default [] */
   excludePatterns?: string[];
 };
-type DirectoryTreeOutput = { content: string };
+type DirectoryTreeOutput = ReadFileOutput;
 
 type MoveFileInput = { source: string; destination: string };
-type MoveFileOutput = { content: string };
+type MoveFileOutput = ReadFileOutput;
 
 type SearchFilesInput = {
   path: string;
@@ -75,18 +69,15 @@ type SearchFilesInput = {
   /** @default [] */
   excludePatterns?: string[];
 };
-type SearchFilesOutput = { content: string };
+type SearchFilesOutput = ReadFileOutput;
 
-type GetFileInfoInput = { path: string };
-type GetFileInfoOutput = { content: string };
+type GetFileInfoInput = ReadMediaFileInput;
+type GetFileInfoOutput = ReadFileOutput;
 
 type ListAllowedDirectoriesInput = {};
-type ListAllowedDirectoriesOutput = { content: string };
+type ListAllowedDirectoriesOutput = ReadFileOutput;
 
-/**
- * The @modelcontextprotocol/server-filesystem MCP server.
- * Methods marked @approval: the run pauses at the call until a person approves it.
- */
+/** The @modelcontextprotocol/server-filesystem MCP server. */
 declare const filesystem: {
   /** Read the complete contents of a file as text. */
   read_file(input: ReadFileInput): Promise<ReadFileOutput>;

@@ -17,10 +17,10 @@ type Relation = {
 };
 
 type CreateEntitiesInput = { entities: Entity[] };
-type CreateEntitiesOutput = { entities: Entity[] };
+type CreateEntitiesOutput = CreateEntitiesInput;
 
 type CreateRelationsInput = { relations: Relation[] };
-type CreateRelationsOutput = { relations: Relation[] };
+type CreateRelationsOutput = CreateRelationsInput;
 
 type AddObservationsInput = {
   observations: {
@@ -46,13 +46,13 @@ type DeleteObservationsInput = {
     observations: string[];
   }[];
 };
-type DeleteObservationsOutput = { success: boolean; message: string };
+type DeleteObservationsOutput = DeleteEntitiesOutput;
 
 type DeleteRelationsInput = {
   /** An array of relations to delete */
   relations: Relation[];
 };
-type DeleteRelationsOutput = { success: boolean; message: string };
+type DeleteRelationsOutput = DeleteEntitiesOutput;
 
 type ReadGraphInput = {};
 type ReadGraphOutput = { entities: Entity[]; relations: Relation[] };
@@ -61,18 +61,15 @@ type SearchNodesInput = {
   /** The search query to match against entity names, types, and observation content */
   query: string;
 };
-type SearchNodesOutput = { entities: Entity[]; relations: Relation[] };
+type SearchNodesOutput = ReadGraphOutput;
 
 type OpenNodesInput = {
   /** An array of entity names to retrieve */
   names: string[];
 };
-type OpenNodesOutput = { entities: Entity[]; relations: Relation[] };
+type OpenNodesOutput = ReadGraphOutput;
 
-/**
- * The @modelcontextprotocol/server-memory MCP server.
- * Methods marked @approval: the run pauses at the call until a person approves it.
- */
+/** The @modelcontextprotocol/server-memory MCP server. */
 declare const memory: {
   /** Create multiple new entities in the knowledge graph */
   create_entities(input: CreateEntitiesInput): Promise<CreateEntitiesOutput>;

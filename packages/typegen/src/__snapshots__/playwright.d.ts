@@ -178,10 +178,7 @@ type BrowserMouseDownInput = {
 };
 type BrowserMouseDownOutput = unknown;
 
-type BrowserMouseUpInput = {
-  /** Button to press, defaults to left */
-  button?: "left" | "right" | "middle";
-};
+type BrowserMouseUpInput = BrowserMouseDownInput;
 type BrowserMouseUpOutput = unknown;
 
 type BrowserMouseWheelInput = {
@@ -380,10 +377,7 @@ type BrowserWaitForInput = {
 };
 type BrowserWaitForOutput = unknown;
 
-/**
- * The @playwright/mcp MCP server.
- * Methods marked @approval: the run pauses at the call until a person approves it.
- */
+/** The @playwright/mcp MCP server. */
 declare const playwright: {
   /** Close the page @approval */
   browser_close(input?: BrowserCloseInput): Promise<BrowserCloseOutput>;
