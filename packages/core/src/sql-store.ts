@@ -491,8 +491,8 @@ class SqlJournal implements Journal {
 
 /**
  * A journal store in any synchronous SQLite: better-sqlite3, `node:sqlite` or a Durable Object's
- * `ctx.storage.sql`. The schema is versioned and migrated when the store is created; runtimes of
- * different names share the tables and never see each other's rows.
+ * `ctx.storage` (or its `.sql`). The schema is versioned and migrated in one transaction when the
+ * store is created; runtimes of different names share the tables and never see each other's rows.
  */
 export function sqliteStore(db: SyncSqlite): JournalStore {
   const driver = createSqlDriver(db);
