@@ -110,7 +110,7 @@ try {
     number === undefined ? "–" : `${number.toFixed(2)} ms`;
   const columns = ["empty", "calls", "journaled", "approved"];
   console.log(
-    `Local workerd (wrangler startWorker), medians of ${rounds} rounds after ${warmup} warm-up rounds, subjects alternating; Durable Object state in ${state}\n`,
+    `Local workerd (wrangler startWorker), medians of ${rounds} rounds after ${warmup} warm-up rounds, subjects alternating, each case run once untimed before it is timed; Durable Object state in ${state}\n`,
   );
   console.log(
     "| subject | empty pass | 100 calls | runtime pass, 100 journaled reads, pauses | approval pass replaying them |",
