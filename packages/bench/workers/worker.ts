@@ -126,8 +126,8 @@ export class BenchAgent extends DurableObject<Env> {
 
   /**
    * One timed round of a case. The case runs once untimed first: subjects share this object's
-   * isolate, and the garbage one leaves is collected during whatever runs next (a Dynamic Worker
-   * subject's cost QuickJS's next pass 5–10 ms), which no subject should pay for another.
+   * isolate, and what one leaves behind (most likely garbage to collect) slows whatever runs next
+   * (Dynamic Worker passes cost QuickJS's next pass 5–10 ms), which no subject should pay for another.
    */
   async measure(subject: string, kind: Case): Promise<Timings> {
     await this.#once(subject, kind);
