@@ -165,24 +165,40 @@ describe("sqliteStore schema", () => {
       createdAt: 1,
       updatedAt: 1,
     };
-    await first.createExecution(run);
-    expect(await first.listEntries("again")).toEqual([]);
-    await second.deleteExecution("again");
-    await second.createExecution(run);
-    await first.putEntry({
+    const step = (method: string) => ({
       executionId: "again",
       seq: 0,
-      kind: "step",
+      kind: "step" as const,
       connector: "codemode.step",
-      method: "now",
-      state: "executing",
+      method,
+      state: "executing" as const,
       requiresApproval: false,
       deferred: false,
-      replay: "record",
+      replay: "record" as const,
       createdAt: 2,
       updatedAt: 2,
     });
-    expect(await second.listEntries("again")).toMatchObject([{ seq: 0, method: "now" }]);
+    // `first` remembers the run's number; `second` deletes the run and makes a new one of that id
+    await first.createExecution(run);
+    await first.putEntry(step("old"));
+    await second.deleteExecution("again");
+    await second.createExecution(run);
+    await second.putEntry(step("new"));
+    expect(await first.listEntries("again")).toMatchObject([{ seq: 0, method: "new" }]);
+    await second.deleteExecution("again");
+    await second.createExecution(run);
+    await second.putEntry(step("newer"));
+    expect(await first.getEntry("again", 0)).toMatchObject({ method: "newer" });
+    await second.deleteExecution("again");
+    await second.createExecution(run);
+    await second.putEntry(step("newest"));
+    expect(await first.applyEntry("again", 0, { result: "1", updatedAt: 3 })).toBe(true);
+    await second.deleteExecution("again");
+    await second.createExecution(run);
+    await first.putEntry(step("last"));
+    expect(await second.listEntries("again")).toMatchObject([{ method: "last" }]);
+    expect(await first.deleteExecution("again")).toBe(true);
+    expect(await second.getExecution("again")).toBeUndefined();
   });
 
   it("leaves a journal untouched when a migration fails part way", () => {

@@ -204,6 +204,19 @@ function assignments(
 
 const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
 
+/** The keys of a run's entries: from its number times `SEQ_SPAN`, for `SEQ_SPAN` seqs. */
+const keyRange = (num: number): [number, number] => [num * SEQ_SPAN, (num + 1) * SEQ_SPAN - 1];
+
+/** A seq a key can hold. */
+function checkSeq(seq: number): void {
+  if (!Number.isInteger(seq) || seq < 0 || seq >= SEQ_SPAN) {
+    throw new CodemodeError(
+      "STORE_FAILED",
+      `An entry's seq must be an integer from 0 to ${SEQ_SPAN - 1}; got ${seq}.`,
+    );
+  }
+}
+
 /** Run numbers this process has looked up, at most this many (a number never changes or returns). */
 const MAX_CACHED_NUMBERS = 1024;
 
@@ -233,16 +246,26 @@ class SqlJournal implements Journal {
     return row ? this.remember(id, Number(row.num)) : undefined;
   }
 
-  /** The key of an entry, or undefined when its execution does not exist. */
-  private key(executionId: string, seq: number): number | undefined {
-    if (!Number.isInteger(seq) || seq < 0 || seq >= SEQ_SPAN) {
-      throw new CodemodeError(
-        "STORE_FAILED",
-        `An entry's seq must be an integer from 0 to ${SEQ_SPAN - 1}; got ${seq}.`,
-      );
-    }
-    const num = this.number(executionId);
-    return num === undefined ? undefined : num * SEQ_SPAN + seq;
+  /**
+   * `work` with the run's number, or `none` when this runtime has no such run. When a remembered
+   * number finds nothing, it is looked up again and `work` runs once more: another store on the same
+   * database may have deleted the run and made a new one of the same id.
+   */
+  private withNumber<T>(
+    id: string,
+    none: T,
+    work: (num: number) => T,
+    found: (result: T) => boolean,
+  ): T {
+    const remembered = this.numbers.has(id);
+    const num = this.number(id);
+    if (num === undefined) return none;
+    const result = work(num);
+    if (!remembered || found(result)) return result;
+    this.numbers.delete(id);
+    const fresh = this.number(id);
+    if (fresh === undefined) return none;
+    return fresh === num ? result : work(fresh);
   }
 
   async createExecution(record: ExecutionRecord): Promise<void> {
@@ -308,17 +331,20 @@ class SqlJournal implements Journal {
   }
 
   async deleteExecution(id: string): Promise<boolean> {
-    const num = this.number(id);
-    if (num === undefined) return false;
+    const deleted = this.withNumber(
+      id,
+      false,
+      (num) => {
+        let gone = false;
+        this.driver.transaction(() => {
+          this.driver.run("DELETE FROM codemode_entries WHERE key BETWEEN ? AND ?", keyRange(num));
+          gone = this.driver.run("DELETE FROM codemode_executions WHERE num = ?", [num]) > 0;
+        });
+        return gone;
+      },
+      (gone) => gone,
+    );
     this.numbers.delete(id);
-    let deleted = false;
-    this.driver.transaction(() => {
-      this.driver.run("DELETE FROM codemode_entries WHERE key BETWEEN ? AND ?", [
-        num * SEQ_SPAN,
-        num * SEQ_SPAN + SEQ_SPAN - 1,
-      ]);
-      deleted = this.driver.run("DELETE FROM codemode_executions WHERE num = ?", [num]) > 0;
-    });
     return deleted;
   }
 
@@ -347,9 +373,14 @@ class SqlJournal implements Journal {
   }
 
   async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
-    const key = this.key(executionId, seq);
-    if (key === undefined) return undefined;
-    const row = this.driver.all("SELECT * FROM codemode_entries WHERE key = ?", [key])[0];
+    checkSeq(seq);
+    const row = this.withNumber(
+      executionId,
+      undefined,
+      (num) =>
+        this.driver.all("SELECT * FROM codemode_entries WHERE key = ?", [num * SEQ_SPAN + seq])[0],
+      (found) => found !== undefined,
+    );
     return row ? toEntry(row) : undefined;
   }
 
@@ -357,62 +388,59 @@ class SqlJournal implements Journal {
     executionId: string,
     options: { states?: readonly EntryState[] } = {},
   ): Promise<JournalEntry[]> {
-    const num = this.number(executionId);
-    if (num === undefined) return [];
     const states = options.states ?? [];
     const filter = states.length ? ` AND state IN (${placeholders(states.length)})` : "";
-    return this.driver
-      .all(`SELECT * FROM codemode_entries WHERE key BETWEEN ? AND ?${filter} ORDER BY key`, [
-        num * SEQ_SPAN,
-        num * SEQ_SPAN + SEQ_SPAN - 1,
-        ...states,
-      ])
-      .map(toEntry);
+    return this.withNumber(
+      executionId,
+      [],
+      (num) =>
+        this.driver.all(
+          `SELECT * FROM codemode_entries WHERE key BETWEEN ? AND ?${filter} ORDER BY key`,
+          [...keyRange(num), ...states],
+        ),
+      (rows) => rows.length > 0,
+    ).map(toEntry);
   }
 
   async putEntry(entry: JournalEntry): Promise<void> {
-    // The run must still exist: a number remembered here may be of a run another process deleted
-    // (then the id is looked up once more, in case a run of that id was made again).
-    if (!this.insertEntry(entry)) {
-      this.numbers.delete(entry.executionId);
-      if (!this.insertEntry(entry)) {
-        throw new CodemodeError(
-          "STORE_FAILED",
-          `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
-        );
-      }
-    }
-  }
-
-  private insertEntry(entry: JournalEntry): boolean {
-    const key = this.key(entry.executionId, entry.seq);
-    if (key === undefined) return false;
-    return (
-      this.driver.run(
-        `INSERT OR REPLACE INTO codemode_entries (key, ${ENTRY_NAMES})
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-         WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?)`,
-        [
-          key,
-          this.runtime,
-          entry.executionId,
-          entry.seq,
-          entry.kind,
-          entry.connector,
-          entry.method,
-          entry.args ?? null,
-          entry.result ?? null,
-          entry.state,
-          entry.requiresApproval ? 1 : 0,
-          entry.deferred ? 1 : 0,
-          entry.replay,
-          entry.error ?? null,
-          entry.createdAt,
-          entry.updatedAt,
-          Math.floor(key / SEQ_SPAN),
-        ],
-      ) > 0
+    checkSeq(entry.seq);
+    // the run must still exist, not only be remembered here
+    const written = this.withNumber(
+      entry.executionId,
+      false,
+      (num) =>
+        this.driver.run(
+          `INSERT OR REPLACE INTO codemode_entries (key, ${ENTRY_NAMES})
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+           WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?)`,
+          [
+            num * SEQ_SPAN + entry.seq,
+            this.runtime,
+            entry.executionId,
+            entry.seq,
+            entry.kind,
+            entry.connector,
+            entry.method,
+            entry.args ?? null,
+            entry.result ?? null,
+            entry.state,
+            entry.requiresApproval ? 1 : 0,
+            entry.deferred ? 1 : 0,
+            entry.replay,
+            entry.error ?? null,
+            entry.createdAt,
+            entry.updatedAt,
+            num,
+          ],
+        ) > 0,
+      (inserted) => inserted,
     );
+    if (!written) {
+      throw new CodemodeError(
+        "STORE_FAILED",
+        `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
+      );
+    }
   }
 
   async updateEntry(
@@ -423,13 +451,16 @@ class SqlJournal implements Journal {
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS);
     if (!set || expected.length === 0) return false;
-    const key = this.key(executionId, seq);
-    if (key === undefined) return false;
-    return (
-      this.driver.run(
-        `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(expected.length)})`,
-        [...values, key, ...expected],
-      ) > 0
+    checkSeq(seq);
+    return this.withNumber(
+      executionId,
+      false,
+      (num) =>
+        this.driver.run(
+          `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(expected.length)})`,
+          [...values, num * SEQ_SPAN + seq, ...expected],
+        ) > 0,
+      (updated) => updated,
     );
   }
 
@@ -438,14 +469,17 @@ class SqlJournal implements Journal {
     seq: number,
     outcome: { result?: string; error?: string; updatedAt: number },
   ): Promise<boolean> {
-    const key = this.key(executionId, seq);
-    if (key === undefined) return false;
-    return (
-      this.driver.run(
-        `UPDATE codemode_entries SET state = 'applied', result = ?, error = ?, updated_at = ?
-         WHERE key = ? AND state = 'executing'`,
-        [outcome.result ?? null, outcome.error ?? null, outcome.updatedAt, key],
-      ) > 0
+    checkSeq(seq);
+    return this.withNumber(
+      executionId,
+      false,
+      (num) =>
+        this.driver.run(
+          `UPDATE codemode_entries SET state = 'applied', result = ?, error = ?, updated_at = ?
+           WHERE key = ? AND state = 'executing'`,
+          [outcome.result ?? null, outcome.error ?? null, outcome.updatedAt, num * SEQ_SPAN + seq],
+        ) > 0,
+      (updated) => updated,
     );
   }
 
