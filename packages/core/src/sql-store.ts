@@ -451,17 +451,7 @@ class SqlJournal implements Journal {
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS);
     if (!set || expected.length === 0) return false;
-    checkSeq(seq);
-    return this.withNumber(
-      executionId,
-      false,
-      (num) =>
-        this.driver.run(
-          `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(expected.length)})`,
-          [...values, num * SEQ_SPAN + seq, ...expected],
-        ) > 0,
-      (updated) => updated,
-    );
+    return this.changeEntry(executionId, seq, set, values, expected);
   }
 
   async applyEntry(
@@ -469,17 +459,30 @@ class SqlJournal implements Journal {
     seq: number,
     outcome: { result?: string; error?: string; updatedAt: number },
   ): Promise<boolean> {
+    return this.changeEntry(
+      executionId,
+      seq,
+      "state = 'applied', result = ?, error = ?, updated_at = ?",
+      [outcome.result ?? null, outcome.error ?? null, outcome.updatedAt],
+      ["executing"],
+    );
+  }
+
+  /** `UPDATE … SET set` of one entry while its state is one of `states`; whether it changed. */
+  private changeEntry(
+    executionId: string,
+    seq: number,
+    set: string,
+    values: readonly unknown[],
+    states: readonly EntryState[],
+  ): boolean {
     checkSeq(seq);
+    const sql = `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(states.length)})`;
     return this.withNumber(
       executionId,
       false,
-      (num) =>
-        this.driver.run(
-          `UPDATE codemode_entries SET state = 'applied', result = ?, error = ?, updated_at = ?
-           WHERE key = ? AND state = 'executing'`,
-          [outcome.result ?? null, outcome.error ?? null, outcome.updatedAt, num * SEQ_SPAN + seq],
-        ) > 0,
-      (updated) => updated,
+      (num) => this.driver.run(sql, [...values, num * SEQ_SPAN + seq, ...states]) > 0,
+      (changed) => changed,
     );
   }
 
