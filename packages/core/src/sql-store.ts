@@ -204,18 +204,8 @@ function assignments(
 
 const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
 
-/** The keys of a run's entries: from its number times `SEQ_SPAN`, for `SEQ_SPAN` seqs. */
-const keyRange = (num: number): [number, number] => [num * SEQ_SPAN, (num + 1) * SEQ_SPAN - 1];
-
-/** A seq a key can hold. */
-function checkSeq(seq: number): void {
-  if (!Number.isInteger(seq) || seq < 0 || seq >= SEQ_SPAN) {
-    throw new CodemodeError(
-      "STORE_FAILED",
-      `An entry's seq must be an integer from 0 to ${SEQ_SPAN - 1}; got ${seq}.`,
-    );
-  }
-}
+const APPLY_ENTRY = `UPDATE codemode_entries SET state = 'applied', result = ?, error = ?, updated_at = ?
+  WHERE key = ? AND state = 'executing'`;
 
 /** Run numbers this process has looked up, at most this many (a number never changes or returns). */
 const MAX_CACHED_NUMBERS = 1024;
@@ -247,25 +237,28 @@ class SqlJournal implements Journal {
   }
 
   /**
-   * `work` with the run's number, or `none` when this runtime has no such run. When a remembered
-   * number finds nothing, it is looked up again and `work` runs once more: another store on the same
-   * database may have deleted the run and made a new one of the same id.
+   * After an operation found nothing: whether the run's number was remembered here and the run now
+   * has another (another store on the same database deleted it and made one of the same id), so the
+   * operation is worth running once more. Forgets the remembered number either way.
    */
-  private withNumber<T>(
-    id: string,
-    none: T,
-    work: (num: number) => T,
-    found: (result: T) => boolean,
-  ): T {
-    const remembered = this.numbers.has(id);
-    const num = this.number(id);
-    if (num === undefined) return none;
-    const result = work(num);
-    if (!remembered || found(result)) return result;
+  private renumbered(id: string): boolean {
+    const remembered = this.numbers.get(id);
+    if (remembered === undefined) return false;
     this.numbers.delete(id);
-    const fresh = this.number(id);
-    if (fresh === undefined) return none;
-    return fresh === num ? result : work(fresh);
+    const current = this.number(id);
+    return current !== undefined && current !== remembered;
+  }
+
+  /** The key of an entry, or undefined when its execution does not exist. */
+  private key(executionId: string, seq: number): number | undefined {
+    if (!Number.isInteger(seq) || seq < 0 || seq >= SEQ_SPAN) {
+      throw new CodemodeError(
+        "STORE_FAILED",
+        `An entry's seq must be an integer from 0 to ${SEQ_SPAN - 1}; got ${seq}.`,
+      );
+    }
+    const num = this.number(executionId);
+    return num === undefined ? undefined : num * SEQ_SPAN + seq;
   }
 
   async createExecution(record: ExecutionRecord): Promise<void> {
@@ -331,20 +324,22 @@ class SqlJournal implements Journal {
   }
 
   async deleteExecution(id: string): Promise<boolean> {
-    const deleted = this.withNumber(
-      id,
-      false,
-      (num) => {
-        let gone = false;
-        this.driver.transaction(() => {
-          this.driver.run("DELETE FROM codemode_entries WHERE key BETWEEN ? AND ?", keyRange(num));
-          gone = this.driver.run("DELETE FROM codemode_executions WHERE num = ?", [num]) > 0;
-        });
-        return gone;
-      },
-      (gone) => gone,
-    );
+    const deleted = this.deleteRun(id) || (this.renumbered(id) && this.deleteRun(id));
     this.numbers.delete(id);
+    return deleted;
+  }
+
+  private deleteRun(id: string): boolean {
+    const num = this.number(id);
+    if (num === undefined) return false;
+    let deleted = false;
+    this.driver.transaction(() => {
+      this.driver.run("DELETE FROM codemode_entries WHERE key BETWEEN ? AND ?", [
+        num * SEQ_SPAN,
+        num * SEQ_SPAN + SEQ_SPAN - 1,
+      ]);
+      deleted = this.driver.run("DELETE FROM codemode_executions WHERE num = ?", [num]) > 0;
+    });
     return deleted;
   }
 
@@ -373,15 +368,16 @@ class SqlJournal implements Journal {
   }
 
   async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
-    checkSeq(seq);
-    const row = this.withNumber(
-      executionId,
-      undefined,
-      (num) =>
-        this.driver.all("SELECT * FROM codemode_entries WHERE key = ?", [num * SEQ_SPAN + seq])[0],
-      (found) => found !== undefined,
-    );
+    const row =
+      this.entryRow(executionId, seq) ??
+      (this.renumbered(executionId) ? this.entryRow(executionId, seq) : undefined);
     return row ? toEntry(row) : undefined;
+  }
+
+  private entryRow(executionId: string, seq: number): SqlRow | undefined {
+    const key = this.key(executionId, seq);
+    if (key === undefined) return undefined;
+    return this.driver.all("SELECT * FROM codemode_entries WHERE key = ?", [key])[0];
   }
 
   async listEntries(
@@ -389,58 +385,64 @@ class SqlJournal implements Journal {
     options: { states?: readonly EntryState[] } = {},
   ): Promise<JournalEntry[]> {
     const states = options.states ?? [];
+    let rows = this.entryRows(executionId, states);
+    if (rows.length === 0 && this.renumbered(executionId))
+      rows = this.entryRows(executionId, states);
+    return rows.map(toEntry);
+  }
+
+  private entryRows(executionId: string, states: readonly EntryState[]): SqlRow[] {
+    const num = this.number(executionId);
+    if (num === undefined) return [];
     const filter = states.length ? ` AND state IN (${placeholders(states.length)})` : "";
-    return this.withNumber(
-      executionId,
-      [],
-      (num) =>
-        this.driver.all(
-          `SELECT * FROM codemode_entries WHERE key BETWEEN ? AND ?${filter} ORDER BY key`,
-          [...keyRange(num), ...states],
-        ),
-      (rows) => rows.length > 0,
-    ).map(toEntry);
+    return this.driver.all(
+      `SELECT * FROM codemode_entries WHERE key BETWEEN ? AND ?${filter} ORDER BY key`,
+      [num * SEQ_SPAN, num * SEQ_SPAN + SEQ_SPAN - 1, ...states],
+    );
   }
 
   async putEntry(entry: JournalEntry): Promise<void> {
-    checkSeq(entry.seq);
-    // the run must still exist, not only be remembered here
-    const written = this.withNumber(
-      entry.executionId,
-      false,
-      (num) =>
-        this.driver.run(
-          `INSERT OR REPLACE INTO codemode_entries (key, ${ENTRY_NAMES})
-           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-           WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?)`,
-          [
-            num * SEQ_SPAN + entry.seq,
-            this.runtime,
-            entry.executionId,
-            entry.seq,
-            entry.kind,
-            entry.connector,
-            entry.method,
-            entry.args ?? null,
-            entry.result ?? null,
-            entry.state,
-            entry.requiresApproval ? 1 : 0,
-            entry.deferred ? 1 : 0,
-            entry.replay,
-            entry.error ?? null,
-            entry.createdAt,
-            entry.updatedAt,
-            num,
-          ],
-        ) > 0,
-      (inserted) => inserted,
-    );
-    if (!written) {
+    // the run must still exist: a number remembered here may be of a run another store deleted
+    if (
+      !this.insertEntry(entry) &&
+      !(this.renumbered(entry.executionId) && this.insertEntry(entry))
+    ) {
       throw new CodemodeError(
         "STORE_FAILED",
         `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
       );
     }
+  }
+
+  private insertEntry(entry: JournalEntry): boolean {
+    const key = this.key(entry.executionId, entry.seq);
+    if (key === undefined) return false;
+    return (
+      this.driver.run(
+        `INSERT OR REPLACE INTO codemode_entries (key, ${ENTRY_NAMES})
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?)`,
+        [
+          key,
+          this.runtime,
+          entry.executionId,
+          entry.seq,
+          entry.kind,
+          entry.connector,
+          entry.method,
+          entry.args ?? null,
+          entry.result ?? null,
+          entry.state,
+          entry.requiresApproval ? 1 : 0,
+          entry.deferred ? 1 : 0,
+          entry.replay,
+          entry.error ?? null,
+          entry.createdAt,
+          entry.updatedAt,
+          Math.floor(key / SEQ_SPAN),
+        ],
+      ) > 0
+    );
   }
 
   async updateEntry(
@@ -451,7 +453,11 @@ class SqlJournal implements Journal {
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS);
     if (!set || expected.length === 0) return false;
-    return this.changeEntry(executionId, seq, set, values, expected);
+    const sql = `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(expected.length)})`;
+    return (
+      this.changeEntry(executionId, seq, sql, values, expected) ||
+      (this.renumbered(executionId) && this.changeEntry(executionId, seq, sql, values, expected))
+    );
   }
 
   async applyEntry(
@@ -459,31 +465,23 @@ class SqlJournal implements Journal {
     seq: number,
     outcome: { result?: string; error?: string; updatedAt: number },
   ): Promise<boolean> {
-    return this.changeEntry(
-      executionId,
-      seq,
-      "state = 'applied', result = ?, error = ?, updated_at = ?",
-      [outcome.result ?? null, outcome.error ?? null, outcome.updatedAt],
-      ["executing"],
+    const values = [outcome.result ?? null, outcome.error ?? null, outcome.updatedAt];
+    return (
+      this.changeEntry(executionId, seq, APPLY_ENTRY, values, []) ||
+      (this.renumbered(executionId) && this.changeEntry(executionId, seq, APPLY_ENTRY, values, []))
     );
   }
 
-  /** `UPDATE … SET set` of one entry while its state is one of `states`; whether it changed. */
+  /** Runs `sql` (an UPDATE whose values, then the key, then `after`) on one entry: whether it changed it. */
   private changeEntry(
     executionId: string,
     seq: number,
-    set: string,
+    sql: string,
     values: readonly unknown[],
-    states: readonly EntryState[],
+    after: readonly unknown[],
   ): boolean {
-    checkSeq(seq);
-    const sql = `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(states.length)})`;
-    return this.withNumber(
-      executionId,
-      false,
-      (num) => this.driver.run(sql, [...values, num * SEQ_SPAN + seq, ...states]) > 0,
-      (changed) => changed,
-    );
+    const key = this.key(executionId, seq);
+    return key !== undefined && this.driver.run(sql, [...values, key, ...after]) > 0;
   }
 
   async putSnippet(snippet: SnippetRecord): Promise<void> {
