@@ -14,3 +14,4 @@ export {
   runJournalStoreConformance,
 } from "./journal-store-conformance.ts";
 export { conformanceTest, type KnownGap } from "./known-gaps.ts";
+export { expectSchemaOneMigrated, SCHEMA_ONE_JOURNAL } from "./schema-one.ts";

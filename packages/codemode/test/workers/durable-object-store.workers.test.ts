@@ -4,8 +4,13 @@
 
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { runJournalStoreConformance } from "@codemode/conformance";
+import {
+  expectSchemaOneMigrated,
+  runJournalStoreConformance,
+  SCHEMA_ONE_JOURNAL,
+} from "@codemode/conformance";
 import type { JournalStore, SyncSqlite } from "@codemode/core";
+import { expect, it } from "vitest";
 import { sqliteStore } from "../../src/index.ts";
 
 type Method = (...args: unknown[]) => unknown;
@@ -41,4 +46,29 @@ runJournalStoreConformance({
   name: "sqliteStore (Durable Object ctx.storage.sql)",
   createStore: () =>
     storeInside(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (storage) => storage.sql),
+});
+
+it("brings a schema-1 journal in a Durable Object to schema 2, and rolls a failed migration back", async () => {
+  await runInDurableObject(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), async (_, state) => {
+    const { sql } = state.storage;
+    for (const statement of SCHEMA_ONE_JOURNAL) sql.exec(statement);
+    await expectSchemaOneMigrated(sqliteStore(state.storage));
+    const version = sql.exec("SELECT value FROM codemode_meta WHERE key = 'schema_version'").one();
+    expect(version.value).toBe("2");
+  });
+  await runInDurableObject(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (_, state) => {
+    const { sql } = state.storage;
+    for (const statement of SCHEMA_ONE_JOURNAL) sql.exec(statement);
+    // a table under the name the migration renames to: it fails after its first statement
+    sql.exec("CREATE TABLE codemode_entries_v1 (x INTEGER)");
+    expect(() => sqliteStore(state.storage)).toThrow();
+    const tables = sql
+      .exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .toArray()
+      .map((row) => row.name);
+    expect(tables).toContain("codemode_executions");
+    expect(tables).not.toContain("codemode_executions_v1");
+    const version = sql.exec("SELECT value FROM codemode_meta WHERE key = 'schema_version'").one();
+    expect(version.value).toBe("1");
+  });
 });
