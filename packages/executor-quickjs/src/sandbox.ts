@@ -40,6 +40,16 @@ const INTRINSICS = [
 ] as const;
 export type Intrinsic = (typeof INTRINSICS)[number];
 
+/** What the encoder and the replay part check plain data with, in the order both take them. */
+const PLAIN_DATA_CHECKS = [
+  "Object.keys",
+  "Object.getPrototypeOf",
+  "Object.hasOwn",
+  "Array.isArray",
+  "Object.prototype",
+  "Array.prototype",
+] as const satisfies readonly Intrinsic[];
+
 /**
  * Sandbox code compiled on first use (the kit's sandbox parts, its codec and renderer, and the replay
  * of recorded calls, which also gets the helper and the encoder and canonical parts).
@@ -47,15 +57,7 @@ export type Intrinsic = (typeof INTRINSICS)[number];
 const PARTS = {
   encoder: {
     source: sandboxSource(sandboxEncoder),
-    args: [
-      "JSON.stringify",
-      "Object.keys",
-      "Object.getPrototypeOf",
-      "Object.hasOwn",
-      "Array.isArray",
-      "Object.prototype",
-      "Array.prototype",
-    ],
+    args: ["JSON.stringify", ...PLAIN_DATA_CHECKS],
   },
   errors: { source: sandboxSource(sandboxErrors), args: ["Error", "TypeError", "Object.keys"] },
   codec: { source: sandboxSource(createValueCodec), args: [] },
@@ -72,17 +74,7 @@ const PARTS = {
   },
   replay: {
     source: sandboxSource(sandboxReplay),
-    args: [
-      "JSON.parse",
-      "Object.keys",
-      "Object.getPrototypeOf",
-      "Object.hasOwn",
-      "Array.isArray",
-      "Object.prototype",
-      "Array.prototype",
-      "Promise.resolve",
-      "Promise",
-    ],
+    args: ["JSON.parse", ...PLAIN_DATA_CHECKS, "Promise.resolve", "Promise"],
   },
 } satisfies Record<string, { source: string; args: Intrinsic[] }>;
 export type PartName = keyof typeof PARTS;

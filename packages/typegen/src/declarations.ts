@@ -220,17 +220,12 @@ export class ConnectorDeclarations {
         { summary: methods[0]?.summary === true, emitted, ...(budget ? { budget } : {}) },
       );
     const single = inputs.length === 1;
+    const declarations = inputs.flatMap((method, index) => [method.input, outputs[index]?.output]);
     const parts = [
       ...named(inputs, "input"),
       // one method's output can reach a whole API through expandable fields: keep it bounded
       ...named(outputs, "output", single ? OUTPUT_TYPES_BUDGET : undefined),
-      ...pairs(
-        single
-          ? inputs.flatMap((method, index) => [method.input, outputs[index]?.output])
-          : aliasRepeatedBodies(
-              inputs.flatMap((method, index) => [method.input, outputs[index]?.output]),
-            ),
-      ),
+      ...pairs(single ? declarations : aliasRepeatedBodies(declarations)),
     ];
     const methods = inputs;
     // the tool description says what @approval means, once for every connector

@@ -41,9 +41,10 @@ export interface SearchWeights {
   namePrecision: number;
 }
 
-/** Weights measured on the dev half of the query set in `bench/queries.json` (see the package README). */
+/** How many leading search terms of a description are indexed unless the weights say otherwise. */
 const DESCRIPTION_LEAD = 30;
 
+/** Weights measured on the dev half of the query set in `bench/queries.json` (see the package README). */
 export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   fields: { name: 3, keywords: 1.5, connector: 0.5, description: 1, parameters: 0.4 },
   lengthNormalization: {
