@@ -992,7 +992,8 @@ export class Pass {
   }
 }
 
-const UNDEFINED_TEXT = '{"$codemode":"undefined"}';
+/** The codec's text of `undefined`, which the rows write as null. */
+const UNDEFINED_TEXT = hostCodec.encode(undefined);
 
 /** namespace → method → its id in the rows */
 type ReplayIds = Map<string, Map<string, number>>;
