@@ -896,7 +896,14 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         : `Execution "${executionId}" is ${status}; only a paused run can resume.`,
   });
 
-  const resume = async (executionId: string): Promise<CodeModeOutput> => {
+  /**
+   * Takes a paused run (a conditional update to `running`: one caller wins) and runs its next pass;
+   * `claimed` runs in between, while no other caller can change the run, and may refuse the pass.
+   */
+  const resume = async (
+    executionId: string,
+    claimed?: () => Promise<CodeModeOutput | undefined>,
+  ): Promise<CodeModeOutput> => {
     const execution = await journal.getExecution(executionId);
     if (execution?.status !== "paused") return notPaused(executionId, execution?.status);
     if (
@@ -907,6 +914,8 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     ) {
       return notPaused(executionId, (await journal.getExecution(executionId))?.status);
     }
+    const refused = await claimed?.();
+    if (refused) return refused;
     return runPass({ ...execution, status: "running" });
   };
 
@@ -1029,20 +1038,24 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       } catch (error) {
         return { status: "error", executionId, error: messageOf(error) };
       }
-      if (
-        !(await journal.updateEntry(executionId, seq, ["pending"], {
-          state: "applied",
-          result: text,
+      // the run is taken first, so a racing rejection either wins before it or finds it running:
+      // a refused result is never recorded in a rejected run
+      return resume(executionId, async () => {
+        if (
+          await journal.updateEntry(executionId, seq, ["pending"], {
+            state: "applied",
+            result: text,
+            updatedAt: now(),
+          })
+        ) {
+          return undefined;
+        }
+        await journal.updateExecution(executionId, ["running"], {
+          status: "paused",
           updatedAt: now(),
-        }))
-      ) {
-        return {
-          status: "error",
-          executionId,
-          error: notWaiting,
-        };
-      }
-      return resume(executionId);
+        });
+        return { status: "error", executionId, error: notWaiting };
+      });
     },
     async rollback({ executionId }) {
       const execution = await journal.getExecution(executionId);
@@ -1055,6 +1068,18 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
         );
       }
       const config = await configure();
+      // A paused run is taken first, so that an approval or a result racing this rollback either
+      // resumes it before (then this one looks again and finds it running) or finds it rolled back.
+      const claimed = execution.status === "paused";
+      if (
+        claimed &&
+        !(await journal.updateExecution(executionId, ["paused"], {
+          status: "rolled_back",
+          updatedAt: now(),
+        }))
+      ) {
+        return runtime.rollback({ executionId });
+      }
       const report: RollbackReport = { reverted: [], skipped: [] };
       const failures: string[] = [];
       const entries = (await journal.listEntries(executionId, { states: ["applied"] })).filter(
@@ -1100,6 +1125,12 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
           updatedAt: now(),
         });
         await hooks(executionId, undefined, "rolled_back");
+      } else if (claimed) {
+        // nothing was reverted: the run is paused again, as it was
+        await journal.updateExecution(executionId, ["rolled_back"], {
+          status: "paused",
+          updatedAt: execution.updatedAt,
+        });
       }
       if (failures.length > 0) {
         throw new CodemodeError(
