@@ -3,17 +3,35 @@
 import { DurableObject } from "cloudflare:workers";
 import { DynamicWorkerExecutor } from "../../src/cloudflare.ts";
 import { type CodemodeRuntime, createCodemodeRuntime } from "../../src/index.ts";
-import { readLedger, trackerConnector } from "./tracker.ts";
+import { type FaultMode, readLedger, trackerConnector } from "./tracker.ts";
 
 export class TestAgent extends DurableObject<Env> {
   readonly runtime: CodemodeRuntime;
+  /** fault points armed in this instance's memory: an eviction disarms them */
+  readonly #armed = new Map<string, FaultMode>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.runtime = createCodemodeRuntime({
       ctx: this.ctx,
       executor: new DynamicWorkerExecutor({ loader: env.LOADER }),
-      connectors: [trackerConnector(ctx.storage.sql)],
+      connectors: [
+        trackerConnector(ctx.storage.sql, {
+          trip: async (point) => {
+            const mode = this.#armed.get(point);
+            if (mode === undefined) return;
+            // held until the object is evicted: its storage then refuses every statement
+            while (mode === "stall") {
+              await new Promise((done) => setTimeout(done, 20));
+              ctx.storage.sql.exec("SELECT 1");
+            }
+            this.#armed.delete(point);
+            // a timer lets the object's storage commit what it wrote so far
+            if (mode === "abort-after-commit") await new Promise((done) => setTimeout(done, 5));
+            ctx.abort(`fault injected at ${point}`);
+          },
+        }),
+      ],
       name: "agent",
     });
   }
@@ -44,6 +62,28 @@ export class TestAgent extends DurableObject<Env> {
   }
   snippets() {
     return this.runtime.snippets();
+  }
+  /** the next time a tracker method reaches `point`, it acts as `mode` says */
+  arm(point: string, mode: FaultMode) {
+    this.#armed.set(point, mode);
+  }
+  expirePaused(maxAgeMs: number) {
+    return this.runtime.expirePaused({ maxAgeMs });
+  }
+  /** a run's status and its journal as `[seq, method, state]` */
+  async journal(id: string) {
+    const execution = await this.runtime.execution(id);
+    return {
+      status: execution?.status,
+      calls: execution?.calls.map((call): [number, string, string] => [
+        call.seq,
+        call.method,
+        call.state,
+      ]),
+    };
+  }
+  rows(table: "tracker_tasks" | "tracker_comments") {
+    return this.ctx.storage.sql.exec(`SELECT * FROM ${table} ORDER BY id`).toArray();
   }
   ledger() {
     return readLedger(this.ctx.storage.sql);
