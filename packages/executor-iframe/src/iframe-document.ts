@@ -14,8 +14,10 @@ export const DEFAULT_CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsa
 /** Added when the policy says nothing about workers: the program runs in a worker made from a blob. */
 const WORKER_DIRECTIVE = "worker-src blob:";
 
-const WORKER_SOURCE = `(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
-const FRAME_SCRIPT = `(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
+// Strict code throughout: no caller chain or stack frame hands the program a function of the
+// harness (its own code, compiled with an indirect eval, keeps the mode it declares).
+const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
+const FRAME_SCRIPT = `"use strict";(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
 
 /** Attribute-safe text. */
 function escapeAttribute(text: string): string {

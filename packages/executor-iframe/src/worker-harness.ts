@@ -62,6 +62,11 @@ export function workerHarness(
   };
   const evaluate = scope.eval;
   const PromiseType = Promise;
+  // the channel's built-ins, taken before the program runs: a program that replaces them sees
+  // neither the channel nor the nonce
+  const apply = Reflect.apply;
+  const send = MessagePort.prototype.postMessage;
+  const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data")?.get;
   const pending = new Map<number, (reply: string) => void>();
   const LATE = `e${JSON.stringify({
     name: "Error",
@@ -77,7 +82,9 @@ export function workerHarness(
   let droppedLines = 0;
   let maxLogLines = 0;
 
-  const post = (message: PassMessage) => port?.postMessage(message);
+  const post = (message: PassMessage) => {
+    if (port) apply(send, port, [message]);
+  };
 
   function settle(outcome: string[]): void {
     if (finished) return;
@@ -157,7 +164,9 @@ export function workerHarness(
     port = ports[0];
     nonce = pass.nonce;
     port.onmessage = (reply: MessageEvent) => {
-      const answer = reply.data as Partial<ReplyMessage> | null;
+      const answer = (
+        dataOf ? apply(dataOf, reply, []) : reply.data
+      ) as Partial<ReplyMessage> | null;
       if (typeof answer !== "object" || answer === null || answer.nonce !== nonce) return;
       const resolve = typeof answer.id === "number" ? pending.get(answer.id) : undefined;
       if (resolve && typeof answer.reply === "string") {
