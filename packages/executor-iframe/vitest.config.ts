@@ -6,7 +6,11 @@ import { recorderCommands } from "./test/request-recorder.ts";
 export default defineConfig({
   test: {
     projects: [
-      browserProject(playwright({ launchOptions: CHROMIUM_LAUNCH_OPTIONS }), recorderCommands),
+      {
+        ...browserProject(playwright({ launchOptions: CHROMIUM_LAUNCH_OPTIONS }), recorderCommands),
+        // bundled before the first test file loads: found later, Vite would reload the page mid-run
+        optimizeDeps: { include: ["@codemode/conformance > fast-check"] },
+      },
     ],
   },
 });

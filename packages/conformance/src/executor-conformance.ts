@@ -6,11 +6,22 @@ import type {
   HostFunction,
   HostNamespaces,
   RecordedCall,
-  SandboxError,
 } from "@codemode/core";
 import { createValueCodec } from "@codemode/core";
 import { describe, expect, it } from "vitest";
+import { ATTACKS, attackHost } from "./attack-corpus.ts";
+import { divergenceTests } from "./divergence-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
+import { replayProperty } from "./replay-property.ts";
+import {
+  describeValue,
+  errorOf,
+  MARKER,
+  MEMORY_BYTES,
+  resultOf,
+  sleep,
+  TIMEOUT_MS,
+} from "./suite-parts.ts";
 
 // The platform globals the suite uses, typed by hand: it compiles without Node, DOM or Workers types
 // and runs in all three.
@@ -46,11 +57,25 @@ export interface ExecutorConformanceOptions {
   /** globals the sandbox has by design (a Worker's `fetch`, routed or blocked by the executor) */
   sandboxGlobals?: readonly SandboxGlobal[];
   knownGaps?: readonly KnownGap[];
+  /** the groups to run (default: all of them) */
+  groups?: readonly ExecutorConformanceGroup[];
 }
 
+/** The suite's groups of tests, by the name each `describe` has. */
+export type ExecutorConformanceGroup =
+  | "basics"
+  | "host calls"
+  | "prelude"
+  | "errors as data"
+  | "isolation"
+  | "attacks"
+  | "limits"
+  | "replay property"
+  | "replay"
+  | "divergence"
+  | "console";
+
 const CODES = ["SYNTAX_ERROR", "THROWN", "TIMEOUT", "MEMORY", "ABORTED", "NOT_SERIALIZABLE"];
-/** Set on the host's globalThis while a test probes whether the sandbox can see it. */
-const MARKER = "__codemodeConformanceHostMarker";
 /** Globals of Node, Deno and Bun that must not exist in a sandbox. */
 const HOST_GLOBALS = [
   "process",
@@ -65,12 +90,8 @@ const HOST_GLOBALS = [
   "Deno",
   "Bun",
 ];
-/** Generous limits: a loaded two-core machine runs several packages' tests at once. */
-const TIMEOUT_MS = 1_000;
-const MEMORY_BYTES = 32 * 1024 * 1024;
 const SLOW_TEST_MS = 60_000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const codec = createValueCodec();
 
 /** A call an earlier pass recorded, as the runtime hands it over (the input in canonical text). */
@@ -139,14 +160,6 @@ function replayHost(): ReplayHost {
 
 const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
 
-function describeValue(value: unknown): string {
-  try {
-    return value instanceof Error ? `${value.name}: ${value.message}` : JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-}
-
 /** Runs one pass; the executor must resolve with data of the contract's shape, never reject. */
 async function execute(executor: Executor, request: ExecuteRequest): Promise<ExecuteResult> {
   let outcome: ExecuteResult;
@@ -167,20 +180,6 @@ async function execute(executor: Executor, request: ExecuteRequest): Promise<Exe
     expect(Object.hasOwn(outcome, "result"), "the outcome has result or error").toBe(true);
   }
   return outcome;
-}
-
-function resultOf(outcome: ExecuteResult): unknown {
-  if ("error" in outcome) {
-    throw new Error(`expected a result, got the error ${describeValue(outcome.error)}`);
-  }
-  return outcome.result;
-}
-
-function errorOf(outcome: ExecuteResult): SandboxError {
-  if (!("error" in outcome)) {
-    throw new Error(`expected an error, got the result ${describeValue(outcome.result)}`);
-  }
-  return outcome.error;
 }
 
 /** A host method that records each input and returns it. */
@@ -226,295 +225,6 @@ function hostPrototypes(): unknown {
   };
 }
 
-interface AttackRun {
-  outcome: ExecuteResult;
-  /** inputs the host's `ns.echo` received */
-  calls: unknown[];
-}
-
-interface Attack {
-  name: string;
-  capability?: ExecutorCapability;
-  code: string;
-  limits?: ExecuteRequest["limits"];
-  check(run: AttackRun): void | Promise<void>;
-}
-
-/** THROWN, or a harmless `undefined`: what reaching for the host's `process` may give. */
-function expectNoProcess({ outcome }: AttackRun): void {
-  if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
-  else expect(outcome.result).toBeUndefined();
-}
-
-/** Small hostile programs. Each must end with a clear error or a harmless result. */
-const ATTACKS: readonly Attack[] = [
-  {
-    name: "a constructor chain from an object literal reaches no process",
-    code: `async () => ({}).constructor.constructor("return process")()`,
-    check: expectNoProcess,
-  },
-  {
-    name: "a constructor chain from a host method reaches no process",
-    code: `async () => ns.echo.constructor.constructor("return process")()`,
-    check: expectNoProcess,
-  },
-  {
-    name: "an async function's constructor reaches no process",
-    code: `async () => await (async () => {}).constructor("return process")()`,
-    check: expectNoProcess,
-  },
-  {
-    name: "this at top level is the sandbox's own global",
-    code: `async () => {
-      const top = this;
-      const sloppy = (function () { return this; })();
-      return [top, sloppy].map((g) => g == null ? "none" :
-        [typeof g.process, typeof g.require, typeof g.${MARKER}].join("/"));
-    }`,
-    check: ({ outcome }) => {
-      for (const seen of resultOf(outcome) as string[]) {
-        expect(["none", "undefined/undefined/undefined"]).toContain(seen);
-      }
-    },
-  },
-  {
-    name: "overriding Object.prototype.toString does not change what the host receives",
-    code: `async () => {
-      Object.prototype.toString = () => "[object Hacked]";
-      Array.prototype.toString = () => "hacked";
-      Function.prototype.toString = () => "hacked";
-      return ns.echo({ a: 1, list: [1, "two"], when: new Date(0), tags: new Set(["x"]) });
-    }`,
-    check: ({ outcome, calls }) => {
-      const sent = { a: 1, list: [1, "two"], when: new Date(0), tags: new Set(["x"]) };
-      expect(calls).toStrictEqual([sent]);
-      expect(resultOf(outcome)).toStrictEqual(sent);
-    },
-  },
-  {
-    name: "a getter in an argument is read in the sandbox and arrives as data",
-    code: `async () => { await ns.echo({ get secret() { return "from getter"; } }); return "sent"; }`,
-    check: ({ outcome, calls }) => {
-      expect(resultOf(outcome)).toBe("sent");
-      const received = calls[0] as object;
-      expect(Object.getOwnPropertyDescriptor(received, "secret")).toMatchObject({
-        value: "from getter",
-      });
-      expect(Object.getOwnPropertyDescriptor(received, "secret")?.get).toBeUndefined();
-    },
-  },
-  {
-    name: "a throwing getter in an argument is a catchable error and calls no host method",
-    code: `async () => {
-      try { await ns.echo({ get boom() { throw new Error("getter trap"); } }); return "called"; }
-      catch (error) { return "caught: " + error.message; }
-    }`,
-    check: ({ outcome, calls }) => {
-      expect(calls).toEqual([]);
-      expect(resultOf(outcome)).toMatch(/^caught: .*getter trap/);
-    },
-  },
-  {
-    name: "a Proxy in an argument arrives as plain data or not at all",
-    code: `async () => {
-      const input = new Proxy({ a: 1 }, {
-        ownKeys: () => ["a", "injected"],
-        getOwnPropertyDescriptor: (target, key) =>
-          ({ value: key === "a" ? 1 : "x", enumerable: true, configurable: true, writable: true }),
-        get: (target, key) => key === "a" ? 1 : key === "injected" ? "x" : undefined,
-      });
-      try { await ns.echo(input); return "sent"; } catch (error) { return "refused: " + error.message; }
-    }`,
-    check: ({ outcome, calls }) => {
-      const result = resultOf(outcome) as string;
-      if (result === "sent") {
-        expect(calls).toHaveLength(1);
-        const received = calls[0] as Record<string, unknown>;
-        expect(Object.getPrototypeOf(received)).toBe(Object.prototype);
-        for (const key of Reflect.ownKeys(received)) {
-          expect(Object.getOwnPropertyDescriptor(received, key)).toHaveProperty("value");
-        }
-        expect(JSON.parse(JSON.stringify(received))).toEqual(received);
-      } else {
-        expect(result).toMatch(/^refused: ./);
-        expect(calls).toEqual([]);
-      }
-    },
-  },
-  {
-    name: "a Proxy with throwing traps as the result is a clear error",
-    code: `async () => new Proxy({}, {
-      ownKeys() { throw new Error("ownKeys trap"); },
-      getPrototypeOf() { throw new Error("prototype trap"); },
-      get() { throw new Error("get trap"); },
-    })`,
-    check: ({ outcome }) => {
-      expect(["THROWN", "NOT_SERIALIZABLE"]).toContain(errorOf(outcome).code);
-    },
-  },
-  {
-    name: "a then trap on the returned object stays in the sandbox",
-    code: `async () => ({ then(resolve) { resolve("from then"); } })`,
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(outcome.error.code).toBe("NOT_SERIALIZABLE");
-      else expect(outcome.result).toBe("from then");
-    },
-  },
-  {
-    name: "then traps on Object.prototype and Promise.prototype do not hang the pass",
-    code: `async () => {
-      Object.prototype.then = function (resolve) { resolve("trapped"); };
-      Promise.prototype.then = function () { return this; };
-      await ns.echo({ a: 1 });
-      return "done";
-    }`,
-    check: ({ outcome, calls }) => {
-      expect(calls).toEqual([{ a: 1 }]);
-      if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
-      else expect(outcome.result).toBe("done");
-    },
-  },
-  {
-    name: "a toJSON trap on Date.prototype does not change what crosses",
-    code: `async () => {
-      Date.prototype.toJSON = () => { throw new Error("toJSON trap"); };
-      const back = await ns.echo({ when: new Date(0) });
-      return back.when;
-    }`,
-    check: ({ outcome, calls }) => {
-      if ("error" in outcome) {
-        expect(outcome.error.code).toBe("THROWN");
-        expect(outcome.error.message).toContain("toJSON trap");
-        return;
-      }
-      expect(calls).toStrictEqual([{ when: new Date(0) }]);
-      expect(outcome.result).toStrictEqual(new Date(0));
-    },
-  },
-  {
-    name: "a toJSON method on the result is refused or applied in the sandbox",
-    code: `async () => ({ toJSON() { return { hijacked: "in the sandbox" }; } })`,
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(outcome.error.code).toBe("NOT_SERIALIZABLE");
-      else expect(outcome.result).toEqual({ hijacked: "in the sandbox" });
-    },
-  },
-  {
-    name: "a hidden toJSON on an argument does not change what crosses",
-    code: `async () => {
-      const record = Object.defineProperty({ a: 1 }, "toJSON", { value: () => ({ hijacked: true }) });
-      const list = [1, 2];
-      list.toJSON = () => "hijacked";
-      await ns.echo(record);
-      return await ns.echo(list);
-    }`,
-    check: ({ outcome, calls }) => {
-      expect(calls).toStrictEqual([{ a: 1 }, [1, 2]]);
-      expect(outcome).toMatchObject({ result: [1, 2] });
-    },
-  },
-  {
-    name: "a cyclic argument is a catchable error and calls no host method",
-    code: `async () => {
-      const value = { list: [] };
-      value.list.push(value);
-      try { await ns.echo(value); return "called"; } catch (error) { return "caught: " + error.message; }
-    }`,
-    check: ({ outcome, calls }) => {
-      expect(calls).toEqual([]);
-      expect(resultOf(outcome)).toMatch(/^caught: ./);
-    },
-  },
-  {
-    name: "a thrown object whose getters throw is still reported",
-    code: `async () => {
-      throw { get name() { throw new Error("trap"); }, get message() { throw new Error("trap"); } };
-    }`,
-    check: ({ outcome }) => {
-      const error = errorOf(outcome);
-      expect(error.code).toBe("THROWN");
-      expect(error.message.length).toBeGreaterThan(0);
-    },
-  },
-  {
-    name: "a huge string ends with MEMORY",
-    capability: "memoryLimit",
-    code: `async () => "x".repeat(1e8).length`,
-    limits: { memoryBytes: MEMORY_BYTES },
-    check: ({ outcome }) => {
-      expect(errorOf(outcome).code).toBe("MEMORY");
-    },
-  },
-  {
-    name: "deep recursion ends with a clear error",
-    code: `async () => { function down(n) { return down(n + 1) + 1; } return down(0); }`,
-    check: ({ outcome }) => {
-      const error = errorOf(outcome);
-      expect(["MEMORY", "THROWN"]).toContain(error.code);
-      expect(error.message).toMatch(/stack|recursion/i);
-    },
-  },
-  {
-    name: "deep recursion the code catches is a clear error or a caught one",
-    code: `async () => {
-      function down(n) { return down(n + 1) + 1; }
-      try { down(0); return "returned"; } catch (error) { return "caught"; }
-    }`,
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(outcome.error.code).toBe("MEMORY");
-      else expect(outcome.result).toBe("caught");
-    },
-  },
-  {
-    name: "host calls made after the pass settled are not delivered",
-    code: `async () => {
-      (async () => { for (let i = 1; i < 100; i++) await ns.echo(i); })();
-      const later = (n) => n === 0 ? ns.echo(1000) : Promise.resolve().then(() => later(n - 1));
-      later(6).catch(() => {});
-      return "settled";
-    }`,
-    check: async ({ outcome, calls }) => {
-      expect(resultOf(outcome)).toBe("settled");
-      const delivered = calls.length;
-      expect(delivered).toBeLessThanOrEqual(1);
-      await sleep(100);
-      expect(calls).toHaveLength(delivered);
-    },
-  },
-  {
-    name: "unhandled rejections in the sandbox end harmlessly",
-    code: `async () => {
-      Promise.reject(new Error("ignored"));
-      (async () => { throw new Error("background"); })();
-      ns.echo(undefined).then(() => { throw new Error("after a host call"); });
-      return "done";
-    }`,
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
-      else expect(outcome.result).toBe("done");
-    },
-  },
-  {
-    name: "a flood of microtasks after returning ends the pass",
-    capability: "interrupt",
-    code: `async () => { const spin = () => Promise.resolve().then(spin); spin(); return "returned"; }`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(["TIMEOUT", "MEMORY"]).toContain(outcome.error.code);
-      else expect(outcome.result).toBe("returned");
-    },
-  },
-  {
-    name: "a busy loop in a getter of the result ends with TIMEOUT",
-    capability: "interrupt",
-    code: `async () => ({ get value() { while (true) {} } })`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      expect(errorOf(outcome).code).toBe("TIMEOUT");
-    },
-  },
-];
-
 /**
  * The behaviour every executor shares: values and host calls across the boundary, the prelude,
  * failures as data, isolation, a corpus of hostile programs, and the limits it declares.
@@ -529,9 +239,14 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       : (_group, name) => it.skip(`${name} (needs ${capability})`, () => {});
   const create = async () => options.createExecutor();
   const healthy = (executor: Executor) => expectHealthy(executor, has("console"));
+  const runs = (group: ExecutorConformanceGroup) => options.groups?.includes(group) ?? true;
+  /** a group of tests, when the options select it */
+  const section = (group: ExecutorConformanceGroup, body: () => void) => {
+    if (runs(group)) describe(group, body);
+  };
 
   describe(`executor conformance: ${options.name}`, () => {
-    describe("basics", () => {
+    section("basics", () => {
       const group = "basics";
       test(group, "returns the value of the program", async () => {
         const executor = await create();
@@ -630,7 +345,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       });
     });
 
-    describe("host calls", () => {
+    section("host calls", () => {
       const group = "host calls";
       test(group, "passes one JSON argument to a host method and returns its result", async () => {
         const executor = await create();
@@ -773,7 +488,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       );
     });
 
-    describe("prelude", () => {
+    section("prelude", () => {
       const group = "prelude";
       test(group, "runs before the code, after the namespaces exist", async () => {
         const executor = await create();
@@ -802,7 +517,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       });
     });
 
-    describe("errors as data", () => {
+    section("errors as data", () => {
       const group = "errors as data";
       test(group, "a thrown Error comes back as THROWN with its name and message", async () => {
         const executor = await create();
@@ -883,7 +598,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       });
     });
 
-    describe("isolation", () => {
+    section("isolation", () => {
       const group = "isolation";
       test(group, "has no process, require, fetch or setTimeout by default", async () => {
         const executor = await create();
@@ -1031,7 +746,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       );
     });
 
-    describe("attacks", () => {
+    section("attacks", () => {
       const group = "attacks";
       for (const attack of ATTACKS) {
         testWith(attack.capability)(
@@ -1044,7 +759,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
             const outcome = await withHostMarker(() =>
               execute(executor, {
                 code: attack.code,
-                globals: { ns: { echo: recorder(calls) } },
+                globals: attackHost(calls),
                 ...(attack.limits ? { limits: attack.limits } : {}),
               }),
             );
@@ -1057,7 +772,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       }
     });
 
-    describe("limits", () => {
+    section("limits", () => {
       const group = "limits";
       testWith("interrupt")(
         group,
@@ -1177,7 +892,9 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       );
     });
 
-    describe("replay", () => {
+    if (runs("replay property")) replayProperty(test, create);
+
+    section("replay", () => {
       const group = "replay";
       testWith("replay")(
         group,
@@ -1466,7 +1183,11 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
       );
     });
 
-    describe("console", () => {
+    section("divergence", () =>
+      divergenceTests({ test, createExecutor: create, replay: has("replay") }),
+    );
+
+    section("console", () => {
       const group = "console";
       testWith("console")(group, "captures log, warn and error in order", async () => {
         const executor = await create();

@@ -5,6 +5,7 @@ export {
 } from "./connector-conformance.ts";
 export {
   type ExecutorCapability,
+  type ExecutorConformanceGroup,
   type ExecutorConformanceOptions,
   runExecutorConformance,
   type SandboxGlobal,

@@ -10,19 +10,33 @@ import { CodemodeError } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { DynamicWorkerExecutor, sandboxLoader } from "./index.ts";
 
-runExecutorConformance({
-  name: "DynamicWorkerExecutor",
-  createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
-  capabilities: ["timeout", "abort", "console", "replay"],
-  sandboxGlobals: ["fetch", "setTimeout"],
-});
-
 // what a Durable Object host uses: every pass loaded and run in a request of its own
 runExecutorConformance({
   name: "DynamicWorkerExecutor through SandboxLoader",
   createExecutor: () => new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader) }),
   capabilities: ["timeout", "abort", "console", "replay"],
   sandboxGlobals: ["fetch", "setTimeout"],
+});
+
+// `env.LOADER` straight from the test's context, which lasts as long as the file, like a Durable
+// Object's: the workerd bug SandboxLoader works around (see the README) aborts the process once
+// enough loaded workers wait for the collector, so this run leaves out the groups that load the most
+// (the attack corpus, divergence and the replay property), which the run above covers.
+runExecutorConformance({
+  name: "DynamicWorkerExecutor",
+  createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
+  capabilities: ["timeout", "abort", "console", "replay"],
+  sandboxGlobals: ["fetch", "setTimeout"],
+  groups: [
+    "basics",
+    "host calls",
+    "prelude",
+    "errors as data",
+    "isolation",
+    "limits",
+    "replay",
+    "console",
+  ],
 });
 
 const run = (executor: DynamicWorkerExecutor, code: string, timeoutMs?: number) =>

@@ -221,6 +221,47 @@ declare const shop: {
     expect(output.types).toContain("async (input) => github.listPullRequests(input)");
   });
 
+  it("declares the named types a snippet's input needs, under names of their own", () => {
+    const saved = createCatalog({
+      connectors: [],
+      snippets: [
+        {
+          name: "triage",
+          code: "async (input) => input",
+          inputSchema: {
+            $defs: { label: { type: "string" }, TriageSnippetInput: { type: "number" } },
+            type: "object",
+            properties: {
+              label: { $ref: "#/$defs/label" },
+              score: { $ref: "#/$defs/TriageSnippetInput" },
+            },
+          },
+        },
+      ],
+    });
+    expect(saved.describe("triage").types).toBe(
+      [
+        "type Label = string;",
+        "",
+        "type TriageSnippetInput2 = number;",
+        "",
+        "type TriageSnippetInput = { label?: Label; score?: TriageSnippetInput2 };",
+        "",
+        '// Run it with codemode.run("triage", input: TriageSnippetInput).',
+        "// Source:",
+        "async (input) => input",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("does not throw on a reference with a malformed percent-escape", () => {
+    const broken = createCatalog({
+      connectors: [{ name: "api", methods: [{ name: "call", inputSchema: { $ref: "#/%" } }] }],
+    });
+    expect(broken.describe("api.call").types).toContain("type CallInput = unknown;");
+  });
+
   it("answers an unknown target with the nearest paths", () => {
     const output = catalog.describe("shop.refund");
     expect(output.path).toBe("shop.refund");

@@ -8,7 +8,7 @@ import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./i
 import { firstSentence } from "./jsdoc.ts";
 import { type JsonSchema, resolvePointer, toJsonSchema } from "./json-schema.ts";
 import { type Ranked, type SearchFields, SearchIndex, type SearchWeights } from "./search-index.ts";
-import { TypeWriter } from "./type-writer.ts";
+import { jsonSchemaToTypeScript } from "./type-writer.ts";
 
 /** What `codemode.search()` answers (seed 000). */
 export type SearchOutput = {
@@ -308,13 +308,13 @@ export class Catalog {
   private describeSnippet(snippet: SnippetDefinition): DescribeOutput {
     const name = `${toPascalCase(snippet.name)}SnippetInput`;
     const inputSchema = toJsonSchema(snippet.inputSchema, "input");
-    const input =
-      inputSchema === undefined ? undefined : new TypeWriter().declare(name, inputSchema);
+    // with the named types (`$defs`) the input needs
+    const input = inputSchema === undefined ? undefined : jsonSchemaToTypeScript(name, inputSchema);
     const usage = `// Run it with codemode.run(${JSON.stringify(snippet.name)}${input ? `, input: ${name}` : ""}).`;
     return {
       path: snippet.name,
       ...(snippet.description ? { description: snippet.description } : {}),
-      types: `${input ? `${input.text}\n\n` : ""}${usage}\n// Source:\n${snippet.code.trim()}\n`,
+      types: `${input ? `${input}\n\n` : ""}${usage}\n// Source:\n${snippet.code.trim()}\n`,
       kind: "snippet",
     };
   }

@@ -9,6 +9,7 @@ import {
   OPENAPI_FIXTURES,
   openApiConnector,
 } from "../test/fixtures.ts";
+import { type Compilation, createProgram, formatDiagnostic } from "../test/typescript.ts";
 import {
   type Catalog,
   type ConnectorDeclarations,
@@ -72,63 +73,7 @@ function sample<T>(items: readonly T[], count: number): T[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The TypeScript compiler over an in-memory file and the default lib files from disk.
-
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  lib: ["lib.es2022.d.ts"],
-  types: [],
-  skipLibCheck: false,
-};
-const DEFAULT_LIB = ts.getDefaultLibFilePath(COMPILER_OPTIONS);
-/** Lib files parsed once and shared by every program (the binder also keeps its work on them). */
-const libFiles = new Map<string, ts.SourceFile | undefined>();
-
-interface Compilation {
-  program: ts.Program;
-  file: ts.SourceFile;
-}
-
-function createProgram(text: string, fileName: string): Compilation {
-  const own = (name: string) => name === fileName || name === `/${fileName}`;
-  const host: ts.CompilerHost = {
-    getSourceFile(name, languageVersion) {
-      if (own(name)) return ts.createSourceFile(name, text, languageVersion);
-      if (!libFiles.has(name)) {
-        const source = ts.sys.readFile(name);
-        libFiles.set(
-          name,
-          source === undefined ? undefined : ts.createSourceFile(name, source, languageVersion),
-        );
-      }
-      return libFiles.get(name);
-    },
-    getDefaultLibFileName: () => DEFAULT_LIB,
-    writeFile: () => {},
-    getCurrentDirectory: () => "/",
-    getCanonicalFileName: (name) => name,
-    useCaseSensitiveFileNames: () => true,
-    getNewLine: () => "\n",
-    fileExists: (name) => own(name) || ts.sys.fileExists(name),
-    readFile: (name) => (own(name) ? text : ts.sys.readFile(name)),
-  };
-  const program = ts.createProgram({ rootNames: [fileName], options: COMPILER_OPTIONS, host });
-  const file = program.getSourceFile(fileName);
-  if (file?.text !== text) throw new Error(`the program did not load ${fileName}`);
-  return { program, file };
-}
-
-function formatDiagnostic(diagnostic: ts.Diagnostic): string {
-  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n    ");
-  const { file, start } = diagnostic;
-  if (!file || start === undefined) return `TS${diagnostic.code}: ${message}`;
-  const { line, character } = file.getLineAndCharacterOfPosition(start);
-  const starts = file.getLineStarts();
-  const source = file.text.slice(starts[line], starts[line + 1]).trim();
-  return `${file.fileName}:${line + 1}:${character + 1} TS${diagnostic.code}: ${message}\n    | ${source}`;
-}
+// Compiling (test/typescript.ts).
 
 /** `type X` declared more than once in a text (the compiler would also say so, less plainly). */
 function duplicateTypeNames(text: string): string[] {

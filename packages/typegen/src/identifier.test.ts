@@ -1,4 +1,6 @@
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { createProgram } from "../test/typescript.ts";
 import { createNameMap, NameAllocator, toIdentifier, toPascalCase } from "./identifier.ts";
 import { TypegenError } from "./typegen-error.ts";
 
@@ -39,8 +41,14 @@ describe("toPascalCase", () => {
     ["simple-user", "SimpleUser"],
     ["2fa", "T2fa"],
     ["", "T"],
+    // numbers that are no digits cannot stand in an identifier (found by the property tests)
+    ["a½", "A"],
+    ["x²y", "XY"],
+    ["①", "T"],
+    ["Ⅻ", "TⅫ"],
   ])("%j → %j", (name, pascal) => {
     expect(toPascalCase(name)).toBe(pascal);
+    expect(() => new Function(`let ${toPascalCase(name)};`)).not.toThrow();
   });
 });
 
@@ -81,5 +89,19 @@ describe("NameAllocator", () => {
     expect(names.allocate("Repo")).toBe("Repo2");
     expect(names.allocate("Record")).toBe("Record2");
     expect(names.allocate("Event")).toBe("Event2");
+  });
+
+  // A generated `type PropertyKey` at the top of the file the model reads is a duplicate identifier
+  // (found by the property tests): every type of the lib the declarations compile against is taken.
+  it("avoids every global type of the ES2022 lib", () => {
+    const { program, file } = createProgram("namespace Probe {}\n", "probe.ts");
+    const globals = program
+      .getTypeChecker()
+      .getSymbolsInScope(file, ts.SymbolFlags.Type)
+      .map((symbol) => symbol.name)
+      .filter((name) => name !== "Probe");
+    expect(globals.length).toBeGreaterThan(100);
+    const names = new NameAllocator();
+    expect(globals.filter((name) => names.allocate(name) === name)).toEqual([]);
   });
 });

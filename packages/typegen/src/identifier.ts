@@ -58,11 +58,14 @@ export function toIdentifier(name: string): string {
   return identifier;
 }
 
-/** `list_pull-requests` → `ListPullRequests`; used for type names. */
+/**
+ * `list_pull-requests` → `ListPullRequests`; used for type names. Letters and digits make words;
+ * numbers that are no digits (`½`, `²`, `①`) cannot stand in an identifier and separate them.
+ */
 export function toPascalCase(name: string): string {
   const words = name
     .replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2")
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{Nd}\p{Nl}]+/u)
     .filter(Boolean);
   const pascal = words.map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
   if (pascal === "") return "T";
@@ -135,10 +138,40 @@ export class NameAllocator {
   }
 }
 
-/** Global type names a generated declaration must not redeclare. */
+/**
+ * Global type names a generated declaration must not redeclare: the sandbox globals, the types of
+ * the ES2022 lib the declarations compile against (a `type PropertyKey` or `type Generator` would be
+ * a duplicate identifier), common platform types, the SDK's own and TypeScript's keywords.
+ */
 const TYPE_SCOPE_NAMES = [
   ...SANDBOX_GLOBALS,
   ..."Record Partial Required Readonly Pick Omit Exclude Extract NonNullable Parameters ReturnType Awaited PromiseLike ArrayLike Iterable Iterator AsyncIterable Event EventTarget Request Response Headers Blob File FormData ReadableStream WritableStream AbortSignal AbortController Element Node Document Text Comment Storage Location Navigator History SearchOutput DescribeOutput unknown never object string number boolean symbol bigint any void null".split(
     " ",
   ),
+  ...(
+    "AggregateErrorConstructor ArrayBufferConstructor ArrayBufferLike ArrayBufferTypes ArrayBufferView " +
+    "ArrayConstructor ArrayIterator AsyncGenerator AsyncGeneratorFunction AsyncGeneratorFunctionConstructor " +
+    "AsyncIterableIterator AsyncIterator AsyncIteratorObject BigInt64ArrayConstructor BigIntConstructor " +
+    "BigIntToLocaleStringOptions BigUint64ArrayConstructor BooleanConstructor BuiltinIteratorReturn " +
+    "CallableFunction Capitalize ClassAccessorDecoratorContext ClassAccessorDecoratorResult " +
+    "ClassAccessorDecoratorTarget ClassDecorator ClassDecoratorContext ClassFieldDecoratorContext " +
+    "ClassGetterDecoratorContext ClassMemberDecoratorContext ClassMethodDecoratorContext " +
+    "ClassSetterDecoratorContext ConcatArray ConstructorParameters DataViewConstructor DateConstructor " +
+    "DecoratorContext DecoratorMetadata DecoratorMetadataObject ErrorConstructor ErrorOptions " +
+    "EvalErrorConstructor FinalizationRegistryConstructor FlatArray Float32ArrayConstructor " +
+    "Float64ArrayConstructor FunctionConstructor Generator GeneratorFunction GeneratorFunctionConstructor " +
+    "IArguments ImportAssertions ImportAttributes ImportCallOptions ImportMeta InstanceType " +
+    "Int16ArrayConstructor Int32ArrayConstructor Int8ArrayConstructor IterableIterator IteratorObject " +
+    "IteratorResult IteratorReturnResult IteratorYieldResult Lowercase MapConstructor MapIterator " +
+    "MethodDecorator NewableFunction NoInfer NumberConstructor ObjectConstructor OmitThisParameter " +
+    "ParameterDecorator PromiseConstructor PromiseConstructorLike PromiseFulfilledResult " +
+    "PromiseRejectedResult PromiseSettledResult PropertyDecorator PropertyDescriptor PropertyDescriptorMap " +
+    "PropertyKey ProxyConstructor ProxyHandler RangeErrorConstructor ReadonlyArray ReadonlyMap ReadonlySet " +
+    "ReferenceErrorConstructor RegExpConstructor RegExpExecArray RegExpIndicesArray RegExpMatchArray " +
+    "RegExpStringIterator SetConstructor SetIterator SharedArrayBufferConstructor StringConstructor " +
+    "StringIterator SymbolConstructor SyntaxErrorConstructor TemplateStringsArray ThisParameterType " +
+    "ThisType TypeErrorConstructor TypedPropertyDescriptor URIErrorConstructor Uint16ArrayConstructor " +
+    "Uint32ArrayConstructor Uint8ArrayConstructor Uint8ClampedArrayConstructor Uncapitalize Uppercase " +
+    "WeakKey WeakKeyTypes WeakMapConstructor WeakRefConstructor WeakSetConstructor"
+  ).split(" "),
 ];

@@ -21,11 +21,16 @@ const ENTITIES: Record<string, string> = {
   "#39": "'",
 };
 
+/** What any step of `cleanText` acts on: a tag, an entity, a link, a tab, a line break, two spaces. */
+const NEEDS_CLEANING = /[<&[\t\n]| {2}/;
+
 /**
  * Documentation text as a model should read it: HTML tags dropped (Stripe writes HTML), Markdown
  * links reduced to their text, entities decoded, runs of spaces collapsed, blank lines kept.
  */
 export function cleanText(text: string): string {
+  // most descriptions are one plain line: nothing below would change them
+  if (!NEEDS_CLEANING.test(text)) return text.trim();
   return text
     .replace(/<\/?(?:p|br|ul|ol|li|div|h\d|table|tr|pre|blockquote)\b[^>]*>/gi, "\n")
     .replace(
@@ -40,9 +45,23 @@ export function cleanText(text: string): string {
     .trim();
 }
 
-/** The end of a first sentence of at least 20 characters: not an abbreviation such as "e.g.". */
-const SENTENCE_END =
-  /^(.{20,}?(?<!\b(?:e\.g|i\.e|etc|vs|approx|incl|cf|no|resp))[.!?])\s+(?=[A-Z(`"'])/;
+/** A sentence's end: a full stop, question or exclamation mark before spaces and a capital. */
+const SENTENCE_END = /[.!?](?=\s+[A-Z(`"'])/g;
+/** Words whose full stop ends no sentence ("e.g."), looked for in the few characters before one. */
+const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|incl|cf|no|resp)$/;
+/** A first sentence has at least this many characters before its full stop. */
+const SENTENCE_MIN = 20;
+
+function firstSentenceOf(paragraph: string): string {
+  SENTENCE_END.lastIndex = SENTENCE_MIN;
+  for (let end = SENTENCE_END.exec(paragraph); end; end = SENTENCE_END.exec(paragraph)) {
+    // eight characters hold the longest abbreviation and the one before it (its word boundary)
+    if (!ABBREVIATION.test(paragraph.slice(Math.max(0, end.index - 8), end.index))) {
+      return paragraph.slice(0, end.index + 1);
+    }
+  }
+  return paragraph;
+}
 
 /**
  * The first sentence of a text's first paragraph, cleaned and on one line, cut at `maxLength` with an
@@ -57,7 +76,7 @@ export function firstSentence(
     ?.replace(/\s+/g, " ")
     .trim();
   if (!paragraph) return undefined;
-  const sentence = SENTENCE_END.exec(paragraph)?.[1] ?? paragraph;
+  const sentence = firstSentenceOf(paragraph);
   return sentence.length <= maxLength ? sentence : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
 }
 

@@ -109,7 +109,10 @@ export function toJsonSchema(schema: unknown, side: SchemaSide = "input"): JsonS
   }
 }
 
-/** Resolves a local JSON pointer (`#/components/schemas/Pet`, `#/$defs/node`, `#`) inside `root`. */
+/**
+ * Resolves a local JSON pointer (`#/components/schemas/Pet`, `#/$defs/node`, `#`) inside `root`;
+ * `undefined` when it points nowhere or is malformed (a bad percent-escape such as `#/%`).
+ */
 export function resolvePointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
   const path = ref.slice(1);
@@ -117,9 +120,20 @@ export function resolvePointer(root: unknown, ref: string): unknown {
   if (!path.startsWith("/")) return undefined; // `$anchor` references are not resolved
   let node: unknown = root;
   for (const raw of path.slice(1).split("/")) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    const decoded = decodePointerSegment(raw);
+    if (decoded === undefined) return undefined;
+    const segment = decoded.replace(/~1/g, "/").replace(/~0/g, "~");
     if (!isObject(node) || !Object.hasOwn(node, segment)) return undefined;
     node = node[segment];
   }
   return node;
+}
+
+/** A pointer segment's percent-escapes decoded, or `undefined` for a malformed one. */
+function decodePointerSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

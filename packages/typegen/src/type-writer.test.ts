@@ -202,6 +202,59 @@ describe("jsonSchemaToTypeScript: references", () => {
     expect(render({ $ref: "#anchor" })).toBe("type T = unknown;");
   });
 
+  // Found by the property tests (typegen.property.test.ts): each of these made declarations the
+  // TypeScript compiler rejects, or threw.
+  it("never writes a type alias that circularly references itself", () => {
+    expect(render({ $ref: "#" })).toBe("type T = unknown;");
+    expect(render({ anyOf: [{ $ref: "#" }, { type: "string" }] })).toBe("type T = unknown;");
+    expect(
+      render({
+        $defs: {
+          a: { $ref: "#/$defs/b" },
+          b: { anyOf: [{ $ref: "#/$defs/a" }, { type: "null" }] },
+        },
+        $ref: "#/$defs/a",
+      }),
+    ).toBe("type A = unknown;\n\ntype T = A;");
+    // recursion through an object literal, an array or a tuple waits, and stays
+    expect(render({ type: "array", items: { $ref: "#" } })).toBe("type T = T[];");
+  });
+
+  it("writes a map of itself as an index signature: Record<string, T> would be circular", () => {
+    expect(render({ type: "object", additionalProperties: { $ref: "#" } })).toBe(
+      "type T = { [key: string]: T };",
+    );
+    expect(
+      render({
+        type: "object",
+        properties: { name: { type: "string" } },
+        required: ["name"],
+        additionalProperties: { anyOf: [{ $ref: "#" }, { type: "null" }] },
+      }),
+    ).toBe("type T = { name: string } & { [key: string]: T | null };");
+    const tree = {
+      $defs: { node: { type: "object", patternProperties: { "^x-": { $ref: "#/$defs/node" } } } },
+      $ref: "#/$defs/node",
+    };
+    expect(render(tree)).toBe("type Node2 = { [key: string]: Node2 };\n\ntype T = Node2;");
+    // a map of another named type keeps its Record
+    const map = {
+      $defs: { pet: { type: "object", properties: { id: { type: "string" } } } },
+      additionalProperties: { $ref: "#/$defs/pet" },
+    };
+    expect(render(map)).toBe("type Pet = { id?: string };\n\ntype T = Record<string, Pet>;");
+  });
+
+  it("names no definition like the declaration itself", () => {
+    const schema = { $defs: { t: { type: "string" } }, properties: { x: { $ref: "#/$defs/t" } } };
+    expect(render(schema)).toBe("type T2 = string;\n\ntype T = { x?: T2 };");
+  });
+
+  it("degrades a reference with a malformed percent-escape to unknown", () => {
+    expect(render({ properties: { a: { $ref: "#/%" } } })).toBe("type T = { a?: unknown };");
+    expect(render({ $ref: "#/$defs/%E0%A4%A", $defs: {} })).toBe("type T = unknown;");
+  });
+
   it("shares named types between declarations of one writer and allocates unique names", () => {
     const writer = new TypeWriter();
     const document = { components: { schemas: { Record: { type: "string" } } } };

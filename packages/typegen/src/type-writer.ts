@@ -22,6 +22,13 @@ interface Context {
   summary: boolean;
   /** what a caller sends: a field with a default may be left out */
   input: boolean;
+  /**
+   * Where TypeScript resolves a named type at once rather than later: the right-hand side of the
+   * declaration and its unions and intersections (`alias`), or the value of a `Record<string, …>`
+   * (`record`); inside an object literal, an array or a tuple it waits (`false`), so recursion is
+   * only safe there.
+   */
+  eager: "alias" | "record" | false;
 }
 
 interface NamedType {
@@ -150,6 +157,30 @@ function singular(word: string): string {
   return word.replace(/s$/i, "");
 }
 
+/**
+ * True when `from` reaches `goal` through references, `allOf`, `anyOf` and `oneOf` (and, with
+ * `records`, through additional and pattern properties): the positions TypeScript resolves at once,
+ * where a type alias that comes back to itself "circularly references itself".
+ */
+function reachesEagerly(root: unknown, from: unknown, goal: unknown, records: boolean): boolean {
+  const seen = new Set<unknown>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isObject(node) || seen.has(node)) continue;
+    if (node === goal) return true;
+    seen.add(node);
+    if (typeof node.$ref === "string") stack.push(resolvePointer(root, node.$ref));
+    for (const list of [node.allOf, node.anyOf, node.oneOf])
+      if (Array.isArray(list)) stack.push(...list);
+    if (records) {
+      stack.push(node.additionalProperties);
+      if (isObject(node.patternProperties)) stack.push(...Object.values(node.patternProperties));
+    }
+  }
+  return false;
+}
+
 /** True when `schema` reaches `ref` again through its own subschemas and inlined references. */
 function refersTo(root: unknown, schema: unknown, ref: string): boolean {
   const seen = new Set<unknown>();
@@ -180,8 +211,12 @@ export class TypeWriter {
   private readonly inlining: string[] = [];
   private refs = new Set<string>();
   private nextRootId = 1;
+  /** set when a `Record<string, …>` value being rendered names a type that comes back to its owner */
+  private recordCycle = false;
   /** canonical JSON of inline object schemas that repeat → the name they are declared under */
   private readonly repeated = new Map<string, string>();
+  /** each schema's `canonical` key, worked out once: finding repeats and rendering both ask */
+  private readonly keys = new WeakMap<JsonSchemaObject, string | undefined>();
 
   /** `scope`: the connector whose types this writer names (see `NameAllocator.allocate`) */
   constructor(
@@ -213,6 +248,7 @@ export class TypeWriter {
         owner: name,
         summary: options.summary === true,
         input: options.input === true,
+        eager: "alias",
       }),
     );
     return {
@@ -220,6 +256,13 @@ export class TypeWriter {
       text: `${formatJsDoc(options.doc ?? [])}type ${name} = ${rendered.text};`,
       refs,
     };
+  }
+
+  private keyOf(schema: JsonSchemaObject): string | undefined {
+    if (this.keys.has(schema)) return this.keys.get(schema);
+    const key = canonical(schema);
+    this.keys.set(schema, key);
+    return key;
   }
 
   /**
@@ -239,7 +282,7 @@ export class TypeWriter {
         return;
       }
       const schema = node as JsonSchemaObject;
-      const key = definition ? undefined : canonical(schema);
+      const key = definition ? undefined : this.keyOf(schema);
       if (key !== undefined) {
         const known = seen.get(key);
         const title = typeof schema.title === "string" ? schema.title : undefined;
@@ -364,6 +407,7 @@ export class TypeWriter {
         owner: named.name,
         summary: mode === "summary",
         input: false,
+        eager: "alias",
       }),
     );
     const doc = isObject(named.schema)
@@ -391,7 +435,7 @@ export class TypeWriter {
     const next = { ...context, depth: context.depth + 1 };
 
     if (this.repeated.size > 0 && schema !== context.top) {
-      const key = canonical(schema);
+      const key = this.keyOf(schema);
       const shared = key === undefined ? undefined : this.repeated.get(key);
       if (key !== undefined && shared !== undefined)
         return this.renderShared(key, shared, schema, context);
@@ -470,7 +514,7 @@ export class TypeWriter {
   }
 
   private renderArray(schema: JsonSchemaObject, context: Context): Rendered {
-    const next = { ...context, depth: context.depth + 1 };
+    const next: Context = { ...context, depth: context.depth + 1, eager: false };
     const tuple = Array.isArray(schema.prefixItems)
       ? schema.prefixItems
       : Array.isArray(schema.items)
@@ -504,6 +548,7 @@ export class TypeWriter {
         depth: context.depth + 1,
         indent: inner,
         hint: key,
+        eager: false,
       });
       const defaulted = context.input && isObject(property) && property.default !== undefined;
       const optional =
@@ -520,7 +565,9 @@ export class TypeWriter {
     }
 
     const indexTypes: Rendered[] = [];
-    const next = { ...context, depth: context.depth + 1, indent: inner };
+    const next: Context = { ...context, depth: context.depth + 1, indent: inner, eager: "record" };
+    const outerCycle = this.recordCycle;
+    this.recordCycle = false;
     if (isObject(schema.patternProperties)) {
       for (const pattern of Object.values(schema.patternProperties))
         indexTypes.push(this.render(pattern, next));
@@ -529,9 +576,15 @@ export class TypeWriter {
     if (isObject(additional)) indexTypes.push(this.render(additional, next));
     else if (additional === true && properties.length === 0) indexTypes.push(UNKNOWN);
     const index = indexTypes.length > 0 ? union(indexTypes) : undefined;
+    // `Record<string, T>` inside T's own declaration circularly references itself; an index
+    // signature waits
+    const literalIndex = this.recordCycle;
+    this.recordCycle = outerCycle;
+    const record = (value: string) =>
+      literalIndex ? `{ [key: string]: ${value} }` : `Record<string, ${value}>`;
 
     if (properties.length === 0) {
-      if (index) return { text: `Record<string, ${index.text}>`, binding: "atom" };
+      if (index) return { text: record(index.text), binding: "atom" };
       if (additional === false || schema.properties) return { text: "{}", binding: "atom" };
       return { text: "Record<string, unknown>", binding: "atom" };
     }
@@ -547,7 +600,7 @@ export class TypeWriter {
         : `{\n${lines.join("\n")}\n${context.indent}}`;
     const object: Rendered = { text: body, binding: "atom" };
     if (!index || index.text === "unknown") return object;
-    return intersection([object, { text: `Record<string, ${index.text}>`, binding: "atom" }]);
+    return intersection([object, { text: record(index.text), binding: "atom" }]);
   }
 
   /** A property's JSDoc: its own annotations, or those of the definition it inlines. */
@@ -564,6 +617,7 @@ export class TypeWriter {
     const key = `${context.rootId}${ref}`;
     const known = this.named.get(key);
     if (known) {
+      if (this.circular(known.schema, context)) return UNKNOWN;
       if (!known.self) this.refs.add(key);
       return { text: known.name, binding: "atom" };
     }
@@ -571,6 +625,7 @@ export class TypeWriter {
     if (target === undefined) return UNKNOWN;
     const definition = DEFINITION_POINTER.exec(ref);
     if (definition || this.inlining.includes(key) || refersTo(context.root, target, ref)) {
+      if (this.circular(target, context)) return UNKNOWN;
       const name = this.names.allocate(this.nameFor(definition?.[1], target, context), this.scope);
       this.named.set(key, {
         name,
@@ -588,6 +643,20 @@ export class TypeWriter {
     } finally {
       this.inlining.pop();
     }
+  }
+
+  /**
+   * Whether naming `target` here would make the declaration being written circularly reference
+   * itself (`type T = T | string`): such a name degrades to `unknown`. In a `Record` value the
+   * record becomes an index signature instead (see `renderObject`), so the name stays.
+   */
+  private circular(target: unknown, context: Context): boolean {
+    if (context.eager === false) return false;
+    const records = context.eager === "record";
+    if (!reachesEagerly(context.root, target, context.top, records)) return false;
+    if (!records) return true;
+    this.recordCycle = true;
+    return false;
   }
 
   private renderShared(
@@ -631,7 +700,10 @@ export function jsonSchemaToTypeScript(
   schema: unknown,
   options: { root?: unknown } = {},
 ): string {
-  const writer = new TypeWriter();
+  // the declaration's own name is taken first, so no definition is named like it
+  const names = new NameAllocator();
+  names.allocate(name);
+  const writer = new TypeWriter(names);
   const declaration = writer.declare(name, toJsonSchema(schema), options);
   return [...writer.namedDeclarations(declaration.refs), declaration.text].join("\n\n");
 }

@@ -1,0 +1,35 @@
+import type { ExecuteResult, SandboxError } from "@codemode/core";
+
+// Pieces the executor suite and its attack corpus share.
+
+declare function setTimeout(callback: () => void, ms: number): unknown;
+
+/** Set on the host's globalThis while a test probes whether the sandbox can see it. */
+export const MARKER = "__codemodeConformanceHostMarker";
+/** Generous limits: a loaded two-core machine runs several packages' tests at once. */
+export const TIMEOUT_MS = 1_000;
+export const MEMORY_BYTES = 32 * 1024 * 1024;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function describeValue(value: unknown): string {
+  try {
+    return value instanceof Error ? `${value.name}: ${value.message}` : JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export function resultOf(outcome: ExecuteResult): unknown {
+  if ("error" in outcome) {
+    throw new Error(`expected a result, got the error ${describeValue(outcome.error)}`);
+  }
+  return outcome.result;
+}
+
+export function errorOf(outcome: ExecuteResult): SandboxError {
+  if (!("error" in outcome)) {
+    throw new Error(`expected an error, got the result ${describeValue(outcome.result)}`);
+  }
+  return outcome.error;
+}
