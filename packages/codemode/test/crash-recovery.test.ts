@@ -207,7 +207,7 @@ function expectRecoveredRunning(name: string) {
 }
 
 describe("a process killed during a first pass", () => {
-  it("after the call is decided: it never ran, expiry ends the run, nothing to roll back", () => {
+  it("after the call is decided: it never ran, expiry ends the run, rollback reports it unrecorded", () => {
     expect(ended.get("decided")).toMatchObject({ signal: "SIGKILL", outcomes: [] });
     expect(atKill.get("decided")).toEqual({
       status: "running",
@@ -215,12 +215,13 @@ describe("a process killed during a first pass", () => {
       ledger: ["read"],
     });
     const { rollback, final } = expectRecoveredRunning("decided");
-    expect(rollback).toEqual({ reverted: [], skipped: [0] });
+    // the journal cannot tell whether the connector ran: the report names the call
+    expect(rollback).toEqual({ reverted: [], skipped: [0], unrecorded: [1] });
     expect(final).toMatchObject({ status: "error" });
     expect(effects(ledger, idOf("decided"))).toEqual(["read"]);
   });
 
-  it("after the connector ran: the write stays applied once, never runs again, is not reverted", () => {
+  it("after the connector ran: the write stays applied once, never runs again, is reported unrecorded", () => {
     expect(ended.get("ran")).toMatchObject({ signal: "SIGKILL", outcomes: [] });
     expect(atKill.get("ran")).toEqual({
       status: "running",
@@ -228,8 +229,9 @@ describe("a process killed during a first pass", () => {
       ledger: ["read", "apply a"],
     });
     const { rollback, final } = expectRecoveredRunning("ran");
-    // its result was never recorded: the journal cannot hand it to revert (the crash window)
-    expect(rollback).toEqual({ reverted: [], skipped: [0] });
+    // its result was never recorded: the journal cannot hand it to revert (the crash window), and
+    // the report names it
+    expect(rollback).toEqual({ reverted: [], skipped: [0], unrecorded: [1] });
     expect(final).toMatchObject({ status: "error" });
     expect(effects(ledger, idOf("ran"))).toEqual(["read", "apply a"]);
     expect(keys("ran", "apply")).toEqual([`${idOf("ran")}:1`]);
@@ -383,12 +385,12 @@ describe("a process killed during an approval pass", () => {
       ledger: ["read", "apply a"],
     });
     const { rollback, final } = expectRecoveredRunning("decided-approval");
-    expect(rollback).toEqual({ reverted: [1], skipped: [0] });
+    expect(rollback).toEqual({ reverted: [1], skipped: [0], unrecorded: [2] });
     expect(final).toMatchObject({ status: "rolled_back" });
     expect(effects(ledger, idOf("decided-approval"))).toEqual(["read", "apply a", "revert a"]);
   });
 
-  it("after the approved call ran: it stays applied once and is not reverted (the crash window)", () => {
+  it("after the approved call ran: it stays applied once, is not reverted and is reported unrecorded (the crash window)", () => {
     expect(ended.get("ran-approval")).toMatchObject({ signal: "SIGKILL", outcomes: [] });
     expect(atKill.get("ran-approval")).toEqual({
       status: "running",
@@ -396,7 +398,7 @@ describe("a process killed during an approval pass", () => {
       ledger: ["read", "apply a", "apply b"],
     });
     const { rollback, final } = expectRecoveredRunning("ran-approval");
-    expect(rollback).toEqual({ reverted: [1], skipped: [0] });
+    expect(rollback).toEqual({ reverted: [1], skipped: [0], unrecorded: [2] });
     expect(final).toMatchObject({
       status: "rolled_back",
       calls: [

@@ -93,6 +93,12 @@ export interface RollbackReport {
   reverted: number[];
   /** applied calls that have no revert or whose connector is gone */
   skipped: number[];
+  /**
+   * Calls whose connector may have run but whose outcome was never recorded (the process died in
+   * between), newest first; present only when there are some. Nothing reverts them: check them by
+   * their idempotency key, `<executionId>:<seq>`.
+   */
+  unrecorded?: number[];
 }
 
 /**
@@ -1082,10 +1088,15 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
       }
       const report: RollbackReport = { reverted: [], skipped: [] };
       const failures: string[] = [];
-      const entries = (await journal.listEntries(executionId, { states: ["applied"] })).filter(
-        (entry) => entry.kind === "call" && entry.state === "applied",
-      );
+      const entries = (
+        await journal.listEntries(executionId, { states: ["applied", "executing"] })
+      ).filter((entry) => entry.kind === "call");
       for (const entry of entries.reverse()) {
+        if (entry.state === "executing") {
+          report.unrecorded ??= [];
+          report.unrecorded.push(entry.seq);
+          continue;
+        }
         const resolved = config.connectors.get(entry.connector);
         const method = resolved?.methods.get(entry.method);
         if (

@@ -189,8 +189,13 @@ describe("a Durable Object evicted in the middle of a pass", () => {
         ],
       });
       expect(await output(fresh.approve(run.executionId))).toMatchObject({ status: "error" });
-      // only applied calls are reverted: a write caught in the crash window has no result to undo
-      expect(await fresh.rollback(run.executionId)).toEqual({ reverted: [1], skipped: [0] });
+      // only applied calls are reverted: a write caught in the crash window has no result to undo,
+      // and the report names it
+      expect(await fresh.rollback(run.executionId)).toEqual({
+        reverted: [1],
+        skipped: [0],
+        ...(entry === "executing" ? { unrecorded: [2] } : {}),
+      });
       expect(await fresh.status(run.executionId)).toBe("rolled_back");
 
       const { ledger, count } = await effects(fresh);
@@ -235,7 +240,12 @@ describe("a Durable Object evicted in the middle of a pass", () => {
     expect(await output(fresh.approve(executionId))).toMatchObject({ status: "error" });
     expect(await fresh.expirePaused(0)).toEqual([executionId]);
     expect(await fresh.status(executionId)).toBe("error");
-    expect(await fresh.rollback(executionId)).toEqual({ reverted: [0], skipped: [] });
+    // the slow read's outcome was never recorded
+    expect(await fresh.rollback(executionId)).toEqual({
+      reverted: [0],
+      skipped: [],
+      unrecorded: [1],
+    });
 
     const { ledger } = await effects(fresh);
     expect(ledger.map((row) => row.method)).toEqual(["add_comment", "wait", "revert_add_comment"]);
