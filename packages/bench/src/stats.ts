@@ -8,5 +8,6 @@ export function median(values: readonly number[]): number {
 /** `ours / theirs` printed to two decimals, or "–" when either is missing. */
 export function ratio(ours: number | undefined, theirs: number | undefined): string {
   if (ours === undefined || theirs === undefined || theirs === 0) return "–";
-  return `${(ours / theirs).toFixed(2)}×`;
+  const value = ours / theirs;
+  return `${value < 0.1 ? value.toPrecision(2) : value.toFixed(2)}×`;
 }

@@ -4,14 +4,7 @@
 import { readFileSync } from "node:fs";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
-import {
-  type ConnectorDefinition,
-  createCatalog,
-  createToolDescription,
-  toIdentifier,
-  toJsonSchema,
-} from "../src/index.ts";
-import { resolvePointer } from "../src/json-schema.ts";
+import { type ConnectorDefinition, createCatalog, createToolDescription } from "../src/index.ts";
 import {
   MCP_FIXTURES,
   mcpConnector,
@@ -19,113 +12,11 @@ import {
   openApiConnector,
 } from "../test/fixtures.ts";
 import { Bm25 } from "./bm25.ts";
+import { providerJson } from "./provider-json.ts";
+import { percentile, time } from "./timing.ts";
 
 const encoder = new Tiktoken(o200k);
 const tokens = (text: string) => encoder.encode(text).length;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
-class TooLarge extends Error {}
-
-/** Local `$ref`s inlined, a cycle cut to `{}`; throws `TooLarge` past a budget of nodes. */
-function inline(
-  schema: unknown,
-  root: unknown,
-  budget: { nodes: number },
-  seen: string[] = [],
-): unknown {
-  if (--budget.nodes < 0) throw new TooLarge();
-  if (Array.isArray(schema)) return schema.map((item) => inline(item, root, budget, seen));
-  if (typeof schema !== "object" || schema === null) return schema;
-  const record = schema as Record<string, unknown>;
-  if (typeof record.$ref === "string" && record.$ref.startsWith("#")) {
-    if (seen.includes(record.$ref)) return {};
-    return inline(resolvePointer(root, record.$ref), root, budget, [...seen, record.$ref]);
-  }
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    if (key !== "$defs" && key !== "definitions") copy[key] = inline(value, root, budget, seen);
-  }
-  return copy;
-}
-
-/** The schema with every definition it reaches moved into its own `$defs` (refs rewritten). */
-function bundle(schema: unknown, root: unknown): unknown {
-  const defs: Record<string, unknown> = {};
-  const names = new Map<string, string>();
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (typeof node !== "object" || node === null) return node;
-    const record = node as Record<string, unknown>;
-    if (typeof record.$ref === "string" && record.$ref.startsWith("#/")) {
-      let name = names.get(record.$ref);
-      if (!name) {
-        name = record.$ref.split("/").pop() as string;
-        names.set(record.$ref, name);
-        defs[name] = {};
-        defs[name] = rewrite(resolvePointer(root, record.$ref));
-      }
-      return { $ref: `#/$defs/${name}` };
-    }
-    const copy: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(record)) {
-      if (key !== "$defs" && key !== "definitions") copy[key] = rewrite(value);
-    }
-    return copy;
-  };
-  const rewritten = rewrite(schema) as Record<string, unknown>;
-  return Object.keys(defs).length ? { ...rewritten, $defs: defs } : rewritten;
-}
-
-/** What a provider is sent for a schema: self-contained, inlined or bundled, whichever is smaller. */
-function selfContained(schema: unknown, root: unknown): unknown {
-  const bundled = bundle(schema, root);
-  try {
-    const inlined = inline(schema, root, { nodes: 20_000 });
-    return JSON.stringify(inlined).length <= JSON.stringify(bundled).length ? inlined : bundled;
-  } catch (error) {
-    if (error instanceof TooLarge) return bundled;
-    throw error;
-  }
-}
-
-/** The tool list a provider receives: name, description and a self-contained input schema. */
-function providerJson(connector: ConnectorDefinition, withOutput: boolean): string {
-  const tools = connector.methods.map((method) => {
-    const input = toJsonSchema(method.inputSchema);
-    const output = toJsonSchema(method.outputSchema, "output");
-    return {
-      name: toIdentifier(method.name),
-      description: method.description ?? "",
-      input_schema: selfContained(input, connector.schemaRoot ?? input),
-      ...(withOutput && output !== undefined
-        ? { output_schema: selfContained(output, connector.schemaRoot ?? output) }
-        : {}),
-    };
-  });
-  return JSON.stringify(tools);
-}
-
-function time(run: () => void, rounds: number): number {
-  const samples: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const start = performance.now();
-    run();
-    samples.push(performance.now() - start);
-  }
-  return median(samples);
-}
 
 const connectors: ConnectorDefinition[] = [
   ...MCP_FIXTURES.map(mcpConnector),
