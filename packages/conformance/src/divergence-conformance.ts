@@ -38,7 +38,7 @@ const PROGRAM = `async () => {
 }`;
 
 /** One call that reached a connector. */
-interface Invocation {
+export interface Invocation {
   connector: string;
   method: string;
   input: unknown;
@@ -48,7 +48,7 @@ interface Invocation {
 const KEY = { type: "object", properties: { key: { type: "number" } }, required: ["key"] };
 
 /** A connector written by hand: reads (`read`, `peek`) and, for `kv`, an approval-gated `write`. */
-function connector(name: string, ledger: Invocation[], gatedWrite: boolean): Connector {
+export function connector(name: string, ledger: Invocation[], gatedWrite: boolean): Connector {
   return {
     specificationVersion: "v1",
     name,

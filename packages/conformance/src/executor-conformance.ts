@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { ATTACKS, attackHost } from "./attack-corpus.ts";
 import { divergenceTests } from "./divergence-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
+import { pauseTests } from "./pause-conformance.ts";
 import { replayProperty } from "./replay-property.ts";
 import {
   describeValue,
@@ -73,6 +74,7 @@ export type ExecutorConformanceGroup =
   | "replay property"
   | "replay"
   | "divergence"
+  | "pause"
   | "console";
 
 const CODES = ["SYNTAX_ERROR", "THROWN", "TIMEOUT", "MEMORY", "ABORTED", "NOT_SERIALIZABLE"];
@@ -1182,6 +1184,8 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
         SLOW_TEST_MS,
       );
     });
+
+    section("pause", () => pauseTests({ test, createExecutor: create }));
 
     section("divergence", () =>
       divergenceTests({ test, createExecutor: create, replay: has("replay") }),

@@ -34,6 +34,7 @@ runExecutorConformance({
     "errors as data",
     "isolation",
     "limits",
+    "pause",
     "replay",
     "console",
   ],

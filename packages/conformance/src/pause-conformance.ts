@@ -1,0 +1,74 @@
+// Calls after a pause, through the executor under test: a program that swallows the pause (catches
+// it) and goes on calling, in sequence, in parallel, from microtasks and from timers where the
+// sandbox has them, reaches no connector; the approval then runs the write once and the rest live.
+import { createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
+import { expect } from "vitest";
+import {
+  connector,
+  type DivergenceTestOptions,
+  type Invocation,
+} from "./divergence-conformance.ts";
+import { sleep } from "./suite-parts.ts";
+
+const GROUP = "pause";
+const SLOW_TEST_MS = 60_000;
+
+const SWALLOWS_THE_PAUSE = `async () => {
+  const after = [];
+  const attempt = async (label, call) => {
+    try { await call(); after.push(label + " answered"); } catch { after.push(label + " refused"); }
+  };
+  let written;
+  try {
+    written = await kv.write({ key: 1, value: "once" });
+  } catch {
+    after.push("the pause, caught");
+    // calls left for later: a microtask, and a timer where the sandbox has timers
+    Promise.resolve().then(() => kv.read({ key: 71 }).catch(() => {}));
+    if (typeof setTimeout === "function") setTimeout(() => kv.read({ key: 70 }).catch(() => {}), 5);
+  }
+  await attempt("a read", () => kv.read({ key: 2 }));
+  await attempt("two reads at once", () => Promise.all([kv.read({ key: 3 }), kv.read({ key: 4 })]));
+  await attempt("a write", () => kv.write({ key: 5, value: "again" }));
+  return { written, after };
+}`;
+
+export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "createExecutor">): void {
+  options.test(
+    GROUP,
+    "calls the program makes after a pause, caught or not, reach no connector",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const first = await runtime(await options.createExecutor()).execute({
+        code: SWALLOWS_THE_PAUSE,
+      });
+      expect(first).toMatchObject({
+        status: "paused",
+        pending: [{ seq: 0, connector: "kv", method: "write", args: { key: 1, value: "once" } }],
+      });
+      // time for timers and late microtasks of the paused pass to fire
+      await sleep(100);
+      expect(ledger, "nothing reached the connector after the pause").toEqual([]);
+
+      const approved = await runtime(await options.createExecutor()).approve({
+        executionId: first.executionId,
+      });
+      expect(approved).toMatchObject({
+        status: "paused",
+        pending: [{ connector: "kv", method: "write", args: { key: 5, value: "again" } }],
+      });
+      await sleep(100);
+      const calls = ledger.map(({ method, input }) => `${method} ${JSON.stringify(input)}`);
+      // the approved write once; the reads the code makes after it; the second write waits
+      expect(calls.filter((call) => call.startsWith("write"))).toEqual([
+        'write {"key":1,"value":"once"}',
+      ]);
+      for (const key of [2, 3, 4]) expect(calls).toContain(`read {"key":${key}}`);
+      expect(new Set(ledger.map((call) => call.idempotencyKey)).size).toBe(ledger.length);
+    },
+    SLOW_TEST_MS,
+  );
+}
