@@ -136,12 +136,17 @@ class CatalogCore {
       definitions.map((definition) => definition.name),
       { kind: "connector name", reserved },
     );
+    // names are handed out on the first declaration written, for every connector in catalog order
+    const prepareAll = () => {
+      for (const connector of this.connectors) connector.prepare();
+    };
     this.connectors = definitions.map(
       (definition) =>
         new ConnectorDeclarations(
           definition,
           map.identifiers.get(definition.name) as string,
           this.names,
+          prepareAll,
         ),
     );
     const items: Item[] = [];

@@ -129,18 +129,24 @@ export class ConnectorDeclarations {
   private readonly rendered = new Map<string, RenderedMethod>();
   private readonly typeNames = new Map<string, { input: string; output: string }>();
   private readonly writer: TypeWriter;
+  private readonly scope: string;
+  private readonly prepareAll: () => void;
+  private prepared = false;
   private everything: string | undefined;
 
   constructor(
     private readonly definition: ConnectorDefinition,
     identifier: string,
-    names: NameAllocator,
+    private readonly names: NameAllocator,
+    /** prepares this connector and the others of its catalog, in catalog order (see `prepare`) */
+    prepareAll?: () => void,
   ) {
     this.name = identifier;
     this.original = definition.name;
     this.instructions = definition.instructions?.trim() || undefined;
-    const scope = toPascalCase(identifier);
-    this.writer = new TypeWriter(names, scope);
+    this.scope = toPascalCase(identifier);
+    this.writer = new TypeWriter(names, this.scope);
+    this.prepareAll = prepareAll ?? (() => this.prepare());
     const map = createNameMap(
       definition.methods.map((method) => method.name),
       { kind: `method of connector "${definition.name}"` },
@@ -148,11 +154,6 @@ export class ConnectorDeclarations {
     this.methods = definition.methods.map((method) => {
       const name = map.identifiers.get(method.name) as string;
       this.outputs.set(name, toJsonSchema(method.outputSchema, "output"));
-      const pascal = toPascalCase(name);
-      this.typeNames.set(name, {
-        input: names.allocate(`${pascal}Input`, scope),
-        output: names.allocate(`${pascal}Output`, scope),
-      });
       const declared: DeclaredMethod = {
         name,
         original: method.name,
@@ -166,15 +167,32 @@ export class ConnectorDeclarations {
       this.byOriginal.set(method.name, declared);
       return declared;
     });
-    // Names of shared and named types are handed out now, in catalog order, so that they do not depend
-    // on which method or connector is described first.
+  }
+
+  /**
+   * Hands out the names of the method types and of the shared and named types, once. It runs before
+   * the first declaration is written, not when the catalog is made (on a large API most of making
+   * it), and for every connector of a catalog in catalog order, so that names do not depend on which
+   * method or connector is described first.
+   */
+  prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    for (const method of this.methods) {
+      const pascal = toPascalCase(method.name);
+      this.typeNames.set(method.name, {
+        input: this.names.allocate(`${pascal}Input`, this.scope),
+        output: this.names.allocate(`${pascal}Output`, this.scope),
+      });
+    }
     const schemas = this.methods.flatMap((method) => [
       method.inputSchema,
       this.outputs.get(method.name),
     ]);
-    if (definition.schemaRoot !== undefined) this.writer.predeclare(definition.schemaRoot);
+    const root = this.definition.schemaRoot;
+    if (root !== undefined) this.writer.predeclare(root);
     else for (const schema of schemas) this.writer.predeclare(schema);
-    this.writer.shareRepeated(schemas, definitionsOf(definition.schemaRoot));
+    this.writer.shareRepeated(schemas, definitionsOf(root));
   }
 
   /**
@@ -239,6 +257,7 @@ export class ConnectorDeclarations {
     const key = `${summary ? "summary" : "full"}:${name}`;
     const cached = this.rendered.get(key);
     if (cached) return cached;
+    this.prepareAll();
     const declared = this.byIdentifier.get(name) as DeclaredMethod;
     const types = this.typeNames.get(name) as { input: string; output: string };
     const root = this.definition.schemaRoot;
