@@ -1,7 +1,16 @@
 import type { ExecuteRequest, ExecuteResult, HostNamespaces } from "@codemode/core";
 import { expect } from "vitest";
 import type { ExecutorCapability } from "./executor-conformance.ts";
-import { errorOf, MARKER, MEMORY_BYTES, resultOf, sleep, TIMEOUT_MS } from "./suite-parts.ts";
+import {
+  errorOf,
+  HOST_GLOBALS,
+  MARKER,
+  MEMORY_BYTES,
+  recorder,
+  resultOf,
+  sleep,
+  TIMEOUT_MS,
+} from "./suite-parts.ts";
 
 // The attack corpus of the executor suite: hostile programs, each with the outcomes it may end in.
 // The suite runs each with a marker on the host's globalThis, then checks that the host's
@@ -24,8 +33,6 @@ export interface Attack {
 
 /** The name of the host function behind `ns.fail`: no stack the sandbox sees may show it. */
 const HOST_FRAME = "conformanceHostOnlyFrame";
-/** Host globals besides the marker that no sandbox global or prototype may hold. */
-const HOST_ONLY = ["process", "require", "module", "Buffer", "__dirname", "Deno", "Bun"];
 
 /** The host of an attack: `ns.echo` records each input and returns it, `ns.fail` always throws. */
 export function attackHost(calls: unknown[]): HostNamespaces {
@@ -36,10 +43,7 @@ export function attackHost(calls: unknown[]): HostNamespaces {
   };
   return {
     ns: {
-      echo: async (input) => {
-        calls.push(input);
-        return input;
-      },
+      echo: recorder(calls),
       fail: () => frames[HOST_FRAME](),
     },
   };
@@ -503,7 +507,7 @@ export const ATTACKS: readonly Attack[] = [
       }
       const probe = (make) => { try { return String(make()); } catch (error) { return error && error.name === "EvalError" ? "refused" : "error"; } };
       return {
-        hostNames: names.filter((name) => ${JSON.stringify([MARKER, ...HOST_ONLY])}.includes(name)),
+        hostNames: names.filter((name) => ${JSON.stringify([MARKER, ...HOST_GLOBALS])}.includes(name)),
         viaConstructor: probe(() => globalThis.constructor.constructor("return typeof globalThis.${MARKER}")()),
         viaSelf: typeof self === "undefined" ? "none" : typeof self.${MARKER},
       };

@@ -3,7 +3,6 @@ import type {
   ExecuteRequest,
   ExecuteResult,
   Executor,
-  HostFunction,
   HostNamespaces,
   RecordedCall,
 } from "@codemode/core";
@@ -17,8 +16,10 @@ import { replayProperty } from "./replay-property.ts";
 import {
   describeValue,
   errorOf,
+  HOST_GLOBALS,
   MARKER,
   MEMORY_BYTES,
+  recorder,
   resultOf,
   sleep,
   TIMEOUT_MS,
@@ -78,20 +79,6 @@ export type ExecutorConformanceGroup =
   | "console";
 
 const CODES = ["SYNTAX_ERROR", "THROWN", "TIMEOUT", "MEMORY", "ABORTED", "NOT_SERIALIZABLE"];
-/** Globals of Node, Deno and Bun that must not exist in a sandbox. */
-const HOST_GLOBALS = [
-  "process",
-  "require",
-  "module",
-  "exports",
-  "Buffer",
-  "global",
-  "__dirname",
-  "__filename",
-  "setImmediate",
-  "Deno",
-  "Bun",
-];
 const SLOW_TEST_MS = 60_000;
 
 const codec = createValueCodec();
@@ -182,14 +169,6 @@ async function execute(executor: Executor, request: ExecuteRequest): Promise<Exe
     expect(Object.hasOwn(outcome, "result"), "the outcome has result or error").toBe(true);
   }
   return outcome;
-}
-
-/** A host method that records each input and returns it. */
-function recorder(calls: unknown[]): HostFunction {
-  return async (input) => {
-    calls.push(input);
-    return input;
-  };
 }
 
 /** A pass right after another: the executor still works. */

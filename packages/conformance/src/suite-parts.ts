@@ -1,4 +1,4 @@
-import type { ExecuteResult, SandboxError } from "@codemode/core";
+import type { ExecuteResult, HostFunction, SandboxError } from "@codemode/core";
 
 // Pieces the executor suite and its attack corpus share.
 
@@ -9,6 +9,29 @@ export const MARKER = "__codemodeConformanceHostMarker";
 /** Generous limits: a loaded two-core machine runs several packages' tests at once. */
 export const TIMEOUT_MS = 1_000;
 export const MEMORY_BYTES = 32 * 1024 * 1024;
+
+/** Globals of Node, Deno and Bun that must not exist in a sandbox. */
+export const HOST_GLOBALS = [
+  "process",
+  "require",
+  "module",
+  "exports",
+  "Buffer",
+  "global",
+  "__dirname",
+  "__filename",
+  "setImmediate",
+  "Deno",
+  "Bun",
+];
+
+/** A host method that records each input and returns it. */
+export function recorder(calls: unknown[]): HostFunction {
+  return async (input) => {
+    calls.push(input);
+    return input;
+  };
+}
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
