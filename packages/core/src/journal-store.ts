@@ -1,3 +1,5 @@
+import { CodemodeError } from "./codemode-error.ts";
+
 /** Where a run stands. */
 export type ExecutionStatus =
   | "running"
@@ -105,7 +107,7 @@ export interface Journal {
     executionId: string,
     options?: { states?: readonly EntryState[] },
   ): Promise<JournalEntry[]>;
-  /** inserts or replaces the entry at (executionId, seq) */
+  /** inserts or replaces the entry at (executionId, seq); rejects with `noSuchRun` if there is no such run */
   putEntry(entry: JournalEntry): Promise<void>;
   /** applies `patch` only if the state is one of `expected`; tells whether it did */
   updateEntry(
@@ -135,4 +137,12 @@ export interface Journal {
 /** Keeps the journals of any number of named runtimes apart. */
 export interface JournalStore {
   journal(name: string): Journal;
+}
+
+/** What a journal's `putEntry` throws for an entry whose run it does not have. */
+export function noSuchRun(entry: Pick<JournalEntry, "executionId" | "seq">): CodemodeError {
+  return new CodemodeError(
+    "STORE_FAILED",
+    `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
+  );
 }

@@ -1,4 +1,3 @@
-import { CodemodeError } from "./codemode-error.ts";
 import {
   type EntryState,
   type ExecutionRecord,
@@ -6,6 +5,7 @@ import {
   type Journal,
   type JournalEntry,
   type JournalStore,
+  noSuchRun,
   type SnippetRecord,
   TERMINAL_STATUSES,
 } from "./journal-store.ts";
@@ -112,10 +112,7 @@ class MemoryJournal implements Journal {
 
   async putEntry(entry: JournalEntry): Promise<void> {
     if (!this.executions.has(entry.executionId)) {
-      throw new CodemodeError(
-        "STORE_FAILED",
-        `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
-      );
+      throw noSuchRun(entry);
     }
     const entries = this.entries.get(entry.executionId) ?? new Map<number, JournalEntry>();
     this.entries.set(entry.executionId, entries);

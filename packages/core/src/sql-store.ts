@@ -6,6 +6,7 @@ import {
   type Journal,
   type JournalEntry,
   type JournalStore,
+  noSuchRun,
   type SnippetRecord,
   TERMINAL_STATUSES,
 } from "./journal-store.ts";
@@ -407,10 +408,7 @@ class SqlJournal implements Journal {
       !this.insertEntry(entry) &&
       !(this.renumbered(entry.executionId) && this.insertEntry(entry))
     ) {
-      throw new CodemodeError(
-        "STORE_FAILED",
-        `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
-      );
+      throw noSuchRun(entry);
     }
   }
 
