@@ -130,7 +130,6 @@ export class ConnectorDeclarations {
   private readonly typeNames = new Map<string, { input: string; output: string }>();
   private readonly writer: TypeWriter;
   private readonly scope: string;
-  private readonly prepareAll: () => void;
   private prepared = false;
   private everything: string | undefined;
 
@@ -139,14 +138,13 @@ export class ConnectorDeclarations {
     identifier: string,
     private readonly names: NameAllocator,
     /** prepares this connector and the others of its catalog, in catalog order (see `prepare`) */
-    prepareAll?: () => void,
+    private readonly prepareAll: () => void,
   ) {
     this.name = identifier;
     this.original = definition.name;
     this.instructions = definition.instructions?.trim() || undefined;
     this.scope = toPascalCase(identifier);
     this.writer = new TypeWriter(names, this.scope);
-    this.prepareAll = prepareAll ?? (() => this.prepare());
     const map = createNameMap(
       definition.methods.map((method) => method.name),
       { kind: `method of connector "${definition.name}"` },
