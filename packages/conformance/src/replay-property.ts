@@ -3,7 +3,13 @@
 // method that throws for some inputs, loops and branches on earlier replies) pause at a gated call;
 // the approval pass replays what was recorded and ends with the value a host-side evaluation of the
 // same program gives, and no recorded read reaches the connector again.
-import { type Connector, createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
+import {
+  type Connector,
+  createCodemodeRuntime,
+  createValueCodec,
+  type Executor,
+  memoryStore,
+} from "@codemode/core";
 import fc from "fast-check";
 import { describe, expect } from "vitest";
 import type { conformanceTest } from "./known-gaps.ts";
@@ -19,26 +25,13 @@ const SLOW_TEST_MS = 120_000;
 // ---------------------------------------------------------------------------------------------
 // The connector: deterministic replies with the values the codec must keep (Date, Set, Map, bigint)
 
-/** Text of a value that is equal for equal values (sorted keys; Date, Set, Map and bigint marked). */
-function canonical(value: unknown): string {
-  if (value === undefined) return "u";
-  if (typeof value === "bigint") return `${value}n`;
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "u";
-  if (value instanceof Date) return `D${value.getTime()}`;
-  if (value instanceof Set) return `S[${[...value].map(canonical).join(",")}]`;
-  if (value instanceof Map)
-    return `M[${[...value].map(([key, item]) => `${canonical(key)}:${canonical(item)}`).join(",")}]`;
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(",")}}`;
-}
+/** The codec's canonical text: equal for equal values (sorted keys; Date, Set, Map, bigint kept). */
+const codec = createValueCodec();
 
 /** A small number that depends on the whole input (FNV-1a over its canonical text). */
 function digest(input: unknown): number {
   let hash = 0x811c9dc5;
-  for (const character of canonical(input)) {
+  for (const character of codec.encode(input, { canonical: true })) {
     hash ^= character.codePointAt(0) as number;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
