@@ -98,7 +98,9 @@ export function schemaDocLines(
     else if (typeof value === "number" || typeof value === "string")
       lines.push(`@${name} ${value}`);
   };
-  if (schema.default !== undefined) tag("default", compactJson(schema.default));
+  // a flag left out is read as off: `@default false` would say nothing more
+  if (schema.default !== undefined && schema.default !== false)
+    tag("default", compactJson(schema.default));
   // the bounds every safe integer has (Zod's `.int()` writes them) say nothing
   const minimum = schema.minimum === Number.MIN_SAFE_INTEGER ? undefined : schema.minimum;
   const maximum = schema.maximum === Number.MAX_SAFE_INTEGER ? undefined : schema.maximum;

@@ -337,6 +337,19 @@ describe("jsonSchemaToTypeScript: JSDoc", () => {
     expect(output.match(/\*\//g)).toHaveLength(1);
   });
 
+  it("leaves out a default of false, which an absent flag already means", () => {
+    const output = render({
+      type: "object",
+      properties: {
+        draft: { type: "boolean", description: "Open as a draft.", default: false },
+        notify: { type: "boolean", default: true },
+      },
+    });
+    expect(output).toContain("/** Open as a draft. */\n\tdraft?: boolean;");
+    expect(output).toContain("/** @default true */\n\tnotify?: boolean;");
+    expect(output).not.toContain("@default false");
+  });
+
   it("documents an inlined reference with the target's description", () => {
     const schema = {
       type: "object",

@@ -7,7 +7,7 @@ type EchoOutput = unknown;
 type GetAnnotatedMessageInput = {
 	/** Type of message to demonstrate different annotation patterns */
 	messageType: "error" | "success" | "debug";
-	/** Whether to include an example image @default false */
+	/** Whether to include an example image */
 	includeImage?: boolean;
 };
 type GetAnnotatedMessageOutput = unknown;
@@ -90,7 +90,7 @@ type TriggerUrlElicitationInput = {
 	message?: string;
 	/** Optional explicit elicitation ID. */
 	elicitationId?: string;
-	/** Controls which elicitation mechanism is used. @default false */
+	/** Controls which elicitation mechanism is used. */
 	errorPath?: boolean;
 };
 type TriggerUrlElicitationOutput = unknown;
@@ -106,7 +106,7 @@ type TriggerSamplingRequestOutput = unknown;
 type SimulateResearchQueryInput = {
 	/** The research topic to investigate */
 	topic: string;
-	/** Simulate an ambiguous query that requires clarification (triggers input_required status) @default false */
+	/** Simulate an ambiguous query that requires clarification (triggers input_required status) */
 	ambiguous?: boolean;
 };
 type SimulateResearchQueryOutput = unknown;

@@ -35,7 +35,7 @@ type EditFileInput = {
 		/** Text to replace with */
 		newText: string;
 	}[];
-	/** Preview changes using git-style diff format @default false */
+	/** Preview changes using git-style diff format */
 	dryRun?: boolean;
 };
 type EditFileOutput = ReadFileOutput;

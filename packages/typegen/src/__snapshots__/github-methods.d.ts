@@ -273,7 +273,7 @@ type NullableRepository = {
 	forks: number;
 	permissions?: Permission2;
 	owner: SimpleUser;
-	/** Whether the repository is private or public. @default false */
+	/** Whether the repository is private or public. */
 	private: boolean;
 	/** @format uri */
 	html_url: string;
@@ -348,7 +348,7 @@ type NullableRepository = {
 	/** The default branch of the repository. */
 	default_branch: string;
 	open_issues_count: number;
-	/** Whether this repository acts as a template that can be used to generate new repositories. @default false */
+	/** Whether this repository acts as a template that can be used to generate new repositories. */
 	is_template?: boolean;
 	topics?: string[];
 	/** Whether issues are enabled. @default true */
@@ -360,13 +360,13 @@ type NullableRepository = {
 	has_pages: boolean;
 	/** Whether downloads are enabled. @default true @deprecated */
 	has_downloads: boolean;
-	/** Whether discussions are enabled. @default false */
+	/** Whether discussions are enabled. */
 	has_discussions?: boolean;
 	/** Whether pull requests are enabled. @default true */
 	has_pull_requests?: boolean;
 	/** The policy controlling who can create pull requests: all or collaborators_only. */
 	pull_request_creation_policy?: "all" | "collaborators_only";
-	/** Whether the repository is archived. @default false */
+	/** Whether the repository is archived. */
 	archived: boolean;
 	/** Returns whether or not this repository disabled. */
 	disabled: boolean;
@@ -383,13 +383,13 @@ type NullableRepository = {
 	temp_clone_token?: string;
 	/** Whether to allow squash merges for pull requests. @default true */
 	allow_squash_merge?: boolean;
-	/** Whether to allow Auto-merge to be used on pull requests. @default false */
+	/** Whether to allow Auto-merge to be used on pull requests. */
 	allow_auto_merge?: boolean;
-	/** Whether to delete head branches when pull requests are merged @default false */
+	/** Whether to delete head branches when pull requests are merged */
 	delete_branch_on_merge?: boolean;
-	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. @default false */
+	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. */
 	allow_update_branch?: boolean;
-	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @default false @deprecated */
+	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @deprecated */
 	use_squash_pr_title_as_default?: boolean;
 	/** The default value for a squash merge commit title: */
 	squash_merge_commit_title?: "PR_TITLE" | "COMMIT_OR_PR_TITLE";
@@ -403,7 +403,7 @@ type NullableRepository = {
 	allow_merge_commit?: boolean;
 	/** Whether to allow forking this repo */
 	allow_forking?: boolean;
-	/** Whether to require contributors to sign off on web-based commits @default false */
+	/** Whether to require contributors to sign off on web-based commits */
 	web_commit_signoff_required?: boolean;
 	open_issues: number;
 	watchers: number;
@@ -474,7 +474,7 @@ type Repository = {
 	forks: number;
 	permissions?: Permission2;
 	owner: SimpleUser;
-	/** Whether the repository is private or public. @default false */
+	/** Whether the repository is private or public. */
 	private: boolean;
 	/** @format uri */
 	html_url: string;
@@ -549,7 +549,7 @@ type Repository = {
 	/** The default branch of the repository. */
 	default_branch: string;
 	open_issues_count: number;
-	/** Whether this repository acts as a template that can be used to generate new repositories. @default false */
+	/** Whether this repository acts as a template that can be used to generate new repositories. */
 	is_template?: boolean;
 	topics?: string[];
 	/** Whether issues are enabled. @default true */
@@ -561,13 +561,13 @@ type Repository = {
 	has_pages: boolean;
 	/** Whether downloads are enabled. @default true @deprecated */
 	has_downloads: boolean;
-	/** Whether discussions are enabled. @default false */
+	/** Whether discussions are enabled. */
 	has_discussions?: boolean;
 	/** Whether pull requests are enabled. @default true */
 	has_pull_requests?: boolean;
 	/** The policy controlling who can create pull requests: all or collaborators_only. */
 	pull_request_creation_policy?: "all" | "collaborators_only";
-	/** Whether the repository is archived. @default false */
+	/** Whether the repository is archived. */
 	archived: boolean;
 	/** Returns whether or not this repository disabled. */
 	disabled: boolean;
@@ -584,13 +584,13 @@ type Repository = {
 	temp_clone_token?: string;
 	/** Whether to allow squash merges for pull requests. @default true */
 	allow_squash_merge?: boolean;
-	/** Whether to allow Auto-merge to be used on pull requests. @default false */
+	/** Whether to allow Auto-merge to be used on pull requests. */
 	allow_auto_merge?: boolean;
-	/** Whether to delete head branches when pull requests are merged @default false */
+	/** Whether to delete head branches when pull requests are merged */
 	delete_branch_on_merge?: boolean;
-	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. @default false */
+	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. */
 	allow_update_branch?: boolean;
-	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @default false @deprecated */
+	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @deprecated */
 	use_squash_pr_title_as_default?: boolean;
 	/** The default value for a squash merge commit title: */
 	squash_merge_commit_title?: "PR_TITLE" | "COMMIT_OR_PR_TITLE";
@@ -604,7 +604,7 @@ type Repository = {
 	allow_merge_commit?: boolean;
 	/** Whether to allow forking this repo */
 	allow_forking?: boolean;
-	/** Whether to require contributors to sign off on web-based commits @default false */
+	/** Whether to require contributors to sign off on web-based commits */
 	web_commit_signoff_required?: boolean;
 	open_issues: number;
 	watchers: number;
@@ -899,7 +899,7 @@ type Repository = {
 	forks: number;
 	permissions?: Permission2;
 	owner: SimpleUser;
-	/** Whether the repository is private or public. @default false */
+	/** Whether the repository is private or public. */
 	private: boolean;
 	/** @format uri */
 	html_url: string;
@@ -974,7 +974,7 @@ type Repository = {
 	/** The default branch of the repository. */
 	default_branch: string;
 	open_issues_count: number;
-	/** Whether this repository acts as a template that can be used to generate new repositories. @default false */
+	/** Whether this repository acts as a template that can be used to generate new repositories. */
 	is_template?: boolean;
 	topics?: string[];
 	/** Whether issues are enabled. @default true */
@@ -986,13 +986,13 @@ type Repository = {
 	has_pages: boolean;
 	/** Whether downloads are enabled. @default true @deprecated */
 	has_downloads: boolean;
-	/** Whether discussions are enabled. @default false */
+	/** Whether discussions are enabled. */
 	has_discussions?: boolean;
 	/** Whether pull requests are enabled. @default true */
 	has_pull_requests?: boolean;
 	/** The policy controlling who can create pull requests: all or collaborators_only. */
 	pull_request_creation_policy?: "all" | "collaborators_only";
-	/** Whether the repository is archived. @default false */
+	/** Whether the repository is archived. */
 	archived: boolean;
 	/** Returns whether or not this repository disabled. */
 	disabled: boolean;
@@ -1009,13 +1009,13 @@ type Repository = {
 	temp_clone_token?: string;
 	/** Whether to allow squash merges for pull requests. @default true */
 	allow_squash_merge?: boolean;
-	/** Whether to allow Auto-merge to be used on pull requests. @default false */
+	/** Whether to allow Auto-merge to be used on pull requests. */
 	allow_auto_merge?: boolean;
-	/** Whether to delete head branches when pull requests are merged @default false */
+	/** Whether to delete head branches when pull requests are merged */
 	delete_branch_on_merge?: boolean;
-	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. @default false */
+	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. */
 	allow_update_branch?: boolean;
-	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @default false @deprecated */
+	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @deprecated */
 	use_squash_pr_title_as_default?: boolean;
 	/** The default value for a squash merge commit title: */
 	squash_merge_commit_title?: "PR_TITLE" | "COMMIT_OR_PR_TITLE";
@@ -1029,7 +1029,7 @@ type Repository = {
 	allow_merge_commit?: boolean;
 	/** Whether to allow forking this repo */
 	allow_forking?: boolean;
-	/** Whether to require contributors to sign off on web-based commits @default false */
+	/** Whether to require contributors to sign off on web-based commits */
 	web_commit_signoff_required?: boolean;
 	open_issues: number;
 	watchers: number;
@@ -1728,7 +1728,7 @@ type Repository = {
 	forks: number;
 	permissions?: Permission2;
 	owner: SimpleUser;
-	/** Whether the repository is private or public. @default false */
+	/** Whether the repository is private or public. */
 	private: boolean;
 	/** @format uri */
 	html_url: string;
@@ -1803,7 +1803,7 @@ type Repository = {
 	/** The default branch of the repository. */
 	default_branch: string;
 	open_issues_count: number;
-	/** Whether this repository acts as a template that can be used to generate new repositories. @default false */
+	/** Whether this repository acts as a template that can be used to generate new repositories. */
 	is_template?: boolean;
 	topics?: string[];
 	/** Whether issues are enabled. @default true */
@@ -1815,13 +1815,13 @@ type Repository = {
 	has_pages: boolean;
 	/** Whether downloads are enabled. @default true @deprecated */
 	has_downloads: boolean;
-	/** Whether discussions are enabled. @default false */
+	/** Whether discussions are enabled. */
 	has_discussions?: boolean;
 	/** Whether pull requests are enabled. @default true */
 	has_pull_requests?: boolean;
 	/** The policy controlling who can create pull requests: all or collaborators_only. */
 	pull_request_creation_policy?: "all" | "collaborators_only";
-	/** Whether the repository is archived. @default false */
+	/** Whether the repository is archived. */
 	archived: boolean;
 	/** Returns whether or not this repository disabled. */
 	disabled: boolean;
@@ -1838,13 +1838,13 @@ type Repository = {
 	temp_clone_token?: string;
 	/** Whether to allow squash merges for pull requests. @default true */
 	allow_squash_merge?: boolean;
-	/** Whether to allow Auto-merge to be used on pull requests. @default false */
+	/** Whether to allow Auto-merge to be used on pull requests. */
 	allow_auto_merge?: boolean;
-	/** Whether to delete head branches when pull requests are merged @default false */
+	/** Whether to delete head branches when pull requests are merged */
 	delete_branch_on_merge?: boolean;
-	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. @default false */
+	/** Whether or not a pull request head branch that is behind its base branch can always be updated even if it is not required to be up to date before merging. */
 	allow_update_branch?: boolean;
-	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @default false @deprecated */
+	/** Whether a squash merge commit can use the pull request title as default. **This property is closing down. @deprecated */
 	use_squash_pr_title_as_default?: boolean;
 	/** The default value for a squash merge commit title: */
 	squash_merge_commit_title?: "PR_TITLE" | "COMMIT_OR_PR_TITLE";
@@ -1858,7 +1858,7 @@ type Repository = {
 	allow_merge_commit?: boolean;
 	/** Whether to allow forking this repo */
 	allow_forking?: boolean;
-	/** Whether to require contributors to sign off on web-based commits @default false */
+	/** Whether to require contributors to sign off on web-based commits */
 	web_commit_signoff_required?: boolean;
 	open_issues: number;
 	watchers: number;
@@ -2810,10 +2810,7 @@ type CodeSecurityCreateConfigurationInput = {
 		dependency_graph_autosubmit_action?: "enabled" | "disabled" | "not_set";
 		/** Feature options for Automatic dependency submission */
 		dependency_graph_autosubmit_action_options?: {
-			/**
-			 * Whether to use runners labeled with 'dependency-submission' or standard GitHub runners.
-			 * @default false
-			 */
+			/** Whether to use runners labeled with 'dependency-submission' or standard GitHub runners. */
 			labeled_runners?: boolean;
 		};
 		/**

@@ -199,7 +199,7 @@ type BrowserNavigateBackInput = {};
 type BrowserNavigateBackOutput = unknown;
 
 type BrowserNetworkRequestsInput = {
-	/** Whether to include successful static resources like images, fonts, scripts, etc. Defaults to false. @default false */
+	/** Whether to include successful static resources like images, fonts, scripts, etc. Defaults to false. */
 	static?: boolean;
 	/** Only return requests whose URL matches this regexp (e.g. "/api/.*user"). */
 	filter?: string;
