@@ -452,6 +452,36 @@ describe("limits and bad inputs become data", () => {
   });
 });
 
+describe("search options", () => {
+  it("ranks codemode.search with the host's embedding function and limit", async () => {
+    const { connector } = tracker();
+    const embedded: string[] = [];
+    // stands in for a real model: only it knows that "paperwork" is about labels
+    const embed = async (texts: string[]) => {
+      embedded.push(...texts);
+      return texts.map((text) => [/paperwork|label/i.test(text) ? 1 : 0, 0.1]);
+    };
+    const plain = runtimeOf([connector], { search: { limit: 1 } });
+    const semantic = runtimeOf([connector], { search: { embed, semanticWeight: 2, limit: 1 } });
+    const code = 'return (await codemode.search("issue paperwork")).results.map((r) => r.path);';
+    const lexical = await plain.execute({ code });
+    expect(lexical).toMatchObject({ status: "completed", result: [expect.any(String)] });
+    expect(lexical).not.toMatchObject({ result: ["issues.label"] });
+    expect(await semantic.execute({ code })).toMatchObject({ result: ["issues.label"] });
+    expect(embedded).toContain("issues label: Label an issue.");
+    expect(embedded.at(-1)).toBe("issue paperwork");
+  });
+
+  it("refuses a semanticWeight out of range as a configuration error", () => {
+    expect(() => runtimeOf([], { search: { semanticWeight: -1 } })).toThrow(
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        message: expect.stringContaining("semanticWeight"),
+      }),
+    );
+  });
+});
+
 describe("snippets", () => {
   it("saves a run as a snippet the model finds, describes and runs in the same numbering", async () => {
     const { connector } = tracker();

@@ -1,5 +1,6 @@
 import {
   type Catalog,
+  type CatalogOptions,
   type ConnectorDefinition,
   createCatalog,
   createToolDescription,
@@ -62,6 +63,12 @@ export interface CodemodeRuntimeOptions {
   limits?: ExecuteLimits & { maxCalls?: number };
   /** injectable clock */
   now?: () => number;
+  /**
+   * how `codemode.search` ranks: an optional `embed(texts)` for a semantic re-rank (Workers AI
+   * embeddings, for example; search works offline without it), the `semanticWeight` of that re-rank,
+   * and how many results a search returns (`limit`, default 8)
+   */
+  search?: Pick<CatalogOptions, "embed" | "semanticWeight" | "limit">;
 }
 
 /** A run with its journal, as the audit view shows it. */
@@ -338,7 +345,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     });
     let catalog: Catalog;
     try {
-      catalog = createCatalog({ connectors: definitions });
+      catalog = createCatalog({ ...options.search, connectors: definitions });
     } catch (error) {
       if (TypegenError.isInstance(error))
         throw new CodemodeError("INVALID_CONFIG", error.message, { cause: error });

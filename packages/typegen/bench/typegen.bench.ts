@@ -4,7 +4,12 @@
 import { readFileSync } from "node:fs";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
-import { type ConnectorDefinition, createCatalog, createToolDescription } from "../src/index.ts";
+import {
+  type ConnectorDefinition,
+  createCatalog,
+  createToolDescription,
+  type EmbedFunction,
+} from "../src/index.ts";
 import {
   MCP_FIXTURES,
   mcpConnector,
@@ -13,6 +18,7 @@ import {
 } from "../test/fixtures.ts";
 import { Bm25 } from "./bm25.ts";
 import { providerJson } from "./provider-json.ts";
+import { sentenceEncoder } from "./sentence-encoder.ts";
 import { percentile, time } from "./timing.ts";
 
 const encoder = new Tiktoken(o200k);
@@ -23,7 +29,8 @@ const connectors: ConnectorDefinition[] = [
   ...OPENAPI_FIXTURES.map(openApiConnector),
 ];
 
-// `--search` skips the token and typegen tables; `--misses` lists the dev-split queries missed at 5.
+// `--search` skips the token and typegen tables; `--misses` lists the dev-split queries missed at 5;
+// `--no-embed` leaves out the sentence encoder.
 if (!process.argv.includes("--search")) {
   console.log("## Tokens (js-tiktoken o200k) and typegen time per real catalog\n");
   console.log(
@@ -81,31 +88,88 @@ console.log(
   `\n## Search over ${methods.length} methods (${queries.length} queries × 5 rounds)\n\nlatency p50 ${percentile(latencies, 50).toFixed(3)} ms, p95 ${percentile(latencies, 95).toFixed(3)} ms`,
 );
 
-type Row = { n: number; ours1: number; ours5: number; bm1: number; bm5: number };
+// Rankers side by side on the same queries: ours, a plain BM25 baseline, and (unless --no-embed) ours
+// re-ranked with a real sentence encoder as the host's `embed`, and that encoder on its own.
+type Ranker = (query: string) => Promise<string[]>;
+const rankers = new Map<string, Ranker>([
+  ["ours", async (query) => (await all.search(query, { limit })).results.map((r) => r.path)],
+  [
+    "BM25",
+    async (query) =>
+      bm25
+        .rank(query)
+        .slice(0, limit)
+        .map((item) => (methods[item] as { path: string }).path),
+  ],
+]);
+if (!process.argv.includes("--no-embed")) {
+  const encoder = await sentenceEncoder();
+  let items: { path: string; vector: number[] }[] = [];
+  let queryVector: number[] = [];
+  // the catalog embeds its items in one call and each query in a call of its own
+  const embed: EmbedFunction = async (texts) => {
+    const vectors = await encoder(texts);
+    if (texts.length > 1) {
+      const paths = [...all.connectors.flatMap((c) => c.methods.map((m) => m.path))];
+      items = vectors.map((vector, index) => ({ path: paths[index] as string, vector }));
+    } else queryVector = vectors[0] as number[];
+    return vectors;
+  };
+  const semantic = createCatalog({ connectors, embed });
+  const started = performance.now();
+  await semantic.search("warm up");
+  console.log(
+    `\nSentence encoder (Universal Sentence Encoder through @energetic-ai/embeddings, offline): ${items.length} items embedded or read from cache in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
+  rankers.set("ours + encoder", async (query) =>
+    (await semantic.search(query, { limit })).results.map((r) => r.path),
+  );
+  rankers.set("encoder alone", async (query) => {
+    await encoder([query]).then(([vector]) => {
+      queryVector = vector as number[];
+    });
+    return items
+      .map(({ path, vector }) => ({ path, score: cosine(queryVector, vector) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit)
+      .map(({ path }) => path);
+  });
+}
+
+const names = [...rankers.keys()];
+type Row = { n: number; at1: number[]; at5: number[] };
 const rows = new Map<string, Row>();
 const misses: string[] = [];
+/** how deep the lexical ranking has to be read to hold an answer: what a re-rank can reach */
+const depths = [5, 20, 50, 100];
+const within = new Map<string, number[]>();
 for (const query of queries) {
-  const ours = (await all.search(query.query, { limit })).results.map((result) => result.path);
-  const theirs = bm25
-    .rank(query.query)
-    .slice(0, limit)
-    .map((item) => (methods[item] as { path: string }).path);
   const hit = (list: string[], k: number) =>
     list.slice(0, k).some((path) => query.expected.includes(path)) ? 1 : 0;
+  const lists = await Promise.all(names.map((name) => (rankers.get(name) as Ranker)(query.query)));
+  const deep = (await all.search(query.query, { limit: 100 })).results.map((r) => r.path);
   for (const key of [
     query.difficulty,
     `${query.difficulty} (${query.split})`,
     "overall",
     `overall (${query.split})`,
   ]) {
-    const row = rows.get(key) ?? { n: 0, ours1: 0, ours5: 0, bm1: 0, bm5: 0 };
+    const row = rows.get(key) ?? { n: 0, at1: names.map(() => 0), at5: names.map(() => 0) };
     row.n++;
-    row.ours1 += hit(ours, 1);
-    row.ours5 += hit(ours, 5);
-    row.bm1 += hit(theirs, 1);
-    row.bm5 += hit(theirs, 5);
+    lists.forEach((list, index) => {
+      (row.at1[index] as number) += hit(list, 1);
+      (row.at5[index] as number) += hit(list, 5);
+    });
     rows.set(key, row);
   }
+  for (const key of [query.difficulty, "overall"]) {
+    const counts = within.get(key) ?? depths.map(() => 0);
+    depths.forEach((depth, index) => {
+      (counts[index] as number) += hit(deep, depth);
+    });
+    within.set(key, counts);
+  }
+  const ours = lists[0] as string[];
   if (!hit(ours, 5) && query.split === "dev" && process.argv.includes("--misses")) {
     misses.push(
       `${query.id} [${query.difficulty}] ${query.query}\n   expected ${query.expected.join(", ")}\n   got      ${ours.join(", ")}`,
@@ -113,7 +177,7 @@ for (const query of queries) {
   }
 }
 console.log(
-  "\n| queries | n | recall@1 ours | recall@1 BM25 | recall@5 ours | recall@5 BM25 |\n|---|---:|---:|---:|---:|---:|",
+  `\n| queries | n | ${names.map((name) => `recall@1 ${name}`).join(" | ")} | ${names.map((name) => `recall@5 ${name}`).join(" | ")} |\n|---|---:|${names.map(() => "---:|---:|").join("")}`,
 );
 for (const key of [
   "close",
@@ -133,7 +197,28 @@ for (const key of [
   if (!row) continue;
   const f = (value: number) => (value / row.n).toFixed(2);
   console.log(
-    `| ${key} | ${row.n} | ${f(row.ours1)} | ${f(row.bm1)} | ${f(row.ours5)} | ${f(row.bm5)} |`,
+    `| ${key} | ${row.n} | ${row.at1.map(f).join(" | ")} | ${row.at5.map(f).join(" | ")} |`,
   );
 }
+console.log(
+  `\nHow deep our lexical ranking holds an answer (what a re-rank can reach):\n\n| queries | ${depths.map((depth) => `within ${depth}`).join(" | ")} |\n|---|${depths.map(() => "---:|").join("")}`,
+);
+for (const key of ["close", "paraphrase", "task", "overall"]) {
+  const counts = within.get(key) ?? [];
+  const n = rows.get(key)?.n ?? 1;
+  console.log(`| ${key} | ${counts.map((count) => (count / n).toFixed(2)).join(" | ")} |`);
+}
 if (misses.length) console.log(`\nMissed at 5 (dev split):\n${misses.join("\n")}`);
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  a.forEach((x, index) => {
+    const y = b[index] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  });
+  return dot / Math.sqrt(normA * normB || 1);
+}

@@ -131,6 +131,60 @@ describe("search", () => {
     expect((await failing.search("refund")).results[0]?.path).toBe("shop.create_refund");
   });
 
+  it("embeds each item as its name in words and the lead of its description", async () => {
+    const seen: string[] = [];
+    const catalog = createCatalog({
+      connectors: [shop],
+      embed: async (texts) => {
+        seen.push(...texts);
+        return texts.map(() => [1]);
+      },
+    });
+    await catalog.search("refund");
+    expect(seen).toContain("shop create refund: Create a refund for a charge.");
+    expect(seen).toContain("shop list charges: List charges, newest first.");
+    expect(seen.at(-1)).toBe("refund");
+  });
+
+  it("brings in the nearest items by embedding that the lexical ranking missed", async () => {
+    // only the embedding knows that a "nest egg" is where payouts go
+    const embed = async (texts: string[]) =>
+      texts.map((text) => [/nest egg|payouts/.test(text) ? 1 : 0, 0.1]);
+    const lexical = await createCatalog({ connectors: [shop, github] }).search(
+      "refund the nest egg",
+      {
+        limit: 3,
+      },
+    );
+    expect(lexical.results.map((result) => result.path)).not.toContain("shop.payouts_create");
+    const semantic = await createCatalog({ connectors: [shop, github], embed }).search(
+      "refund the nest egg",
+      {
+        limit: 3,
+      },
+    );
+    expect(semantic.results.map((result) => result.path)).toContain("shop.payouts_create");
+  });
+
+  it("weighs the embedding ranking by semanticWeight, and refuses a weight that is not a number", async () => {
+    // the embedding prefers listing charges; the lexical ranking prefers the refund
+    const embed = async (texts: string[]) =>
+      texts.map((text) => [/charges/.test(text) ? 1 : 0, 0.1]);
+    const first = async (semanticWeight: number) =>
+      (await createCatalog({ connectors: [shop], embed, semanticWeight }).search("refund charges"))
+        .results[0]?.path;
+    expect(await first(0)).toBe("shop.create_refund");
+    expect(await first(3)).toBe("shop.listCharges");
+    for (const semanticWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createCatalog({ connectors: [shop], semanticWeight })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_OPTION",
+          message: expect.stringMatching(/semanticWeight must be a finite number/),
+        }),
+      );
+    }
+  });
+
   it("includes snippets as kind snippet", async () => {
     const withSnippets = catalog.withSnippets([
       {

@@ -4,6 +4,8 @@ const marker = Symbol.for("codemode.typegen.error");
 export type TypegenErrorCode =
   /** Two names became the same identifier, or a name cannot become one. */
   | "INVALID_NAME"
+  /** An option of a catalog is out of its range (for example a negative `semanticWeight`). */
+  | "INVALID_OPTION"
   /** The model's code does not parse, even after TypeScript syntax was stripped. */
   | "SYNTAX_ERROR"
   /** The model's code uses a form the sandbox cannot run (for example `import`). */
