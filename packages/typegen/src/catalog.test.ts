@@ -226,7 +226,7 @@ describe("describe", () => {
     expect(output.description).toBe("The shop's payments API.\nUse test mode keys only.");
     expect(output.types).toContain("declare const shop: {");
     for (const method of ["create_refund", "listCharges", "customers_get", "payouts_create"]) {
-      expect(output.types).toContain(`\t${method}(input`);
+      expect(output.types).toContain(`\n ${method}(input`);
     }
   });
 
@@ -241,11 +241,11 @@ describe("describe", () => {
 type CreateRefundOutput = { id?: string };
 
 declare const shop: {
-	/**
-	 * Create a refund for a charge.
-	 * @approval the run pauses at the call until a person approves it
-	 */
-	create_refund(input: CreateRefundInput): Promise<CreateRefundOutput>;
+ /**
+  * Create a refund for a charge.
+  * @approval the run pauses at the call until a person approves it
+  */
+ create_refund(input: CreateRefundInput): Promise<CreateRefundOutput>;
 };
 `);
   });

@@ -403,7 +403,7 @@ describe("structure of the generated declarations", () => {
     for (const tool of tools) {
       const method = connector.find(tool.name);
       expect(method?.name, tool.name).toBe(toIdentifier(tool.name));
-      expect(text).toContain(`\n\t${method?.name}(input`);
+      expect(text).toContain(`\n ${method?.name}(input`);
     }
   });
 

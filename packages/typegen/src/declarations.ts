@@ -53,34 +53,34 @@ interface RenderedMethod {
 
 /** The declarations of the platform SDK every sandbox has as `codemode`. */
 export const CODEMODE_SDK_DECLARATION = `type SearchOutput = {
-	results: Array<{
-		path: string;
-		connector: string;
-		method: string;
-		description?: string;
-		kind: "method" | "snippet";
-		score: number;
-	}>;
-	total: number;
-	truncated: boolean;
+ results: Array<{
+  path: string;
+  connector: string;
+  method: string;
+  description?: string;
+  kind: "method" | "snippet";
+  score: number;
+ }>;
+ total: number;
+ truncated: boolean;
 };
 
 type DescribeOutput = {
-	path: string;
-	description?: string;
-	types: string;
-	kind: "connector" | "method" | "snippet";
+ path: string;
+ description?: string;
+ types: string;
+ kind: "connector" | "method" | "snippet";
 };
 
 declare const codemode: {
-	/** Ranked paths of connector methods and saved snippets for a query in your own words. */
-	search(query: string): Promise<SearchOutput>;
-	/** TypeScript declarations of a connector ("github"), a method ("github.create_issue") or a snippet. */
-	describe(target: string): Promise<DescribeOutput>;
-	/** Runs fn once and records its value; when the run resumes, the recorded value is returned instead. */
-	step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
-	/** Runs a saved snippet with an optional input and returns its result. */
-	run(name: string, input?: unknown): Promise<unknown>;
+ /** Ranked paths of connector methods and saved snippets for a query in your own words. */
+ search(query: string): Promise<SearchOutput>;
+ /** TypeScript declarations of a connector ("github"), a method ("github.create_issue") or a snippet. */
+ describe(target: string): Promise<DescribeOutput>;
+ /** Runs fn once and records its value; when the run resumes, the recorded value is returned instead. */
+ step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+ /** Runs a saved snippet with an optional input and returns its result. */
+ run(name: string, input?: unknown): Promise<unknown>;
 };`;
 
 function acceptsNoInput(schema: JsonSchema | undefined): boolean {
@@ -274,7 +274,7 @@ export class ConnectorDeclarations {
     ];
     const doc = summary && lines.length > 1 ? [lines.join(" ")] : lines;
     const optional = acceptsNoInput(declared.inputSchema) ? "?" : "";
-    const signature = `${formatJsDoc(doc, "\t")}\t${name}(input${optional}: ${types.input}): Promise<${types.output}>;`;
+    const signature = `${formatJsDoc(doc, " ")} ${name}(input${optional}: ${types.input}): Promise<${types.output}>;`;
     const method = { name, input, output, signature, summary };
     this.rendered.set(key, method);
     return method;

@@ -293,38 +293,38 @@ describe("jsonSchemaToTypeScript: JSDoc", () => {
       },
     });
     expect(output).toBe(`type T = {
-	/**
-	 * How many.
-	 * @default 30
-	 * @minimum 1
-	 * @maximum 100
-	 */
-	count?: number;
-	/**
-	 * @minLength 1
-	 * @maxLength 64
-	 * @pattern ^[a-z]+$
-	 * @example "octocat"
-	 */
-	name?: string;
-	/**
-	 * @format date-time
-	 * @deprecated
-	 * @example "2026-01-01T00:00:00Z"
-	 */
-	when?: string;
-	/**
-	 * @exclusiveMinimum 0
-	 * @exclusiveMaximum 1
-	 */
-	ratio?: number;
-	/** @exclusiveMinimum 0 */
-	legacy?: number;
-	/**
-	 * @minItems 1
-	 * @maxItems 5
-	 */
-	tags?: string[];
+ /**
+  * How many.
+  * @default 30
+  * @minimum 1
+  * @maximum 100
+  */
+ count?: number;
+ /**
+  * @minLength 1
+  * @maxLength 64
+  * @pattern ^[a-z]+$
+  * @example "octocat"
+  */
+ name?: string;
+ /**
+  * @format date-time
+  * @deprecated
+  * @example "2026-01-01T00:00:00Z"
+  */
+ when?: string;
+ /**
+  * @exclusiveMinimum 0
+  * @exclusiveMaximum 1
+  */
+ ratio?: number;
+ /** @exclusiveMinimum 0 */
+ legacy?: number;
+ /**
+  * @minItems 1
+  * @maxItems 5
+  */
+ tags?: string[];
 };`);
   });
 
@@ -345,8 +345,8 @@ describe("jsonSchemaToTypeScript: JSDoc", () => {
         notify: { type: "boolean", default: true },
       },
     });
-    expect(output).toContain("/** Open as a draft. */\n\tdraft?: boolean;");
-    expect(output).toContain("/** @default true */\n\tnotify?: boolean;");
+    expect(output).toContain("/** Open as a draft. */\n draft?: boolean;");
+    expect(output).toContain("/** @default true */\n notify?: boolean;");
     expect(output).not.toContain("@default false");
   });
 
@@ -358,7 +358,7 @@ describe("jsonSchemaToTypeScript: JSDoc", () => {
         b: { type: "string", description: "Shared text." },
       },
     };
-    expect(render(schema)).toContain("/** Shared text. */\n\ta?: string;");
+    expect(render(schema)).toContain("/** Shared text. */\n a?: string;");
   });
 });
 

@@ -54,8 +54,6 @@ const UNKNOWN: Rendered = { text: "unknown", binding: "atom" };
 const NEVER: Rendered = { text: "never", binding: "atom" };
 const MAX_DEPTH = 32;
 const INLINE_WIDTH = 80;
-/** columns a tab of indentation counts for when deciding whether an object fits on one line */
-const TAB_WIDTH = 2;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** References into these containers name a reusable definition; it becomes a named type. */
 const DEFINITION_POINTER = /\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/;
@@ -541,7 +539,7 @@ export class TypeWriter {
   private renderObject(schema: JsonSchemaObject, context: Context): Rendered {
     const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-    const inner = `${context.indent}\t`;
+    const inner = `${context.indent} `;
     const lines: string[] = [];
     let documented = false;
     for (const [key, property] of properties) {
@@ -597,7 +595,7 @@ export class TypeWriter {
     const body =
       !documented &&
       !oneLine.includes("\n") &&
-      oneLine.length + context.indent.length * TAB_WIDTH <= INLINE_WIDTH
+      oneLine.length + context.indent.length <= INLINE_WIDTH
         ? oneLine
         : `{\n${lines.join("\n")}\n${context.indent}}`;
     const object: Rendered = { text: body, binding: "atom" };
