@@ -82,11 +82,9 @@ interface Item {
   method: string;
   description: string | undefined;
   kind: "method" | "snippet";
-  text: string;
 }
 
 const DESCRIPTION_LENGTH = 120;
-const EMBEDDING_LEAD = 300;
 const RRF_K = 60;
 /** how many lexical results the semantic re-rank considers (they hold the answer to 0.92 of the bench's queries) */
 const RERANK_DEPTH = 50;
@@ -114,13 +112,12 @@ function propertyNames(schema: JsonSchema | undefined, root: unknown, depth = 0)
 }
 
 /**
- * What an item is embedded as: its name in words and the lead of its description. A whole
+ * What an item is embedded as: its name in words and the first sentence of its description. A whole
  * description (access notes, media types, links) blurs what the operation does: measured with a
  * sentence encoder on the bench's queries, embedding it halved the close matches found.
  */
-function embeddingText(path: string, description: string | undefined): string {
-  const lead = firstSentence(description, EMBEDDING_LEAD);
-  return `${splitWords(path).join(" ")}${lead ? `: ${lead}` : ""}`;
+function embeddingText(item: Item): string {
+  return `${splitWords(item.path).join(" ")}${item.description ? `: ${item.description}` : ""}`;
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number {
@@ -182,7 +179,6 @@ class CatalogCore {
           method: method.name,
           description: firstSentence(method.description, DESCRIPTION_LENGTH),
           kind: "method",
-          text: embeddingText(method.path, method.description),
         });
         fields.push({
           name: method.name,
@@ -232,7 +228,6 @@ export class Catalog {
         method: snippet.name,
         description: firstSentence(snippet.description, DESCRIPTION_LENGTH),
         kind: "snippet" as const,
-        text: embeddingText(snippet.name, snippet.description),
       })),
     ];
   }
@@ -366,7 +361,7 @@ export class Catalog {
   private async rerank(query: string, lexical: Ranked[]): Promise<Ranked[]> {
     const embed = this.options.embed as EmbedFunction;
     try {
-      this.embeddings ??= embed(this.items.map((item) => item.text));
+      this.embeddings ??= embed(this.items.map(embeddingText));
       const [vectors, [queryVector]] = await Promise.all([this.embeddings, embed([query])]);
       if (!queryVector || vectors.length !== this.items.length) return lexical;
       const similarity = vectors.map((vector) => cosine(queryVector, vector));
