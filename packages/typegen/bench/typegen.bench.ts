@@ -104,35 +104,29 @@ const rankers = new Map<string, Ranker>([
 ]);
 if (!process.argv.includes("--no-embed")) {
   const encoder = await sentenceEncoder();
-  let items: { path: string; vector: number[] }[] = [];
-  let queryVector: number[] = [];
-  // the catalog embeds its items in one call and each query in a call of its own
+  let vectors: number[][] = [];
+  // the catalog embeds its methods in one call (kept for the encoder alone), each query in its own
   const embed: EmbedFunction = async (texts) => {
-    const vectors = await encoder(texts);
-    if (texts.length > 1) {
-      const paths = [...all.connectors.flatMap((c) => c.methods.map((m) => m.path))];
-      items = vectors.map((vector, index) => ({ path: paths[index] as string, vector }));
-    } else queryVector = vectors[0] as number[];
-    return vectors;
+    const embedded = await encoder(texts);
+    if (texts.length > 1) vectors = embedded;
+    return embedded;
   };
   const semantic = createCatalog({ connectors, embed });
   const started = performance.now();
   await semantic.search("warm up");
   console.log(
-    `\nSentence encoder (Universal Sentence Encoder through @energetic-ai/embeddings, offline): ${items.length} items embedded or read from cache in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    `\nSentence encoder (Universal Sentence Encoder through @energetic-ai/embeddings, offline): ${vectors.length} items embedded or read from cache in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
   rankers.set("ours + encoder", async (query) =>
     (await semantic.search(query, { limit })).results.map((r) => r.path),
   );
   rankers.set("encoder alone", async (query) => {
-    await encoder([query]).then(([vector]) => {
-      queryVector = vector as number[];
-    });
-    return items
-      .map(({ path, vector }) => ({ path, score: cosine(queryVector, vector) }))
+    const [queryVector] = await encoder([query]);
+    return vectors
+      .map((vector, item) => ({ item, score: cosine(queryVector as number[], vector) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, limit)
-      .map(({ path }) => path);
+      .map(({ item }) => (methods[item] as { path: string }).path);
   });
 }
 
