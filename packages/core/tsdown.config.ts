@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: { index: "src/index.ts", internal: "src/internal.ts", "test/index": "src/test/index.ts" },
   platform: "neutral",
   dts: true,
   publint: true,

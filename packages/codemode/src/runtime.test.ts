@@ -742,15 +742,28 @@ describe("connectors that come and go", () => {
     expect(await runtime.rollback({ executionId: onlyPlain.executionId })).toEqual({
       reverted: [],
       skipped: [0],
+      calls: [
+        {
+          seq: 0,
+          connector: "plain",
+          method: "note",
+          outcome: "skipped",
+          reason: "the method is not revertible",
+        },
+      ],
     });
     expect((await runtime.execution(onlyPlain.executionId))?.status).toBe("completed");
     const mixed = await runtime.execute({
       code: "await plain.note({}); await issues.label({ number: 4 });",
     });
     const without = createCodemodeRuntime({ store, executor, connectors: [connector] });
-    expect(await without.rollback({ executionId: mixed.executionId })).toEqual({
+    expect(await without.rollback({ executionId: mixed.executionId })).toMatchObject({
       reverted: [1],
       skipped: [0],
+      calls: [
+        { seq: 1, outcome: "reverted" },
+        { seq: 0, outcome: "skipped", reason: "its connector or method is not configured now" },
+      ],
     });
     expect(ledger.reverted).toEqual([-4]);
     expect((await runtime.execution(mixed.executionId))?.status).toBe("rolled_back");

@@ -33,6 +33,8 @@ export type CodemodeErrorCode =
   | "BUDGET_EXCEEDED"
   /** an approval, rejection or resolution for a run that is not waiting for it */
   | "NOT_PAUSED"
+  /** no run (or snippet) has the id or name given */
+  | "NOT_FOUND"
   /** the journal store failed */
   | "STORE_FAILED";
 

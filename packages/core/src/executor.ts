@@ -71,8 +71,19 @@ export interface SandboxError {
   stack?: string;
   code: Extract<
     CodemodeErrorCode,
-    "SYNTAX_ERROR" | "THROWN" | "TIMEOUT" | "MEMORY" | "ABORTED" | "NOT_SERIALIZABLE"
+    | "SYNTAX_ERROR"
+    | "THROWN"
+    | "TIMEOUT"
+    | "MEMORY"
+    | "ABORTED"
+    | "NOT_SERIALIZABLE"
+    | "UNKNOWN_METHOD"
   >;
+  /**
+   * With `UNKNOWN_METHOD`: the namespace and the method the code asked for, as the executor saw them
+   * (the runtime answers with the nearest methods)
+   */
+  method?: { namespace: string; name: string };
 }
 
 /** What a pass ends with; `logs` holds console output either way. */

@@ -1,17 +1,5 @@
 export type { AbortSignalLike } from "./abort-signal.ts";
 export { CodemodeError, type CodemodeErrorCode } from "./codemode-error.ts";
-export {
-  type CodeInputSchema,
-  type CodemodeRuntime,
-  type CodemodeRuntimeOptions,
-  type CodemodeTool,
-  createCodemodeRuntime,
-  DEFAULT_EXPIRY_MS,
-  DEFAULT_MAX_EXECUTIONS,
-  MAX_RECORDED_LENGTH,
-  type RollbackReport,
-  type RuntimeExecution,
-} from "./codemode-runtime.ts";
 export type {
   ApprovalRule,
   CallContext,
@@ -32,6 +20,7 @@ export type {
   ReplayHint,
   SandboxError,
 } from "./executor.ts";
+export { MAX_RECORDED_LENGTH } from "./invariants.ts";
 export {
   type EntryState,
   type ExecutionRecord,
@@ -42,9 +31,24 @@ export {
   type SnippetRecord,
   TERMINAL_STATUSES,
 } from "./journal-store.ts";
-export { knownEncodings } from "./known-encodings.ts";
 export { memoryStore } from "./memory-store.ts";
-export { SANDBOX_EVALUATE_HOOK } from "./sandbox-prelude.ts";
+export type { CodeInputSchema, CodemodeTool } from "./runtime/code-tool.ts";
+export {
+  type CodemodeRuntime,
+  type CodemodeRuntimeOptions,
+  createCodemodeRuntime,
+  DEFAULT_MAX_EXECUTIONS,
+} from "./runtime/create-codemode-runtime.ts";
+export { DEFAULT_EXPIRY_MS, type RuntimeExecution } from "./runtime/history.ts";
+export type { RollbackCall, RollbackReport } from "./runtime/rollback.ts";
+export {
+  type ErrorRecord,
+  MAX_QUERY_LENGTH,
+  MAX_SNIPPET_NAME_LENGTH,
+  MAX_STEP_NAME_LENGTH,
+  MAX_TARGET_LENGTH,
+  SDK_METHODS,
+} from "./sandbox-protocol.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
 export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
 export type {

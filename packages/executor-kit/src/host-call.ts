@@ -3,8 +3,8 @@ import {
   createValueCodec,
   type ExecuteResult,
   type HostNamespaces,
-  knownEncodings,
 } from "@codemode/core";
+import { errorRecordOf, knownEncodings } from "@codemode/core/internal";
 
 /** A failure as it crosses the boundary. */
 export interface ErrorInfo {
@@ -12,6 +12,8 @@ export interface ErrorInfo {
   message: string;
   stack?: string | undefined;
   code?: string | undefined;
+  /** the value codec's text of the error's own data properties (an HTTP error's `status`) */
+  data?: string | undefined;
 }
 
 /** How large an encoded result may be before it is refused, and why (said to the model). */
@@ -50,32 +52,28 @@ export function describeNamespaces(globals: HostNamespaces): Record<string, stri
 }
 
 export function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "unreadable error";
-  }
+  return errorRecordOf(error).message;
 }
 
+/** A failure of any shape as it crosses: name, message, code and data (core's `errorRecordOf`). */
 export function errorInfoOf(error: unknown): ErrorInfo {
-  try {
-    if (typeof error === "object" && error !== null) {
-      const record = error as Record<string, unknown>;
-      return {
-        name: typeof record.name === "string" && record.name ? record.name : "Error",
-        message: typeof record.message === "string" ? record.message : String(error),
-        code: typeof record.code === "string" ? record.code : undefined,
-      };
-    }
-    return { name: "Error", message: String(error) };
-  } catch {
-    return { name: "Error", message: "A host method failed with an unreadable error." };
-  }
+  const { name, message, code, data } = errorRecordOf(error);
+  return {
+    name,
+    message,
+    code,
+    ...(data ? { data: hostCodec.encode(data) } : {}),
+  };
 }
 
 /** The reply to a host call that failed: `"e"` and the error as JSON. */
 export function errorReply(info: ErrorInfo): string {
-  return `e${JSON.stringify({ name: info.name, message: info.message, ...(info.code ? { code: info.code } : {}) })}`;
+  return `e${JSON.stringify({
+    name: info.name,
+    message: info.message,
+    ...(info.code ? { code: info.code } : {}),
+    ...(info.data ? { data: info.data } : {}),
+  })}`;
 }
 
 /** The reply to a host call that returned: `"r"` and the value's encoding, or an error reply. */

@@ -155,8 +155,14 @@ export function sandboxBootstrap(
     }
     const reply = await hostCall(namespace, method, text);
     if (reply[0] === "r") return decode(reply.slice(1));
-    const detail = parse(reply.slice(1)) as { name: string; message: string; code?: string };
-    throw fail(detail.name, detail.message, detail.code ?? "");
+    const detail = parse(reply.slice(1)) as {
+      name: string;
+      message: string;
+      code?: string;
+      data?: string;
+    };
+    const data = typeof detail.data === "string" ? decode(detail.data) : undefined;
+    throw fail(detail.name, detail.message, detail.code ?? "", data);
   }
 
   let problem = "";

@@ -107,8 +107,11 @@ export type Described = [name: string, message: string, stack: string, code: str
 
 export interface SandboxErrors {
   describe(error: unknown): Described;
-  /** an error as the sandbox sees it: `new Error(message)` with `name` and `code` set */
-  fail(name: string, message: string, code: string): Error;
+  /**
+   * an error as the sandbox sees it: `new Error(message)` with `name`, `code` and the keys of `data`
+   * (the error's own data properties, decoded) set
+   */
+  fail(name: string, message: string, code: string, data?: unknown): Error;
   /** the error of a call whose input could not be encoded */
   inputError(namespace: string, method: string, error: unknown): Error;
   /** the error of reading a method a namespace does not have */
@@ -151,8 +154,24 @@ export function sandboxErrors(
       return ["Error", "A value that cannot be read was thrown.", "", ""];
     }
   }
-  function fail(name: string, message: string, code: string): Error {
-    const error = new ErrorType(message) as Error & { code?: string };
+  function fail(name: string, message: string, code: string, data?: unknown): Error {
+    const error = new ErrorType(message) as Error & { code?: string } & Record<string, unknown>;
+    if (typeof data === "object" && data !== null) {
+      const record = data as Record<string, unknown>;
+      const keys = keysOf(record);
+      for (let index = 0; index < keys.length; index++) {
+        const key = keys[index] as string;
+        if (
+          key !== "name" &&
+          key !== "message" &&
+          key !== "stack" &&
+          key !== "code" &&
+          key !== "__proto__"
+        ) {
+          error[key] = record[key];
+        }
+      }
+    }
     if (name !== "Error") error.name = name;
     if (code) error.code = code;
     return error;

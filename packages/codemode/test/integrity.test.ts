@@ -1,0 +1,330 @@
+// The symptoms of the journal-integrity issue, one test each, through public names: real QuickJS,
+// real SQLite (better-sqlite3) and memory. Each failed before the runtime upheld the invariant it
+// names (packages/core/src/invariants.ts).
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import {
+  type CodeModeOutput,
+  createCodemodeRuntime,
+  functionConnector,
+  type JournalStore,
+  memoryStore,
+  sqliteStore,
+} from "../src/index.ts";
+
+const executor = new QuickJSExecutor({ timeoutMs: 10_000 });
+const stores: Array<[string, () => JournalStore]> = [
+  ["memory", () => memoryStore()],
+  ["sqlite", () => sqliteStore(new Database(":memory:"))],
+];
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class ChargeError extends Error {
+  readonly code = "CARD_DECLINED";
+  readonly status = 402;
+  constructor() {
+    super("The card was declined.");
+    this.name = "ChargeError";
+  }
+}
+
+/** A bank whose ledger records every effect and revert, with the idempotency keys. */
+function bank() {
+  const ledger: string[] = [];
+  const keys: string[] = [];
+  let flips = 0;
+  const connector = functionConnector({
+    name: "bank",
+    methods: {
+      charge: {
+        execute: async ({ amount }: { amount: number }, { idempotencyKey }) => {
+          await wait(30);
+          ledger.push(`charge ${amount}`);
+          keys.push(idempotencyKey);
+          return { id: `ch_${amount}`, amount };
+        },
+        revert: async (_input: unknown, result: { id: string }) => {
+          ledger.push(`refund ${result.id}`);
+        },
+      },
+      send: {
+        requiresApproval: true,
+        execute: async (input: Record<string, unknown>, { idempotencyKey }) => {
+          ledger.push(`send ${JSON.stringify(input)}`);
+          keys.push(idempotencyKey);
+          return { sent: true };
+        },
+        revert: async () => {
+          ledger.push("unsend");
+        },
+      },
+      decline: {
+        execute: async () => {
+          throw new ChargeError();
+        },
+      },
+      odd: {
+        execute: async ({ shape }: { shape: string }) => {
+          ledger.push(`odd ${shape}`);
+          if (shape === "null-prototype") throw Object.create(null);
+          if (shape === "proxy")
+            throw new Proxy(
+              {},
+              {
+                get() {
+                  throw new Error("trap");
+                },
+                getPrototypeOf() {
+                  throw new Error("trap");
+                },
+                ownKeys() {
+                  throw new Error("trap");
+                },
+              },
+            );
+          const error = new Error("x");
+          Object.defineProperty(error, "message", {
+            get() {
+              throw new Error("getter");
+            },
+          });
+          throw error;
+        },
+      },
+      huge: {
+        execute: async () => {
+          ledger.push("huge");
+          return "x".repeat(1_100_000);
+        },
+        revert: async () => {
+          ledger.push("unhuge");
+        },
+      },
+      flip: {
+        replay: "reexecute",
+        execute: async () => ++flips,
+      },
+    },
+  });
+  return { connector, ledger, keys };
+}
+
+describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
+  const setup = () => {
+    const b = bank();
+    const store = createStore();
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [b.connector] });
+    return { ...b, store, runtime };
+  };
+
+  it("the sandbox cannot forge a journal entry: the prelude's channel is gone and the host refuses a step record without its token", async () => {
+    const { runtime, ledger } = setup();
+    const output = await runtime.execute({
+      code: `async () => {
+        const seen = Object.getOwnPropertyNames(codemode).sort();
+        const charge = bank.charge({ amount: 5 });
+        const forged = [];
+        for (const name of ["__step_record", "__step_decide", "__snippet"]) {
+          try { await codemode[name]({ seq: 0, value: { id: "forged", amount: 0 } }); forged.push(name + " ran"); }
+          catch (e) { forged.push(name + " refused"); }
+        }
+        return { seen, forged, charged: await charge };
+      }`,
+    });
+    expect(output).toMatchObject({
+      status: "completed",
+      result: {
+        seen: ["describe", "run", "search", "step"],
+        forged: ["__step_record refused", "__step_decide refused", "__snippet refused"],
+        charged: { id: "ch_5", amount: 5 },
+      },
+    });
+    const run = await runtime.execution(output.executionId);
+    expect(run?.calls).toMatchObject([{ seq: 0, state: "applied", result: { id: "ch_5" } }]);
+    await runtime.rollback({ executionId: output.executionId });
+    expect(ledger).toEqual(["charge 5", "refund ch_5"]);
+  });
+
+  it("a pass reports paused only after a sibling call has settled; a quick approval runs nothing twice", async () => {
+    const { runtime, ledger, keys } = setup();
+    const paused = await runtime.execute({
+      code: "async () => Promise.all([bank.charge({ amount: 1 }), bank.send({ to: 'a' })])",
+    });
+    expect(paused.status).toBe("paused");
+    // the sibling settled and was recorded before the pass reported
+    expect(ledger).toEqual(["charge 1"]);
+    const run = await runtime.execution(paused.executionId);
+    expect(run?.calls.map((call) => call.state)).toEqual(["applied", "pending"]);
+    const approved = await runtime.approve({ executionId: paused.executionId });
+    expect(approved.status).toBe("completed");
+    expect(ledger).toEqual(["charge 1", 'send {"to":"a"}']);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it.each(["null-prototype", "proxy", "throwing-message"])(
+    "a connector that throws %s records a failure; approving later does not run it again",
+    async (shape) => {
+      const { runtime, ledger } = setup();
+      const paused = await runtime.execute({
+        code: `async () => { let caught; try { await bank.odd({ shape: ${JSON.stringify(shape)} }); } catch (e) { caught = e.name + ": " + e.message; } await bank.send({ caught }); return caught; }`,
+      });
+      expect(paused.status).toBe("paused");
+      const run = await runtime.execution(paused.executionId);
+      expect(run?.calls[0]).toMatchObject({ state: "applied", error: expect.any(String) });
+      const approved = await runtime.approve({ executionId: paused.executionId });
+      expect(approved).toMatchObject({
+        status: "completed",
+        result: expect.stringMatching(/^Error: /),
+      });
+      expect(ledger.filter((line) => line.startsWith("odd"))).toEqual([`odd ${shape}`]);
+    },
+  );
+
+  it("rollback names a call that ran but whose result could not be recorded", async () => {
+    const { runtime } = setup();
+    const output = await runtime.execute({
+      code: "async () => { await bank.charge({ amount: 2 }); await bank.huge({}); }",
+    });
+    expect(output.status).toBe("error");
+    const report = await runtime.rollback({ executionId: output.executionId });
+    expect(report.reverted).toEqual([0]);
+    expect(report.unrecorded).toEqual([1]);
+    expect(report.calls.map((call) => [call.seq, call.outcome])).toEqual([
+      [1, "unrecorded"],
+      [0, "reverted"],
+    ]);
+  });
+
+  it("a replayed connector error keeps its name, message, code and data", async () => {
+    const { runtime } = setup();
+    const code = `async () => {
+      let seen;
+      try { await bank.decline({}); } catch (e) { seen = { name: e.name, message: e.message, code: e.code, status: e.status }; }
+      await bank.send({ code: seen.code });
+      return seen;
+    }`;
+    const paused = await runtime.execute({ code });
+    expect(paused.status).toBe("paused");
+    const approved = await runtime.approve({ executionId: paused.executionId });
+    expect(approved).toMatchObject({
+      status: "completed",
+      result: {
+        name: "ChargeError",
+        message: "The card was declined.",
+        code: "CARD_DECLINED",
+        status: 402,
+      },
+    });
+  });
+
+  it("the approved call runs with the input the approver saw, not the approval pass's live object", async () => {
+    const { runtime, ledger } = setup();
+    // flip re-executes on every pass: the object's key order differs between the passes
+    const paused = await runtime.execute({
+      code: `async () => { const n = await bank.flip({}); const input = n === 1 ? { a: 1, b: 2 } : { b: 2, a: 1 }; return bank.send(input); }`,
+    });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ args: { a: 1, b: 2 } }] });
+    await runtime.approve({ executionId: paused.executionId });
+    expect(ledger).toEqual(['send {"a":1,"b":2}']);
+  });
+
+  it("bounds what the model sends: a step name that is too long or not storable, a long search, long code", async () => {
+    const { runtime } = setup();
+    const started = Date.now();
+    const output = await runtime.execute({
+      code: `async () => {
+        const out = [];
+        for (const name of ["x".repeat(5_000_000), "\\ud800", "a\\u0000b"]) {
+          try { await codemode.step(name, () => 1); out.push("stored"); } catch (e) { out.push(e.code); }
+        }
+        for (const query of ["find ".repeat(40_000)]) {
+          try { await codemode.search(query); out.push("searched"); } catch (e) { out.push(e.code); }
+          try { await codemode.describe(query); out.push("described"); } catch (e) { out.push(e.code); }
+        }
+        return out;
+      }`,
+    });
+    expect(output).toMatchObject({
+      status: "completed",
+      result: ["TOO_LARGE", "INVALID_INPUT", "INVALID_INPUT", "TOO_LARGE", "TOO_LARGE"],
+    });
+    expect((await runtime.execution(output.executionId))?.calls).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(runtime.search("q".repeat(100_000))).rejects.toMatchObject({ code: "TOO_LARGE" });
+    expect(await runtime.execute({ code: `"\ud800"` })).toMatchObject({
+      status: "error",
+      executionId: "",
+    });
+  });
+
+  it("pending() lists only calls that can still run: not after a divergence, a rollback or a rejection", async () => {
+    const { runtime } = setup();
+    const diverged = await runtime.execute({
+      code: "async () => { const n = await bank.flip({}); if (n === 1) await bank.charge({ amount: 1 }); else await bank.charge({ amount: 9 }); await bank.send({}); }",
+    });
+    expect(await runtime.pending(diverged.executionId)).toHaveLength(1);
+    expect((await runtime.approve({ executionId: diverged.executionId })).status).toBe("error");
+    expect(await runtime.pending(diverged.executionId)).toEqual([]);
+
+    const group = await runtime.execute({
+      code: "async () => Promise.all([bank.send({ n: 1 }), bank.send({ n: 2 })])",
+    });
+    expect(group).toMatchObject({ status: "paused", pending: [{ seq: 0 }, { seq: 1 }] });
+    expect(await runtime.reject({ executionId: group.executionId, seq: 0 })).toBe(true);
+    expect(await runtime.pending(group.executionId)).toEqual([]);
+    expect((await runtime.execution(group.executionId))?.calls.map((c) => c.state)).toEqual([
+      "reverted",
+      "reverted",
+    ]);
+
+    const rolled = await runtime.execute({
+      code: "async () => { await bank.charge({ amount: 3 }); await bank.send({}); }",
+    });
+    await runtime.rollback({ executionId: rolled.executionId });
+    expect(await runtime.pending(rolled.executionId)).toEqual([]);
+    expect(await runtime.pending()).toEqual([]);
+  });
+
+  it("approving while a connector is not configured leaves the run paused, to resume once it is", async () => {
+    const { runtime, store, connector, ledger } = setup();
+    const paused = await runtime.execute({ code: "async () => bank.send({ to: 'b' })" });
+    const without = createCodemodeRuntime({ store, executor, connectors: [] });
+    const refused = await without.approve({ executionId: paused.executionId });
+    expect(refused).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/stays paused/),
+    });
+    expect((await runtime.execution(paused.executionId))?.status).toBe("paused");
+    const again = createCodemodeRuntime({ store, executor, connectors: [connector] });
+    expect((await again.approve({ executionId: paused.executionId })).status).toBe("completed");
+    expect(ledger).toEqual(['send {"to":"b"}']);
+  });
+
+  it("expirePaused never ends a pass that is alive and still calling connectors", async () => {
+    let time = 1_000_000;
+    const b = bank();
+    const store = createStore();
+    const runtime = createCodemodeRuntime({
+      store,
+      executor,
+      connectors: [b.connector],
+      now: () => time,
+    });
+    const running = runtime.execute({
+      code: "async () => { for (let i = 0; i < 5; i++) await bank.charge({ amount: i }); return 'done'; }",
+    });
+    await wait(40);
+    time += 10 * 60_000;
+    const other = createCodemodeRuntime({
+      store,
+      executor,
+      connectors: [b.connector],
+      now: () => time,
+    });
+    expect(await other.expirePaused({ maxAgeMs: 1 })).toEqual([]);
+    const output: CodeModeOutput = await running;
+    expect(output).toMatchObject({ status: "completed", result: "done" });
+    expect(b.ledger).toHaveLength(5);
+  });
+});

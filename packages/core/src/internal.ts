@@ -1,0 +1,17 @@
+// @codemode/core/internal: what executors and the runtime share as plumbing, not API. It may change
+// in any release; applications do not import it.
+export {
+  decodeErrorRecord,
+  encodeErrorRecord,
+  errorFromRecord,
+  errorRecordOf,
+} from "./invariants.ts";
+export { knownEncodings } from "./known-encodings.ts";
+export {
+  PRELUDE_CHANNEL,
+  SANDBOX_EVALUATE_HOOK,
+  SANDBOX_PRELUDE,
+  type SnippetReply,
+  type StepDecideReply,
+  type StepRecordRequest,
+} from "./sandbox-protocol.ts";

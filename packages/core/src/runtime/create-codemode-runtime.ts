@@ -1,0 +1,244 @@
+import type { CatalogOptions, DescribeOutput, SearchOutput } from "@codemode/typegen";
+import { CodemodeError } from "../codemode-error.ts";
+import type { Connector } from "../connector.ts";
+import type { ExecuteLimits, Executor } from "../executor.ts";
+import { MAX_RECORDED_LENGTH, wellFormed } from "../invariants.ts";
+import type { JournalStore } from "../journal-store.ts";
+import { randomHex } from "../platform.ts";
+import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
+import type { SyncSqlite } from "../sql-driver.ts";
+import { sqliteStore } from "../sql-store.ts";
+import type { CodeModeOutput, PendingAction } from "../types.ts";
+import { type CodemodeTool, codeInputSchema } from "./code-tool.ts";
+import { createConfigurator } from "./configuration.ts";
+import { approve, reject, resolve } from "./decisions.ts";
+import {
+  DEFAULT_EXPIRY_MS,
+  decodeExecution,
+  deleteExecution,
+  expirePaused,
+  pending,
+  type RuntimeExecution,
+} from "./history.ts";
+import { type RollbackReport, rollback } from "./rollback.ts";
+import { connectorHooks, type RunContext } from "./run-context.ts";
+import { runPass } from "./run-pass.ts";
+import { saveSnippet, snippetCatalog } from "./snippets.ts";
+
+/** Runs kept after a new one starts (terminal runs beyond it are pruned). */
+export const DEFAULT_MAX_EXECUTIONS = 50;
+
+export interface CodemodeRuntimeOptions {
+  /** where the journal lives: `sqliteStore(db)`, `memoryStore()`, … */
+  store?: JournalStore;
+  /** inside a Durable Object: the journal lives in its own SQLite */
+  ctx?: { storage: SyncSqlite };
+  executor: Executor;
+  connectors: readonly Connector[];
+  /** separate histories per name (default "default") */
+  name?: string;
+  /** terminal runs kept when a new one starts (default 50) */
+  maxExecutions?: number;
+  /** shapes what the model gets from a completed run, after the original is recorded */
+  transformResult?: (result: unknown) => unknown;
+  /** per pass: time and memory limits for the executor, and a budget of connector calls and steps */
+  limits?: ExecuteLimits & { maxCalls?: number };
+  /** injectable clock */
+  now?: () => number;
+  /**
+   * how `codemode.search` ranks: an optional `embed(texts)` for a semantic re-rank (Workers AI
+   * embeddings, for example; search works offline without it), the `semanticWeight` of that re-rank,
+   * and how many results a search returns (`limit`, default 8)
+   */
+  search?: Pick<CatalogOptions, "embed" | "semanticWeight" | "limit">;
+}
+
+export interface CodemodeRuntime {
+  /**
+   * Resolves once every connector has listed its methods and the configuration is checked (it
+   * rejects on a bad one). Connectors that list asynchronously (MCP) make `tool().description`
+   * generic until then: await this before handing the tool to a model.
+   */
+  ready(): Promise<void>;
+  tool(options?: { description?: string }): CodemodeTool;
+  execute(input: { code: string }): Promise<CodeModeOutput>;
+  /** approves every call the paused run waits for (its `pending`): each runs once */
+  approve(options: { executionId: string }): Promise<CodeModeOutput>;
+  /** ends the paused run without the call at `seq` or any other it waits for */
+  reject(options: { executionId: string; seq: number }): Promise<boolean>;
+  resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
+  rollback(options: { executionId: string }): Promise<RollbackReport>;
+  pending(executionId?: string): Promise<PendingAction[]>;
+  executions(limit?: number): Promise<RuntimeExecution[]>;
+  execution(id: string): Promise<RuntimeExecution | undefined>;
+  deleteExecution(id: string): Promise<boolean>;
+  pruneExecutions(keep?: number): Promise<number>;
+  clearHistory(): Promise<number>;
+  expirePaused(options?: { maxAgeMs?: number }): Promise<string[]>;
+  saveSnippet(
+    name: string,
+    options: { executionId: string; description?: string; inputSchema?: unknown },
+  ): Promise<void>;
+  snippets(): Promise<
+    Array<{
+      name: string;
+      description?: string;
+      code: string;
+      connectors: string[];
+      savedAt: number;
+    }>
+  >;
+  deleteSnippet(name: string): Promise<boolean>;
+  search(query: string): Promise<SearchOutput>;
+  describe(target: string): Promise<DescribeOutput>;
+}
+
+/** The checked options as every step uses them. */
+function createContext(options: CodemodeRuntimeOptions): RunContext {
+  if (!options || typeof options.executor?.execute !== "function") {
+    throw new CodemodeError("INVALID_CONFIG", "createCodemodeRuntime needs an executor.");
+  }
+  if (!Array.isArray(options.connectors)) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      "createCodemodeRuntime needs connectors: an array (it may be empty).",
+    );
+  }
+  const store = options.store ?? (options.ctx ? sqliteStore(options.ctx.storage) : undefined);
+  if (!store) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      "createCodemodeRuntime needs a store (sqliteStore(db), memoryStore()) or a Durable Object ctx.",
+    );
+  }
+  const name = options.name ?? "default";
+  if (typeof name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(name)) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `Runtime name "${String(name)}" may only use letters, digits, "_", "." and "-".`,
+    );
+  }
+  return {
+    journal: store.journal(name),
+    executor: options.executor,
+    configurator: createConfigurator(options.connectors, options.search),
+    now: options.now ?? (() => Date.now()),
+    limits: options.limits,
+    maxCalls: options.limits?.maxCalls ?? 10_000,
+    maxExecutions: options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS,
+    transformResult: options.transformResult,
+    hooks: connectorHooks(options.connectors),
+  };
+}
+
+/**
+ * `journal.begin` of ARCHITECTURE §3: checks the code, records the run `running` and runs its first
+ * pass.
+ */
+async function begin(context: RunContext, input: { code: string }): Promise<CodeModeOutput> {
+  const config = await context.configurator.configure();
+  const code = typeof input?.code === "string" ? input.code : "";
+  const refused =
+    code.length > MAX_RECORDED_LENGTH
+      ? `The code is too large to record (${code.length} characters, the limit is ${MAX_RECORDED_LENGTH}). Move data out of the code and pass a reference.`
+      : !wellFormed(code)
+        ? "The code contains a lone surrogate or a NUL character, which the journal cannot store as it is; write it as an escape (\\u…) in a string."
+        : undefined;
+  if (refused) return { status: "error", executionId: "", error: refused };
+  const time = context.now();
+  const id = `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
+  await context.journal.createExecution({
+    id,
+    code,
+    status: "running",
+    connectors: [...config.connectors.keys()],
+    createdAt: time,
+    updatedAt: time,
+  });
+  await context.journal.pruneExecutions(context.maxExecutions, id);
+  const record = await context.journal.getExecution(id);
+  if (!record) throw new CodemodeError("STORE_FAILED", `The journal lost execution "${id}".`);
+  return runPass(context, record);
+}
+
+/** A host-side query or target: a string within its limit, or a clear error. */
+function hostText(value: unknown, what: string, max: number): string {
+  if (typeof value !== "string")
+    throw new CodemodeError("INVALID_INPUT", `${what} must be a string.`);
+  if (value.length > max) {
+    throw new CodemodeError(
+      "TOO_LARGE",
+      `${what} is ${value.length} characters; the limit is ${max}.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The durable runtime: runs the model's code through an executor, numbers every connector call and
+ * step, journals them, pauses for approvals, replays recorded results on later passes, rolls back,
+ * keeps snippets, and turns every failure of the code into data.
+ */
+export function createCodemodeRuntime(options: CodemodeRuntimeOptions): CodemodeRuntime {
+  const context = createContext(options);
+  const { journal, configurator } = context;
+  const execute = (input: { code: string }) => begin(context, input);
+  const runtime: CodemodeRuntime = {
+    tool(toolOptions = {}) {
+      const inputSchema = codeInputSchema();
+      return {
+        get description() {
+          return (
+            toolOptions.description ??
+            configurator.current?.description ??
+            "Run JavaScript that composes the configured connectors."
+          );
+        },
+        inputSchema,
+        execute: (input) => execute(input),
+      };
+    },
+    execute,
+    async ready() {
+      await configurator.configure();
+    },
+    approve: ({ executionId }) => approve(context, executionId),
+    reject: ({ executionId, seq }) => reject(context, executionId, seq),
+    resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
+    rollback: ({ executionId }) => rollback(context, executionId),
+    pending: (executionId) => pending(context, executionId),
+    async executions(limit = 20) {
+      return Promise.all(
+        (await journal.listExecutions({ limit })).map((record) => decodeExecution(context, record)),
+      );
+    },
+    async execution(id) {
+      const record = await journal.getExecution(id);
+      return record && decodeExecution(context, record);
+    },
+    deleteExecution: (id) => deleteExecution(context, id),
+    async pruneExecutions(keep = context.maxExecutions) {
+      return (await journal.pruneExecutions(keep)).length;
+    },
+    async clearHistory() {
+      return (await journal.pruneExecutions(0)).length;
+    },
+    expirePaused: (expiry = {}) => expirePaused(context, expiry.maxAgeMs ?? DEFAULT_EXPIRY_MS),
+    saveSnippet: (name, snippet) => saveSnippet(context, name, snippet),
+    async snippets() {
+      return (await journal.listSnippets()).map(({ inputSchema: _schema, ...snippet }) => snippet);
+    },
+    deleteSnippet: (name) => journal.deleteSnippet(name),
+    async search(query) {
+      const text = hostText(query, "A search query", MAX_QUERY_LENGTH);
+      return (await snippetCatalog(journal, await configurator.configure())).search(text);
+    },
+    async describe(target) {
+      const text = hostText(target, "A describe target", MAX_TARGET_LENGTH);
+      return (await snippetCatalog(journal, await configurator.configure())).describe(text);
+    },
+  };
+  // an asynchronous configuration is prepared now, so the tool description is ready when it is read
+  if (!configurator.current) configurator.configure().catch(() => {});
+  return runtime;
+}

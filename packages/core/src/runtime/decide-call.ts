@@ -1,0 +1,222 @@
+import { CodemodeError } from "../codemode-error.ts";
+import type { ConnectorMethod } from "../connector.ts";
+import {
+  decodeErrorRecord,
+  encodeErrorRecord,
+  encodeForJournal,
+  errorFromRecord,
+  errorRecordOf,
+  messageOf,
+} from "../invariants.ts";
+import type { JournalEntry } from "../journal-store.ts";
+import type { ResolvedConnector } from "./configuration.ts";
+import { invokeConnector } from "./invoke-connector.ts";
+import type { PassState } from "./pass-state.ts";
+import { codec, PAUSE, preview, type RunContext } from "./run-context.ts";
+
+/** What the journal says a call does in this pass. */
+export type Decision =
+  /** recorded: the code gets what the live call gave it, the connector is not called */
+  | { kind: "replay"; entry: JournalEntry }
+  /** the entry is `executing` now: call the connector with this input */
+  | { kind: "execute"; input: unknown }
+  /** recorded `pending`: the pass has stopped, the run pauses */
+  | { kind: "pause" };
+
+/** Whether this call waits for a person: a method's flag, or its decision for this input. */
+export function approvalNeeded(
+  definition: ConnectorMethod,
+  input: unknown,
+  executionId: string,
+  seq: number,
+): boolean | Promise<boolean> {
+  const rule = definition.requiresApproval;
+  // a flag answers at once: the common call does not wait for a promise here
+  if (typeof rule !== "function") return rule === true;
+  return (async () => {
+    try {
+      return (await rule(input, { executionId, seq })) !== false;
+    } catch {
+      return true;
+    }
+  })();
+}
+
+/** Whether a recorded entry is this call: same connector, method and input (keys in any order). */
+function sameCall(
+  recorded: JournalEntry,
+  connector: string,
+  method: string,
+  args: string,
+  input: unknown,
+): boolean {
+  return (
+    recorded.kind === "call" &&
+    recorded.connector === connector &&
+    recorded.method === method &&
+    recorded.args !== undefined &&
+    (recorded.args === args ||
+      codec.encode(codec.decode(recorded.args), { canonical: true }) ===
+        codec.encode(input, { canonical: true }))
+  );
+}
+
+/** Fails the run with a divergence at `seq` and throws it. */
+export async function diverge(
+  pass: PassState,
+  seq: number,
+  recorded: JournalEntry,
+  connector: string,
+  method: string,
+  args?: string,
+): Promise<never> {
+  const message =
+    `Replay divergence at call #${seq}: the journal recorded ${recorded.connector}.${recorded.method}(${preview(recorded.args)}) ` +
+    `but this pass called ${connector}.${method}(${preview(args)}). Make the code deterministic: wrap Date.now(), ` +
+    "Math.random() and other changing values in codemode.step(), and call methods one after another, not in Promise.all.";
+  await pass.failRun(message);
+  throw new CodemodeError("DIVERGENCE", message, { details: { seq } });
+}
+
+/**
+ * `journal.decide` of ARCHITECTURE §3: what the call at `seq` does, written to the journal before
+ * anything runs. A recorded call replays; an approved one is taken (`pending` → `executing`, one
+ * taker) and runs with the input the person was shown; a new gated call is recorded `pending` and
+ * stops the pass; any other new call is recorded `executing`.
+ */
+export async function decideCall(
+  context: RunContext,
+  pass: PassState,
+  resolved: ResolvedConnector,
+  method: string,
+  input: unknown,
+  args: string,
+  seq: number,
+): Promise<Decision> {
+  const { journal, now } = context;
+  const { executionId } = pass;
+  const { definition } = resolved.methods.get(method) as { definition: ConnectorMethod };
+  const recorded = pass.recorded.get(seq);
+  if (recorded) {
+    if (!sameCall(recorded, resolved.name, method, args, input)) {
+      return diverge(pass, seq, recorded, resolved.name, method, args);
+    }
+    if (recorded.state === "applied" && recorded.replay === "record") {
+      return { kind: "replay", entry: recorded };
+    }
+    if (recorded.state === "pending") {
+      // approved since: it runs now, once, with exactly the input the person was shown
+      const taken = await journal.updateEntry(executionId, seq, ["pending"], {
+        state: "executing",
+        updatedAt: now(),
+      });
+      if (!taken) {
+        await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
+        pass.guard();
+      }
+      return { kind: "execute", input: codec.decode(recorded.args as string) };
+    }
+    if (recorded.state === "error" || recorded.state === "reverted") {
+      return diverge(pass, seq, recorded, resolved.name, method, args);
+    }
+    // executing (a crash between deciding and recording: the documented window, the same key) or a
+    // reexecute entry: it runs again
+    return { kind: "execute", input };
+  }
+  const decision = approvalNeeded(definition, input, executionId, seq);
+  const needsApproval = typeof decision === "boolean" ? decision : await decision;
+  pass.guard();
+  const gated = needsApproval || definition.deferred === true;
+  const time = now();
+  await journal.putEntry({
+    executionId,
+    seq,
+    kind: "call",
+    connector: resolved.name,
+    method,
+    args,
+    state: gated ? "pending" : "executing",
+    requiresApproval: needsApproval,
+    deferred: definition.deferred === true,
+    replay: definition.replay ?? "record",
+    createdAt: time,
+    updatedAt: time,
+  });
+  if (!gated) return { kind: "execute", input };
+  pass.paused = true;
+  pass.stop(PAUSE);
+  return { kind: "pause" };
+}
+
+/** What a recorded call gave the code: its value, or its error thrown again. */
+export function replayRecorded(entry: JournalEntry, reply: { text?: string }): unknown {
+  if (entry.error !== undefined)
+    throw errorFromRecord(decodeErrorRecord(entry.error, entry.result));
+  if (entry.result === undefined) return undefined;
+  reply.text = entry.result;
+  return codec.decode(entry.result);
+}
+
+/**
+ * One connector call of the sandbox: numbered, decided, run at most once and recorded, value or
+ * failure alike. The codec text of the value it returns goes to `reply`.
+ */
+export async function callConnector(
+  context: RunContext,
+  pass: PassState,
+  resolved: ResolvedConnector,
+  method: string,
+  input: unknown,
+  known: string | undefined,
+  reply: { text?: string },
+): Promise<unknown> {
+  const seq = pass.nextSeq();
+  if (pass.renewDue()) await pass.renew();
+  const what = `${resolved.name}.${method}`;
+  let args: string;
+  try {
+    args = encodeForJournal(input, `The input of ${what}`, known);
+  } catch (error) {
+    await pass.failRun(messageOf(error));
+    throw error;
+  }
+  pass.guard();
+  const decision = await decideCall(context, pass, resolved, method, input, args, seq);
+  if (decision.kind === "replay") return replayRecorded(decision.entry, reply);
+  if (decision.kind === "pause") throw new CodemodeError("ABORTED", PAUSE);
+  const { journal, now } = context;
+  const { definition } = resolved.methods.get(method) as { definition: ConnectorMethod };
+  let result: unknown;
+  try {
+    result = await invokeConnector(pass, resolved, method, decision.input, seq);
+  } catch (thrown) {
+    // the failure is recorded, whatever was thrown, so a later pass replays the same error
+    const record = errorRecordOf(thrown);
+    await journal.applyEntry(pass.executionId, seq, {
+      error: record.message,
+      result: encodeErrorRecord(record),
+      updatedAt: now(),
+    });
+    throw errorFromRecord(record);
+  }
+  let text: string | undefined;
+  try {
+    text =
+      definition.replay === "reexecute"
+        ? undefined
+        : encodeForJournal(result, `The result of ${what}`);
+  } catch (error) {
+    // it ran, and what it returned cannot be recorded: the entry says so, and the run fails
+    const message = messageOf(error);
+    await journal.updateEntry(pass.executionId, seq, ["executing"], {
+      state: "error",
+      error: message,
+      updatedAt: now(),
+    });
+    await pass.failRun(message);
+    throw error;
+  }
+  reply.text = text;
+  await journal.applyEntry(pass.executionId, seq, { result: text, updatedAt: now() });
+  return result;
+}

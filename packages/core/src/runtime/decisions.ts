@@ -1,0 +1,134 @@
+import { encodeForJournal, messageOf } from "../invariants.ts";
+import type { CodeModeOutput } from "../types.ts";
+import { missingConnectors } from "./configuration.ts";
+import type { RunContext } from "./run-context.ts";
+import { runPass } from "./run-pass.ts";
+
+const notPaused = (executionId: string, status: string | undefined): CodeModeOutput => ({
+  status: "error",
+  executionId,
+  error:
+    status === undefined
+      ? `No execution has the id "${String(executionId).slice(0, 100)}".`
+      : `Execution "${executionId}" is ${status}; only a paused run can resume.`,
+});
+
+/**
+ * Takes a paused run (a conditional update to `running`: one caller wins) and runs its next pass;
+ * `claimed` runs in between, while no other caller can change the run, and may refuse the pass.
+ * A run whose connectors are not all configured now is not taken: it stays paused.
+ */
+export async function resume(
+  context: RunContext,
+  executionId: string,
+  claimed?: () => Promise<CodeModeOutput | undefined>,
+): Promise<CodeModeOutput> {
+  const { journal, now } = context;
+  const execution = await journal.getExecution(executionId);
+  if (execution?.status !== "paused") return notPaused(executionId, execution?.status);
+  const missing = missingConnectors(await context.configurator.configure(), execution.connectors);
+  if (missing.length > 0) {
+    return {
+      status: "error",
+      executionId,
+      error: `This run needs connectors that are not configured now: ${missing.join(", ")}. It stays paused: configure them again to resume it.`,
+    };
+  }
+  if (
+    !(await journal.updateExecution(executionId, ["paused"], {
+      status: "running",
+      updatedAt: now(),
+    }))
+  ) {
+    return notPaused(executionId, (await journal.getExecution(executionId))?.status);
+  }
+  const refused = await claimed?.();
+  if (refused) return refused;
+  return runPass(context, { ...execution, status: "running" });
+}
+
+/**
+ * `runtime.approve`: the person approved every call the paused run waits for (its `pending`); the
+ * run resumes and each runs once, with the input recorded when it paused.
+ */
+export async function approve(context: RunContext, executionId: string): Promise<CodeModeOutput> {
+  const deferred = (await context.journal.listEntries(executionId, { states: ["pending"] })).find(
+    (entry) => entry.state === "pending" && entry.deferred,
+  );
+  if (deferred) {
+    return {
+      status: "error",
+      executionId,
+      error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
+    };
+  }
+  return resume(context, executionId);
+}
+
+/** Marks every pending call of a run that ended without them as never run. */
+export async function withdrawPending(context: RunContext, executionId: string): Promise<void> {
+  for (const entry of await context.journal.listEntries(executionId, { states: ["pending"] })) {
+    if (entry.state !== "pending") continue;
+    await context.journal.updateEntry(executionId, entry.seq, ["pending"], {
+      state: "reverted",
+      updatedAt: context.now(),
+    });
+  }
+}
+
+/** `runtime.reject`: the run ends without the call at `seq`, and without any other it waits for. */
+export async function reject(
+  context: RunContext,
+  executionId: string,
+  seq: number,
+): Promise<boolean> {
+  const { journal, now } = context;
+  const entry = await journal.getEntry(executionId, seq);
+  if (entry?.state !== "pending") return false;
+  if (
+    !(await journal.updateExecution(executionId, ["paused"], {
+      status: "rejected",
+      updatedAt: now(),
+    }))
+  )
+    return false;
+  await withdrawPending(context, executionId);
+  await context.hooks(executionId, undefined, "rejected");
+  return true;
+}
+
+/** `runtime.resolve`: a deferred call's result arrives; the run resumes with it recorded. */
+export async function resolve(
+  context: RunContext,
+  executionId: string,
+  seq: number,
+  result: unknown,
+): Promise<CodeModeOutput> {
+  const { journal, now } = context;
+  const notWaiting = `Call #${seq} of execution "${executionId}" is not waiting for a result.`;
+  const entry = await journal.getEntry(executionId, seq);
+  if (entry?.state !== "pending" || !entry.deferred) {
+    return { status: "error", executionId, error: notWaiting };
+  }
+  let text: string;
+  try {
+    text = encodeForJournal(result, `The result of ${entry.connector}.${entry.method}`);
+  } catch (error) {
+    return { status: "error", executionId, error: messageOf(error) };
+  }
+  // the run is taken first, so a racing rejection either wins before it or finds it running:
+  // a refused result is never recorded in a rejected run
+  return resume(context, executionId, async () => {
+    if (
+      await journal.updateEntry(executionId, seq, ["pending"], {
+        state: "applied",
+        result: text,
+        updatedAt: now(),
+      })
+    ) {
+      return undefined;
+    }
+    await journal.updateExecution(executionId, ["running"], { status: "paused", updatedAt: now() });
+    return { status: "error", executionId, error: notWaiting };
+  });
+}

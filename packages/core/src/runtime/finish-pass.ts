@@ -1,0 +1,136 @@
+import type { ExecuteResult, SandboxError } from "../executor.ts";
+import { encodeForJournal, MAX_ERROR_MESSAGE_LENGTH, MAX_RECORDED_LENGTH } from "../invariants.ts";
+import type { CodeModeOutput } from "../types.ts";
+import type { Configuration } from "./configuration.ts";
+import type { PassState } from "./pass-state.ts";
+import { codec, preview, type RunContext } from "./run-context.ts";
+
+/** Ends a pass in failure: marks the run failed while it is running, runs the hooks, says why. */
+export async function failPass(
+  context: RunContext,
+  executionId: string,
+  message: string,
+  logs?: string[],
+): Promise<CodeModeOutput> {
+  await context.journal.updateExecution(executionId, ["running"], {
+    status: "error",
+    error: preview(message, MAX_RECORDED_LENGTH),
+    ...(logs ? { logs } : {}),
+    updatedAt: context.now(),
+  });
+  await context.hooks(executionId, "error", "error");
+  return { status: "error", executionId, error: message, ...(logs?.length ? { logs } : {}) };
+}
+
+/**
+ * The model's message for a failed pass: the error, and what to try. An unknown method gets the
+ * nearest methods of its namespace (the executor says which namespace and method, by code).
+ */
+export async function passErrorMessage(
+  error: SandboxError,
+  config: Configuration,
+): Promise<string> {
+  const text = preview(error.message, MAX_ERROR_MESSAGE_LENGTH);
+  let message = `${preview(error.name, 200)}: ${text}`.replace(/([^.!?])$/, "$1.");
+  if (error.code === "UNKNOWN_METHOD" && error.method !== undefined) {
+    const namespace = error.method.namespace;
+    const method = preview(error.method.name, 100);
+    // an executor may list every method; a namespace of a thousand needs the nearest few instead
+    const nearest = (await config.catalog.search(method, { limit: 50 })).results
+      .filter((result) => result.connector === namespace)
+      .slice(0, 5)
+      .map((result) => result.path);
+    return (
+      `TypeError: ${preview(namespace, 100)}.${method} is not a method.` +
+      (nearest.length ? ` Nearest: ${nearest.join(", ")}.` : "") +
+      ` Use codemode.search("what you want to do") and codemode.describe(path) to find the right one.`
+    );
+  }
+  if (/is not defined/.test(text)) {
+    message += ` The globals in the sandbox are: ${[...config.connectors.keys(), "codemode"].join(", ")}.`;
+  }
+  return message;
+}
+
+/**
+ * `journal.finish` of ARCHITECTURE §3, once the pass has settled: the run pauses (a gated call was
+ * recorded), fails (the journal or the code says so) or completes with its recorded result.
+ */
+export async function finishPass(
+  context: RunContext,
+  pass: PassState,
+  config: Configuration,
+  outcome: ExecuteResult,
+): Promise<CodeModeOutput> {
+  const { journal, now } = context;
+  const { executionId } = pass;
+  if (pass.paused) {
+    await journal.updateExecution(executionId, ["running"], { status: "paused", updatedAt: now() });
+  }
+  const final = await journal.getExecution(executionId);
+  if (final?.status === "paused") {
+    await context.hooks(executionId, "paused", undefined);
+    const pending = (await journal.listEntries(executionId, { states: ["pending"] }))
+      .filter((entry) => entry.state === "pending")
+      .map((entry) => ({
+        executionId,
+        seq: entry.seq,
+        connector: entry.connector,
+        method: entry.method,
+        args: entry.args === undefined ? undefined : codec.decode(entry.args),
+      }));
+    return { status: "paused", executionId, pending };
+  }
+  if (final?.status !== "running") {
+    await context.hooks(executionId, "error", "error");
+    return {
+      status: "error",
+      executionId,
+      error:
+        final?.status === "error"
+          ? (final.error ?? "The run failed.")
+          : `The run is ${final?.status ?? "gone"}: it was ended from outside while this pass ran.`,
+      ...(outcome.logs.length ? { logs: outcome.logs } : {}),
+    };
+  }
+  if ("error" in outcome) {
+    return failPass(
+      context,
+      executionId,
+      await passErrorMessage(outcome.error, config),
+      outcome.logs,
+    );
+  }
+  let resultText: string;
+  try {
+    resultText = encodeForJournal(outcome.result, "The result");
+  } catch (error) {
+    const message = (error as Error).message;
+    if ((error as { code?: string }).code === "NOT_SERIALIZABLE") {
+      return failPass(context, executionId, message, outcome.logs);
+    }
+    // too big for the audit row: the model still gets it
+    resultText = codec.encode(`[not recorded: ${message}]`);
+  }
+  await journal.updateExecution(executionId, ["running"], {
+    status: "completed",
+    result: resultText,
+    logs: outcome.logs,
+    updatedAt: now(),
+  });
+  await context.hooks(executionId, "completed", "completed");
+  let result = outcome.result;
+  if (context.transformResult) {
+    try {
+      result = context.transformResult(result);
+    } catch {
+      // the original result is recorded; the model gets it untransformed
+    }
+  }
+  return {
+    status: "completed",
+    executionId,
+    result,
+    ...(outcome.logs.length ? { logs: outcome.logs } : {}),
+  };
+}

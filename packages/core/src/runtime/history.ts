@@ -1,0 +1,130 @@
+import { LIVENESS_MS } from "../invariants.ts";
+import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
+import type { PendingAction } from "../types.ts";
+import { withdrawPending } from "./decisions.ts";
+import { livePasses } from "./live-passes.ts";
+import { codec, type RunContext } from "./run-context.ts";
+
+/** Runs untouched this long are stale for `expirePaused` by default. */
+export const DEFAULT_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+/** A run with its journal, as the audit view shows it. */
+export interface RuntimeExecution {
+  id: string;
+  status: ExecutionRecord["status"];
+  code: string;
+  result?: unknown;
+  error?: string;
+  logs?: string[];
+  connectors: string[];
+  createdAt: number;
+  updatedAt: number;
+  calls: Array<{
+    seq: number;
+    kind: "call" | "step";
+    connector: string;
+    method: string;
+    args?: unknown;
+    result?: unknown;
+    state: JournalEntry["state"];
+    error?: string;
+  }>;
+}
+
+/** The calls a run waits for: only a paused run waits for any. */
+export async function pendingOf(
+  context: RunContext,
+  executionId: string,
+): Promise<PendingAction[]> {
+  if ((await context.journal.getExecution(executionId))?.status !== "paused") return [];
+  return (await context.journal.listEntries(executionId, { states: ["pending"] }))
+    .filter((entry) => entry.state === "pending")
+    .map((entry) => ({
+      executionId,
+      seq: entry.seq,
+      connector: entry.connector,
+      method: entry.method,
+      args: entry.args === undefined ? undefined : codec.decode(entry.args),
+    }));
+}
+
+/** `runtime.pending`: of one run, or of every paused run. */
+export async function pending(context: RunContext, executionId?: string): Promise<PendingAction[]> {
+  if (executionId !== undefined) return pendingOf(context, executionId);
+  const paused = await context.journal.listExecutions({ statuses: ["paused"] });
+  return (await Promise.all(paused.map((record) => pendingOf(context, record.id)))).flat();
+}
+
+export async function decodeExecution(
+  context: RunContext,
+  record: ExecutionRecord,
+): Promise<RuntimeExecution> {
+  return {
+    id: record.id,
+    status: record.status,
+    code: record.code,
+    ...(record.result !== undefined ? { result: codec.decode(record.result) } : {}),
+    ...(record.error !== undefined ? { error: record.error } : {}),
+    ...(record.logs ? { logs: record.logs } : {}),
+    connectors: record.connectors,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    calls: (await context.journal.listEntries(record.id)).map((entry) => ({
+      seq: entry.seq,
+      kind: entry.kind,
+      connector: entry.connector,
+      method: entry.method,
+      ...(entry.args !== undefined ? { args: codec.decode(entry.args) } : {}),
+      ...(entry.result !== undefined && entry.error === undefined
+        ? { result: codec.decode(entry.result) }
+        : {}),
+      state: entry.state,
+      ...(entry.error !== undefined ? { error: entry.error } : {}),
+    })),
+  };
+}
+
+/** `runtime.deleteExecution`: removes a run; a run that had not ended hears it ended. */
+export async function deleteExecution(context: RunContext, id: string): Promise<boolean> {
+  const record = await context.journal.getExecution(id);
+  if (!record) return false;
+  const removed = await context.journal.deleteExecution(id);
+  if (record.status === "running" || record.status === "paused") {
+    await context.hooks(id, undefined, record.status === "paused" ? "rejected" : "error");
+  }
+  return removed;
+}
+
+/**
+ * `runtime.expirePaused`: ends paused runs untouched for `maxAgeMs`, and running runs whose pass is
+ * gone: no pass in this process has them, and none renewed them for `maxAgeMs` (at least
+ * `LIVENESS_MS`, a few heartbeats).
+ */
+export async function expirePaused(
+  context: RunContext,
+  maxAgeMs = DEFAULT_EXPIRY_MS,
+): Promise<string[]> {
+  const { journal, now } = context;
+  const time = now();
+  const expired: string[] = [];
+  const stale = [
+    ...(await journal.listStale(["paused"], time - maxAgeMs)),
+    ...(await journal.listStale(["running"], time - Math.max(maxAgeMs, LIVENESS_MS))),
+  ];
+  for (const record of stale) {
+    if (record.status === "running" && livePasses.has(record.id)) continue;
+    const paused = record.status === "paused";
+    const changed = await journal.updateExecution(record.id, [record.status], {
+      status: paused ? "rejected" : "error",
+      error: paused
+        ? "Expired while waiting for approval."
+        : "Expired while running: the host never finished the pass.",
+      updatedAt: now(),
+    });
+    if (!changed) continue;
+    await withdrawPending(context, record.id);
+    await context.hooks(record.id, undefined, paused ? "rejected" : "error");
+    expired.push(record.id);
+  }
+  return expired;
+}

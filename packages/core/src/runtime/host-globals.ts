@@ -1,0 +1,58 @@
+import type { HostNamespaces } from "../executor.ts";
+import { checkText } from "../invariants.ts";
+import { knownEncodings } from "../known-encodings.ts";
+import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH, PRELUDE_CHANNEL } from "../sandbox-protocol.ts";
+import type { Configuration } from "./configuration.ts";
+import { callConnector } from "./decide-call.ts";
+import type { PassState } from "./pass-state.ts";
+import type { RunContext } from "./run-context.ts";
+import { snippetCatalog, snippetFor } from "./snippets.ts";
+import { decideStep, recordStep } from "./steps.ts";
+
+/**
+ * The host functions of one pass: every connector method, and the `codemode` SDK with the prelude's
+ * channel. Each call is tracked by the pass, so the pass reports only once all have settled.
+ */
+export function hostGlobals(
+  context: RunContext,
+  pass: PassState,
+  config: Configuration,
+): HostNamespaces {
+  const globals: HostNamespaces = {};
+  for (const resolved of config.connectors.values()) {
+    const namespace: HostNamespaces[string] = {};
+    for (const method of resolved.methods.keys()) {
+      namespace[method] = (input) => {
+        const reply: { text?: string } = {};
+        const known = knownEncodings.takeInput(input);
+        const promise = pass.track(
+          callConnector(context, pass, resolved, method, input, known, reply),
+        );
+        knownEncodings.noteReply(promise, reply);
+        return promise;
+      };
+    }
+    globals[resolved.name] = namespace;
+  }
+  const catalog = () => snippetCatalog(context.journal, config);
+  globals.codemode = {
+    search: (query) =>
+      pass.track(
+        (async () =>
+          (await catalog()).search(
+            checkText(query ?? "", "A codemode.search query", MAX_QUERY_LENGTH),
+          ))(),
+      ),
+    describe: (target) =>
+      pass.track(
+        (async () =>
+          (await catalog()).describe(
+            checkText(target ?? "", "A codemode.describe target", MAX_TARGET_LENGTH),
+          ))(),
+      ),
+    [PRELUDE_CHANNEL.stepDecide]: (input) => pass.track(decideStep(context, pass, input)),
+    [PRELUDE_CHANNEL.stepRecord]: (input) => pass.track(recordStep(context, pass, input)),
+    [PRELUDE_CHANNEL.snippet]: (input) => pass.track(snippetFor(context.journal, config, input)),
+  };
+  return globals;
+}

@@ -1,0 +1,189 @@
+import { CodemodeError } from "../codemode-error.ts";
+import { decodeErrorRecord, messageOf } from "../invariants.ts";
+import type { JournalEntry } from "../journal-store.ts";
+import { createAbortController } from "../platform.ts";
+import { withdrawPending } from "./decisions.ts";
+import { codec, idempotencyKey, type RunContext } from "./run-context.ts";
+
+/** What a rollback did with one call that reached its connector. */
+export interface RollbackCall {
+  seq: number;
+  connector: string;
+  method: string;
+  outcome: "reverted" | "skipped" | "failed" | "unrecorded";
+  /** why it was skipped, failed, or has no recorded outcome */
+  reason?: string;
+}
+
+/** What a rollback did. */
+export interface RollbackReport {
+  /** sequence numbers reverted, newest first */
+  reverted: number[];
+  /** calls that ran and are not reverted: no revert, the connector is gone, or the call failed */
+  skipped: number[];
+  /**
+   * Calls whose connector may have run but whose outcome was never recorded (the process died in
+   * between, the result could not be recorded, or the call was abandoned at its time limit), newest
+   * first; present only when there are some. Nothing reverts them: check them by their idempotency
+   * key, `<executionId>:<seq>`.
+   */
+  unrecorded?: number[];
+  /** calls whose revert threw, newest first; present only when there are some */
+  failed?: number[];
+  /** every call that reached a connector, newest first, with what happened to it and why */
+  calls: RollbackCall[];
+}
+
+/** What rollback does with an entry, before any revert runs. */
+function classify(
+  entry: JournalEntry,
+  connectors: Awaited<ReturnType<RunContext["configurator"]["configure"]>>["connectors"],
+): RollbackCall | "revert" {
+  const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
+  if (entry.state === "executing") {
+    return {
+      ...call,
+      outcome: "unrecorded",
+      reason: "the process stopped before its outcome was recorded",
+    };
+  }
+  if (entry.state === "error") {
+    return {
+      ...call,
+      outcome: "unrecorded",
+      reason: `it ran, but its result was not recorded: ${entry.error ?? "unknown"}`,
+    };
+  }
+  if (entry.error !== undefined) {
+    const record = decodeErrorRecord(entry.error, entry.result);
+    if (record.code === "TIMEOUT") {
+      return {
+        ...call,
+        outcome: "unrecorded",
+        reason: "it was abandoned at its time limit and may have run",
+      };
+    }
+    return {
+      ...call,
+      outcome: "skipped",
+      reason: `the call failed (${record.message.slice(0, 200)})`,
+    };
+  }
+  const resolved = connectors.get(entry.connector);
+  const method = resolved?.methods.get(entry.method);
+  if (!resolved || !method) {
+    return { ...call, outcome: "skipped", reason: "its connector or method is not configured now" };
+  }
+  if (!method.definition.revertible || !resolved.connector.revert) {
+    return { ...call, outcome: "skipped", reason: "the method is not revertible" };
+  }
+  return "revert";
+}
+
+/** The report's lists of seqs, derived from what happened to each call. */
+function reportOf(calls: RollbackCall[]): RollbackReport {
+  const seqs = (outcome: RollbackCall["outcome"]) =>
+    calls.filter((call) => call.outcome === outcome).map((call) => call.seq);
+  const unrecorded = seqs("unrecorded");
+  const failed = seqs("failed");
+  return {
+    reverted: seqs("reverted"),
+    skipped: seqs("skipped"),
+    ...(unrecorded.length ? { unrecorded } : {}),
+    ...(failed.length ? { failed } : {}),
+    calls,
+  };
+}
+
+/**
+ * `runtime.rollback`: reverts the run's applied calls, newest first, through their connectors'
+ * `revert`, and reports every call that reached a connector. A paused run is taken first, so an
+ * approval racing the rollback either resumes it before or finds it rolled back.
+ */
+export async function rollback(context: RunContext, executionId: string): Promise<RollbackReport> {
+  const { journal, now } = context;
+  const execution = await journal.getExecution(executionId);
+  if (!execution) {
+    throw new CodemodeError(
+      "NOT_FOUND",
+      `No execution has the id "${String(executionId).slice(0, 100)}".`,
+    );
+  }
+  if (execution.status === "running") {
+    throw new CodemodeError(
+      "NOT_PAUSED",
+      `Execution "${executionId}" is running; roll it back once its pass has ended.`,
+    );
+  }
+  const config = await context.configurator.configure();
+  const claimed = execution.status === "paused";
+  if (
+    claimed &&
+    !(await journal.updateExecution(executionId, ["paused"], {
+      status: "rolled_back",
+      updatedAt: now(),
+    }))
+  ) {
+    return rollback(context, executionId);
+  }
+  const calls: RollbackCall[] = [];
+  const failures: string[] = [];
+  const entries = (
+    await journal.listEntries(executionId, { states: ["applied", "executing", "error"] })
+  ).filter((entry) => entry.kind === "call");
+  for (const entry of entries.reverse()) {
+    const verdict = classify(entry, config.connectors);
+    if (verdict !== "revert") {
+      calls.push(verdict);
+      continue;
+    }
+    const resolved = config.connectors.get(entry.connector);
+    const method = resolved?.methods.get(entry.method);
+    const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
+    try {
+      await resolved?.connector.revert?.(
+        method?.original ?? entry.method,
+        entry.args === undefined ? undefined : codec.decode(entry.args),
+        entry.result === undefined ? undefined : codec.decode(entry.result),
+        {
+          executionId,
+          seq: entry.seq,
+          idempotencyKey: `${idempotencyKey(executionId, entry.seq)}:revert`,
+          signal: createAbortController().signal,
+        },
+      );
+      await journal.updateEntry(executionId, entry.seq, ["applied"], {
+        state: "reverted",
+        updatedAt: now(),
+      });
+      calls.push({ ...call, outcome: "reverted" });
+    } catch (error) {
+      const reason = messageOf(error);
+      failures.push(`#${entry.seq} ${entry.connector}.${entry.method}: ${reason}`);
+      calls.push({ ...call, outcome: "failed", reason });
+    }
+  }
+  const report = reportOf(calls);
+  if (report.reverted.length > 0) {
+    await journal.updateExecution(executionId, ["completed", "error", "rejected", "paused"], {
+      status: "rolled_back",
+      updatedAt: now(),
+    });
+    await withdrawPending(context, executionId);
+    await context.hooks(executionId, undefined, "rolled_back");
+  } else if (claimed) {
+    // nothing was reverted: the run is paused again, as it was
+    await journal.updateExecution(executionId, ["rolled_back"], {
+      status: "paused",
+      updatedAt: execution.updatedAt,
+    });
+  }
+  if (failures.length > 0) {
+    throw new CodemodeError(
+      "CONNECTOR_FAILED",
+      `Rollback could not revert ${failures.length} call(s): ${failures.join("; ")}`,
+      { details: { ...report, failures } },
+    );
+  }
+  return report;
+}

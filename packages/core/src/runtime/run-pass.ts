@@ -1,0 +1,105 @@
+import { normalizeCode } from "@codemode/typegen";
+import type { ExecuteResult, RecordedCall, ReplayHint } from "../executor.ts";
+import { messageOf } from "../invariants.ts";
+import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
+import { SANDBOX_PRELUDE } from "../sandbox-protocol.ts";
+import type { CodeModeOutput } from "../types.ts";
+import { type Configuration, missingConnectors } from "./configuration.ts";
+import { failPass, finishPass } from "./finish-pass.ts";
+import { hostGlobals } from "./host-globals.ts";
+import { PassState } from "./pass-state.ts";
+import { codec, type RunContext } from "./run-context.ts";
+
+/**
+ * The leading calls of a journal that a pass will replay as they are: applied, recorded, without an
+ * error, of connectors and methods still configured, from seq 0 on without a gap or a step.
+ */
+export function replayHint(
+  recorded: ReadonlyMap<number, JournalEntry>,
+  config: Configuration,
+  pass: PassState,
+): ReplayHint | undefined {
+  const replayable = (entry: JournalEntry | undefined): entry is JournalEntry & { args: string } =>
+    entry?.kind === "call" &&
+    entry.state === "applied" &&
+    entry.replay === "record" &&
+    entry.error === undefined &&
+    entry.args !== undefined &&
+    config.connectors.get(entry.connector)?.methods.has(entry.method) === true;
+  if (!replayable(recorded.get(0))) return undefined;
+  let calls: RecordedCall[] | undefined;
+  // built on first read: an executor that ignores the hint does not pay for the canonical texts
+  const build = () => {
+    const list: RecordedCall[] = [];
+    for (let entry = recorded.get(0); replayable(entry); entry = recorded.get(list.length)) {
+      list.push({
+        namespace: entry.connector,
+        method: entry.method,
+        input: codec.encode(codec.decode(entry.args), { canonical: true }),
+        result: entry.result ?? codec.encode(undefined),
+      });
+    }
+    pass.offerReplay(list.length);
+    return list;
+  };
+  return {
+    get calls() {
+      calls ??= build();
+      return calls;
+    },
+    // the count is checked by the pass: it never moves the numbering past what was offered
+    advance: (count) => pass.advance(count),
+  };
+}
+
+/**
+ * One pass of a run whose status is `running` (the caller took it): the code runs in the executor
+ * with the pass's host functions; the pass reports once every call it started has settled.
+ */
+export async function runPass(
+  context: RunContext,
+  execution: ExecutionRecord,
+): Promise<CodeModeOutput> {
+  const config = await context.configurator.configure();
+  const executionId = execution.id;
+  const missing = missingConnectors(config, execution.connectors);
+  if (missing.length > 0) {
+    return failPass(
+      context,
+      executionId,
+      `This run needs connectors that are not configured now: ${missing.join(", ")}.`,
+    );
+  }
+  let code: string;
+  try {
+    code = normalizeCode(execution.code);
+  } catch (error) {
+    return failPass(context, executionId, messageOf(error));
+  }
+  const recorded = new Map(
+    (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
+  );
+  const pass = new PassState(context, executionId, recorded);
+  let outcome: ExecuteResult;
+  try {
+    const replay = replayHint(recorded, config, pass);
+    outcome = await context.executor.execute({
+      code,
+      globals: hostGlobals(context, pass, config),
+      prelude: SANDBOX_PRELUDE,
+      signal: pass.controller.signal,
+      ...(context.limits ? { limits: context.limits } : {}),
+      ...(replay ? { replay } : {}),
+    });
+  } catch (error) {
+    // an executor that throws broke its contract; the run fails with what it said
+    outcome = {
+      error: { name: "Error", code: "THROWN", message: `The executor failed: ${messageOf(error)}` },
+      logs: [],
+    };
+  } finally {
+    // nothing the pass left running reaches a connector any more, and what it started settles
+    await pass.end();
+  }
+  return finishPass(context, pass, config, outcome);
+}

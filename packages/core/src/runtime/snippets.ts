@@ -1,0 +1,84 @@
+import { type Catalog, normalizeCode } from "@codemode/typegen";
+import { CodemodeError } from "../codemode-error.ts";
+import { checkText, messageOf } from "../invariants.ts";
+import type { Journal } from "../journal-store.ts";
+import { MAX_SNIPPET_NAME_LENGTH, type SnippetReply } from "../sandbox-protocol.ts";
+import type { Configuration } from "./configuration.ts";
+import type { RunContext } from "./run-context.ts";
+
+const SNIPPET_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** The catalog with the journal's snippets in it, for search and describe. */
+export async function snippetCatalog(journal: Journal, config: Configuration): Promise<Catalog> {
+  return config.catalog.withSnippets(
+    (await journal.listSnippets()).map((snippet) => ({
+      name: snippet.name,
+      ...(snippet.description ? { description: snippet.description } : {}),
+      code: snippet.code,
+      ...(snippet.inputSchema ? { inputSchema: JSON.parse(snippet.inputSchema) as unknown } : {}),
+    })),
+  );
+}
+
+/** `codemode.run(name)`, host half: the snippet's normalized code, or why it cannot run. */
+export async function snippetFor(
+  journal: Journal,
+  config: Configuration,
+  input: unknown,
+): Promise<SnippetReply> {
+  const name = checkText(
+    (input as { name?: unknown } | null)?.name,
+    "A snippet name",
+    MAX_SNIPPET_NAME_LENGTH,
+  );
+  const snippet = SNIPPET_NAME.test(name) ? await journal.getSnippet(name) : undefined;
+  if (!snippet) {
+    return { error: `No snippet is named "${name}". Use codemode.search() to find snippets.` };
+  }
+  const absent = snippet.connectors.filter((connector) => !config.connectors.has(connector));
+  if (absent.length) {
+    return {
+      error: `Snippet "${name}" needs connectors that are not configured: ${absent.join(", ")}.`,
+    };
+  }
+  try {
+    return { code: normalizeCode(snippet.code) };
+  } catch (error) {
+    return { error: `Snippet "${name}" does not parse: ${messageOf(error)}` };
+  }
+}
+
+/** `runtime.saveSnippet`: the code of a run, under a name the model can find. */
+export async function saveSnippet(
+  context: RunContext,
+  name: string,
+  options: { executionId: string; description?: string; inputSchema?: unknown },
+): Promise<void> {
+  if (
+    typeof name !== "string" ||
+    !SNIPPET_NAME.test(name) ||
+    name.length > MAX_SNIPPET_NAME_LENGTH
+  ) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `Snippet name "${String(name).slice(0, 100)}" may only use letters, digits, "_", "." and "-" (at most ${MAX_SNIPPET_NAME_LENGTH} characters).`,
+    );
+  }
+  const execution = await context.journal.getExecution(options.executionId);
+  if (!execution) {
+    throw new CodemodeError(
+      "NOT_FOUND",
+      `No execution has the id "${String(options.executionId).slice(0, 100)}".`,
+    );
+  }
+  await context.journal.putSnippet({
+    name,
+    ...(options.description ? { description: options.description } : {}),
+    code: execution.code,
+    ...(options.inputSchema !== undefined
+      ? { inputSchema: JSON.stringify(options.inputSchema) }
+      : {}),
+    connectors: execution.connectors,
+    savedAt: context.now(),
+  });
+}

@@ -1,0 +1,96 @@
+import { CodemodeError } from "../codemode-error.ts";
+import { checkText, encodeForJournal, messageOf } from "../invariants.ts";
+import {
+  MAX_STEP_NAME_LENGTH,
+  type StepDecideReply,
+  type StepRecordRequest,
+} from "../sandbox-protocol.ts";
+import { diverge } from "./decide-call.ts";
+import type { PassState } from "./pass-state.ts";
+import { codec, type RunContext } from "./run-context.ts";
+
+/** The connector name a step's entry carries; its method is the step's name. */
+export const STEP_CONNECTOR = "codemode.step";
+
+/**
+ * `codemode.step(name, fn)`, host half one: numbers the step and replays its recorded value, or
+ * records it `executing` and hands out the one token that may record its value.
+ */
+export async function decideStep(
+  context: RunContext,
+  pass: PassState,
+  input: unknown,
+): Promise<StepDecideReply> {
+  const name = checkText(
+    (input as { name?: unknown } | null)?.name,
+    "A codemode.step name",
+    MAX_STEP_NAME_LENGTH,
+  );
+  const seq = pass.nextSeq();
+  if (pass.renewDue()) await pass.renew();
+  pass.guard();
+  const recorded = pass.recorded.get(seq);
+  if (recorded) {
+    if (recorded.kind !== "step" || recorded.method !== name) {
+      return diverge(pass, seq, recorded, STEP_CONNECTOR, name);
+    }
+    if (recorded.state === "applied") {
+      return {
+        replay: true,
+        value: recorded.result === undefined ? undefined : codec.decode(recorded.result),
+      };
+    }
+    return { replay: false, seq, token: pass.stepToken(seq) };
+  }
+  const time = context.now();
+  await context.journal.putEntry({
+    executionId: pass.executionId,
+    seq,
+    kind: "step",
+    connector: STEP_CONNECTOR,
+    method: name,
+    state: "executing",
+    requiresApproval: false,
+    deferred: false,
+    replay: "record",
+    createdAt: time,
+    updatedAt: time,
+  });
+  return { replay: false, seq, token: pass.stepToken(seq) };
+}
+
+/**
+ * `codemode.step`, host half two: records the value `fn` returned, only for the step the token was
+ * handed out for in this pass, once. Nothing else can complete an entry from the sandbox.
+ */
+export async function recordStep(
+  context: RunContext,
+  pass: PassState,
+  input: unknown,
+): Promise<null> {
+  const { seq, token, value } = (input ?? {}) as Partial<StepRecordRequest>;
+  if (!pass.takeStepToken(seq, token)) {
+    throw new CodemodeError(
+      "INVALID_INPUT",
+      "Only codemode.step records a step's value, once, for the step it started in this pass.",
+    );
+  }
+  pass.guard();
+  let text: string;
+  try {
+    text = encodeForJournal(value, "The value of a codemode.step");
+  } catch (error) {
+    await context.journal.updateEntry(pass.executionId, seq, ["executing"], {
+      state: "error",
+      error: messageOf(error),
+      updatedAt: context.now(),
+    });
+    await pass.failRun(messageOf(error));
+    throw error;
+  }
+  await context.journal.applyEntry(pass.executionId, seq, {
+    result: text,
+    updatedAt: context.now(),
+  });
+  return null;
+}

@@ -1,0 +1,110 @@
+// The one protocol between the sandbox and the host, as far as core defines it: the `codemode` SDK
+// the model's code may call, the host functions that only the prelude uses (and how each is bound to
+// what the host handed out in the same pass), the messages they take and answer, and the limits on
+// what the model may send through them. Executors carry these calls as they carry connector calls;
+// nothing else crosses.
+
+/** The members of the `codemode` global the model's code may use (seed 000). */
+export const SDK_METHODS = ["search", "describe", "step", "run"] as const;
+
+/**
+ * Host functions the prelude calls and then removes from the `codemode` global, before the model's
+ * code runs. The host does not rely on their being hidden: `stepRecord` takes only the token that
+ * `stepDecide` handed out for that step in that pass, once.
+ */
+export const PRELUDE_CHANNEL = {
+  stepDecide: "__step_decide",
+  stepRecord: "__step_record",
+  snippet: "__snippet",
+} as const;
+
+/** `codemode.step(name, fn)` asks whether the step replays. */
+export interface StepDecideRequest {
+  name: string;
+}
+
+/** The recorded value, or the step's number and the token that alone may record its value. */
+export type StepDecideReply =
+  | { replay: true; value: unknown }
+  | { replay: false; seq: number; token: string };
+
+/** The value `fn` returned, for the step the token was handed out for. */
+export interface StepRecordRequest {
+  seq: number;
+  token: string;
+  value: unknown;
+}
+
+/** `codemode.run(name, input)` asks for a snippet's code. */
+export interface SnippetRequest {
+  name: string;
+}
+
+export type SnippetReply = { code: string } | { error: string };
+
+/**
+ * A failure as the journal records it and as it crosses the boundary: what the code catches, on a
+ * live call and on its replay alike. `data` holds the error's own data properties (an HTTP error's
+ * `status`, a `CodemodeError`'s `details`) that the value codec can record.
+ */
+export interface ErrorRecord {
+  name: string;
+  message: string;
+  code?: string;
+  data?: Record<string, unknown>;
+}
+
+/** Characters of a step name. */
+export const MAX_STEP_NAME_LENGTH = 1_000;
+/** Characters of a `codemode.search` query. */
+export const MAX_QUERY_LENGTH = 1_000;
+/** Characters of a `codemode.describe` target. */
+export const MAX_TARGET_LENGTH = 500;
+/** Characters of a snippet name asked for by `codemode.run`. */
+export const MAX_SNIPPET_NAME_LENGTH = 200;
+
+/**
+ * The name of a sandbox global an executor defines when its sandbox cannot compile code at run time
+ * (workerd forbids `eval`): `(source, input) => Promise<result>` runs a saved program's source (one
+ * function expression) with the same namespaces in the same pass, and returns what it returns. The
+ * prelude takes it and removes it, as it does the channel's functions.
+ */
+export const SANDBOX_EVALUATE_HOOK = "__codemodeEvaluate";
+
+const { stepDecide, stepRecord, snippet } = PRELUDE_CHANNEL;
+
+/**
+ * The sandbox side of the `codemode` global: `step` runs its closure in the sandbox and has the host
+ * record or replay the value; `run` evaluates a saved snippet in the same pass, so its calls join
+ * the run's numbering. It keeps the channel's functions in its own block scope and deletes them from
+ * the global before the model's code runs.
+ */
+export const SANDBOX_PRELUDE = `{
+const evaluateHook = globalThis.${SANDBOX_EVALUATE_HOOK};
+try { delete globalThis.${SANDBOX_EVALUATE_HOOK}; } catch {}
+const decide = codemode.${stepDecide};
+const record = codemode.${stepRecord};
+const snippetOf = codemode.${snippet};
+delete codemode.${stepDecide};
+delete codemode.${stepRecord};
+delete codemode.${snippet};
+const TypeErrorType = TypeError;
+const evaluate = globalThis.eval;
+codemode.step = async (name, fn) => {
+  if (typeof name !== "string" || typeof fn !== "function") {
+    throw new TypeErrorType("codemode.step(name, fn) needs a name and a function.");
+  }
+  const decision = await decide({ name });
+  if (decision.replay) return decision.value;
+  const value = await fn();
+  await record({ seq: decision.seq, token: decision.token, value });
+  return value;
+};
+codemode.run = async (name, input) => {
+  const found = await snippetOf({ name });
+  if (found.error) return { error: found.error };
+  if (typeof evaluateHook === "function") return await evaluateHook(found.code, input);
+  const program = (0, evaluate)("(" + found.code + ")");
+  return await program(input);
+};
+}`;
