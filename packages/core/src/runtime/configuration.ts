@@ -93,7 +93,7 @@ export function createConfigurator(
   connectors: readonly Connector[],
   search?: Pick<CatalogOptions, "embed" | "semanticWeight" | "limit">,
 ): Configurator {
-  const listed = connectors.map((connector) => connector.methods());
+  let listed = connectors.map((connector) => connector.methods());
   const asynchronous = listed.some(
     (methods) => typeof (methods as PromiseLike<unknown>)?.then === "function",
   );
@@ -101,18 +101,25 @@ export function createConfigurator(
     ? undefined
     : build(connectors, listed as Record<string, ConnectorMethod>[], search);
   let configuring: Promise<Configuration> | undefined;
+  let failed = false;
   return {
     get current() {
       return current;
     },
     async configure() {
       if (current) return current;
+      if (failed && !configuring) {
+        // listed again: a connector that could not list (a server that was down) may list now
+        failed = false;
+        listed = connectors.map((connector) => connector.methods());
+      }
       configuring ??= Promise.all(listed).then((methods) => build(connectors, methods, search));
       try {
         current = await configuring;
         return current;
       } catch (error) {
         configuring = undefined;
+        failed = true;
         throw error;
       }
     },

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { mockConnector } from "../test/mock-connector.ts";
+import { passErrorMessage } from "./finish-pass.ts";
+import { testContext } from "./fixtures.ts";
+
+describe("passErrorMessage", () => {
+  const context = testContext([
+    mockConnector({
+      name: "tracker",
+      methods: { list_issues: {}, create_issue: {}, close_issue: {} },
+    }),
+  ]);
+
+  it("answers an unknown method with the nearest of its namespace, by the code the executor reports", async () => {
+    const config = await context.configurator.configure();
+    const message = await passErrorMessage(
+      {
+        name: "TypeError",
+        code: "UNKNOWN_METHOD",
+        message: "anything",
+        method: { namespace: "tracker", name: "list_issue" },
+      },
+      config,
+    );
+    expect(message).toMatch(
+      /^TypeError: tracker\.list_issue is not a method\. Nearest: tracker\.list_issues\b/,
+    );
+  });
+
+  it("bounds what it computes on: a huge method name or message", async () => {
+    const config = await context.configurator.configure();
+    const message = await passErrorMessage(
+      {
+        name: "TypeError",
+        code: "UNKNOWN_METHOD",
+        message: "m",
+        method: { namespace: "tracker", name: "x".repeat(1_000_000) },
+      },
+      config,
+    );
+    expect(message.length).toBeLessThan(1_000);
+    const thrown = await passErrorMessage(
+      { name: "Error", code: "THROWN", message: "y".repeat(2_000_000) },
+      config,
+    );
+    expect(thrown.length).toBeLessThan(20_000);
+  });
+
+  it("names the sandbox's globals when a name is not defined", async () => {
+    const config = await context.configurator.configure();
+    expect(
+      await passErrorMessage(
+        { name: "ReferenceError", code: "THROWN", message: "github is not defined" },
+        config,
+      ),
+    ).toBe(
+      "ReferenceError: github is not defined. The globals in the sandbox are: tracker, codemode.",
+    );
+  });
+});

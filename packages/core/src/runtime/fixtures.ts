@@ -1,0 +1,38 @@
+// What the runtime's own tests share: a context over a memory journal and mock connectors.
+import type { Connector } from "../connector.ts";
+import type { Executor } from "../executor.ts";
+import { memoryStore } from "../memory-store.ts";
+import { MockExecutor } from "../test/mock-executor.ts";
+import { createConfigurator } from "./configuration.ts";
+import { connectorHooks, type RunContext } from "./run-context.ts";
+
+export function testContext(
+  connectors: Connector[],
+  options: { executor?: Executor; now?: () => number; maxCalls?: number } = {},
+): RunContext {
+  return {
+    journal: memoryStore().journal("test"),
+    executor: options.executor ?? new MockExecutor(() => undefined),
+    configurator: createConfigurator(connectors),
+    now: options.now ?? (() => Date.now()),
+    limits: undefined,
+    maxCalls: options.maxCalls ?? 100,
+    maxExecutions: 50,
+    transformResult: undefined,
+    hooks: connectorHooks(connectors),
+  };
+}
+
+/** A run recorded `running`, as `begin` leaves it. */
+export async function runningRun(context: RunContext, id = "exec_test"): Promise<string> {
+  const config = await context.configurator.configure();
+  await context.journal.createExecution({
+    id,
+    code: "async () => null",
+    status: "running",
+    connectors: [...config.connectors.keys()],
+    createdAt: context.now(),
+    updatedAt: context.now(),
+  });
+  return id;
+}

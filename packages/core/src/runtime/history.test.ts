@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { LIVENESS_MS } from "../invariants.ts";
+import { memoryStore } from "../memory-store.ts";
+import { mockConnector } from "../test/mock-connector.ts";
+import { MockExecutor } from "../test/mock-executor.ts";
+import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
+
+describe("history", () => {
+  it("pending() lists the calls of paused runs only", async () => {
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) =>
+      Promise.all([gate.open?.({ a: 1 }), gate.open?.({ b: 2 })]),
+    );
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    expect(await runtime.pending(paused.executionId)).toMatchObject([
+      { seq: 0, args: { a: 1 } },
+      { seq: 1, args: { b: 2 } },
+    ]);
+    expect(await runtime.pending()).toHaveLength(2);
+    await runtime.reject({ executionId: paused.executionId, seq: 1 });
+    expect(await runtime.pending(paused.executionId)).toEqual([]);
+    expect(await runtime.pending()).toEqual([]);
+  });
+
+  it("expirePaused ends a stale paused run, and a running run only once no pass has it and it is past liveness", async () => {
+    let time = 1_000_000;
+    const store = memoryStore();
+    let release = () => {};
+    const slow = mockConnector({
+      name: "slow",
+      methods: { wait: { execute: () => new Promise<void>((resolve) => (release = resolve)) } },
+    });
+    const executor = new MockExecutor(async ({ slow }) => slow.wait?.({}));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [slow], now: () => time });
+    const running = runtime.execute({ code: "async () => 0" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    time += LIVENESS_MS * 10;
+    // another runtime over the same store, as a new request would make
+    const other = createCodemodeRuntime({ store, executor, connectors: [slow], now: () => time });
+    expect(await other.expirePaused({ maxAgeMs: 1 })).toEqual([]);
+    release();
+    expect((await running).status).toBe("completed");
+
+    const journal = store.journal("default");
+    await journal.createExecution({
+      id: "exec_dead",
+      code: "async () => 0",
+      status: "running",
+      connectors: [],
+      createdAt: time,
+      updatedAt: time,
+    });
+    time += LIVENESS_MS - 1;
+    expect(await other.expirePaused({ maxAgeMs: 1 })).toEqual([]);
+    time += 2;
+    expect(await other.expirePaused({ maxAgeMs: 1 })).toEqual(["exec_dead"]);
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { HEARTBEAT_MS } from "../invariants.ts";
+import { runningRun, testContext } from "./fixtures.ts";
+import { livePasses } from "./live-passes.ts";
+import { PassState } from "./pass-state.ts";
+
+describe("PassState", () => {
+  it("numbers calls, stops for good, and refuses past its budget", async () => {
+    const context = testContext([], { maxCalls: 2 });
+    const pass = new PassState(context, await runningRun(context), new Map());
+    expect([pass.nextSeq(), pass.nextSeq()]).toEqual([0, 1]);
+    expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "BUDGET_EXCEEDED" }));
+    pass.stop("because");
+    expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "ABORTED" }));
+    expect(pass.controller.signal.aborted).toBe(true);
+    await pass.end();
+  });
+
+  it("hands out one token per step, spent once, and refuses any other", async () => {
+    const context = testContext([]);
+    const pass = new PassState(context, await runningRun(context), new Map());
+    const token = pass.stepToken(3);
+    expect(pass.takeStepToken(3, "guess")).toBe(false);
+    expect(pass.takeStepToken(0, token)).toBe(false);
+    expect(pass.takeStepToken(3, token)).toBe(true);
+    expect(pass.takeStepToken(3, token)).toBe(false);
+    await pass.end();
+  });
+
+  it("ends only once every call it tracks has settled, and is live until then", async () => {
+    const context = testContext([]);
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map());
+    let finish = () => {};
+    pass.track(new Promise<void>((resolve) => (finish = resolve)));
+    expect(livePasses.has(id)).toBe(true);
+    let ended = false;
+    const ending = pass.end().then(() => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ended).toBe(false);
+    finish();
+    await ending;
+    expect(livePasses.has(id)).toBe(false);
+  });
+
+  it("accepts a replay count only within what was offered and before any live call", async () => {
+    const context = testContext([]);
+    const id = await runningRun(context);
+    const good = new PassState(context, id, new Map());
+    good.offerReplay(3);
+    good.advance(2);
+    good.advance(1);
+    expect(good.nextSeq()).toBe(3);
+    await good.end();
+    for (const lie of [4, -1, 1.5, "2", Number.NaN]) {
+      const liar = new PassState(
+        context,
+        await runningRun(context, `exec_${String(lie)}`),
+        new Map(),
+      );
+      liar.offerReplay(3);
+      liar.advance(lie);
+      expect(liar.stopped).toMatch(/replayed calls/);
+      await liar.end();
+    }
+    const late = new PassState(context, await runningRun(context, "exec_late"), new Map());
+    late.offerReplay(3);
+    late.nextSeq();
+    late.advance(1);
+    expect(late.stopped).toMatch(/replayed calls/);
+    await late.end();
+  });
+
+  it("renews its run when due, and stops when someone else ended the run", async () => {
+    let time = 1_000;
+    const context = testContext([], { now: () => time });
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map());
+    expect(pass.renewDue()).toBe(false);
+    time += HEARTBEAT_MS;
+    expect(pass.renewDue()).toBe(true);
+    await pass.renew();
+    expect((await context.journal.getExecution(id))?.updatedAt).toBe(time);
+    await context.journal.updateExecution(id, ["running"], { status: "error" });
+    time += HEARTBEAT_MS;
+    await pass.renew();
+    expect(pass.stopped).toMatch(/ended from outside/);
+    await pass.end();
+  });
+});

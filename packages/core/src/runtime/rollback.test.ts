@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { memoryStore } from "../memory-store.ts";
+import { mockConnector } from "../test/mock-connector.ts";
+import { MockExecutor, type MockSandbox } from "../test/mock-executor.ts";
+import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
+
+const setup = (program: (sandbox: MockSandbox) => unknown) => {
+  const ops = mockConnector({
+    name: "ops",
+    methods: {
+      write: { execute: (input) => input, revert: () => undefined },
+      note: {},
+      broken: {
+        execute: () => ({}),
+        revert: () => {
+          throw new Error("cannot undo");
+        },
+      },
+      fails: {
+        execute: () => {
+          throw new Error("refused");
+        },
+        revert: () => undefined,
+      },
+      huge: { execute: () => "x".repeat(1_000_001), revert: () => undefined },
+    },
+  });
+  const runtime = createCodemodeRuntime({
+    store: memoryStore(),
+    executor: new MockExecutor(program),
+    connectors: [ops],
+  });
+  return { runtime, ops };
+};
+
+describe("rollback names every call that reached a connector", () => {
+  it("reverted, skipped with why, and unrecorded, newest first", async () => {
+    const { runtime, ops } = setup(async ({ ops }) => {
+      await ops.write?.({ n: 1 });
+      await ops.note?.({});
+      await ops.fails?.({}).catch(() => undefined);
+      await ops.huge?.({});
+    });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(output.status).toBe("error");
+    const report = await runtime.rollback({ executionId: output.executionId });
+    expect(report).toEqual({
+      reverted: [0],
+      skipped: [2, 1],
+      unrecorded: [3],
+      calls: [
+        expect.objectContaining({
+          seq: 3,
+          outcome: "unrecorded",
+          reason: expect.stringMatching(/not recorded/),
+        }),
+        expect.objectContaining({
+          seq: 2,
+          outcome: "skipped",
+          reason: expect.stringMatching(/failed \(refused\)/),
+        }),
+        expect.objectContaining({
+          seq: 1,
+          outcome: "skipped",
+          reason: "the method is not revertible",
+        }),
+        { seq: 0, connector: "ops", method: "write", outcome: "reverted" },
+      ],
+    });
+    expect(ops.calls.filter((call) => call.kind === "revert").map((call) => call.seq)).toEqual([0]);
+    expect((await runtime.execution(output.executionId))?.status).toBe("rolled_back");
+  });
+
+  it("a revert that throws is reported failed, in the error's details", async () => {
+    const { runtime } = setup(async ({ ops }) => {
+      await ops.write?.({});
+      await ops.broken?.({});
+    });
+    const output = await runtime.execute({ code: "async () => 0" });
+    await expect(runtime.rollback({ executionId: output.executionId })).rejects.toMatchObject({
+      code: "CONNECTOR_FAILED",
+      details: {
+        reverted: [0],
+        failed: [1],
+        calls: [
+          expect.objectContaining({ seq: 1, outcome: "failed", reason: "cannot undo" }),
+          expect.anything(),
+        ],
+      },
+    });
+  });
+
+  it("an unknown run is NOT_FOUND", async () => {
+    const { runtime } = setup(() => undefined);
+    await expect(runtime.rollback({ executionId: "nope" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+  });
+});

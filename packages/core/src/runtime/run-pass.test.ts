@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { memoryStore } from "../memory-store.ts";
+import { mockConnector } from "../test/mock-connector.ts";
+import { MockExecutor } from "../test/mock-executor.ts";
+import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
+
+describe("runPass", () => {
+  it("offers the leading recorded calls as a replay hint, and fails the pass on a count it could not have replayed", async () => {
+    const shop = mockConnector({
+      name: "shop",
+      methods: { read: {}, buy: { requiresApproval: true } },
+    });
+    let lie = false;
+    const executor = new MockExecutor(async ({ shop }, request) => {
+      if (request.replay) {
+        expect(request.replay.calls.map((call) => call.method)).toEqual(["read", "read"]);
+        request.replay.advance(lie ? 5 : 0);
+      }
+      await shop.read?.({ n: 1 });
+      await shop.read?.({ n: 2 });
+      return shop.buy?.({});
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [shop] });
+    const honest = await runtime.execute({ code: "async () => 0" });
+    expect((await runtime.approve({ executionId: honest.executionId })).status).toBe("completed");
+    lie = true;
+    const lied = await runtime.execute({ code: "async () => 1" });
+    expect(await runtime.approve({ executionId: lied.executionId })).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/reported 5 replayed calls/),
+    });
+  });
+
+  it("reports only once a call the executor abandoned has settled and been recorded", async () => {
+    let settled = false;
+    const slow = mockConnector({
+      name: "slow",
+      methods: {
+        wait: {
+          execute: () =>
+            new Promise((resolve) =>
+              setTimeout(() => {
+                settled = true;
+                resolve("late");
+              }, 30),
+            ),
+        },
+      },
+    });
+    // an executor that returns without awaiting the call, as a timed-out sandbox would
+    const executor = new MockExecutor(({ slow }) => {
+      void slow.wait?.({}).catch(() => undefined);
+      return "early";
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [slow] });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(settled).toBe(true);
+    expect(output.status).toBe("completed");
+    expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
+      { state: "applied", result: "late" },
+    ]);
+  });
+});
