@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import Database from "better-sqlite3";
-import { createCodemodeRuntime, functionConnector, sqliteStore } from "../src/index.ts";
+import {
+  createCodemodeRuntime,
+  functionConnector,
+  memoryStore,
+  sqliteStore,
+} from "../src/index.ts";
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -68,6 +73,12 @@ const journaled = async (count: number, db = new Database(":memory:")) => {
 };
 await journaled(10);
 await journaled(10, onFile());
+// the memory store (tests, the browser): what the runtime itself costs a call, with no SQL
+const inMemory = (count: number) =>
+  createCodemodeRuntime({ store: memoryStore(), executor, connectors: [store] }).execute({
+    code: bare(count),
+  });
+await inMemory(10);
 
 const samples = {
   empty: [] as number[],
@@ -76,6 +87,8 @@ const samples = {
   journaled: [] as number[],
   fileEmpty: [] as number[],
   file: [] as number[],
+  memoryEmpty: [] as number[],
+  memory: [] as number[],
 };
 for (let round = 0; round < rounds; round++) {
   samples.empty.push(await time(() => journaled(0)));
@@ -84,6 +97,8 @@ for (let round = 0; round < rounds; round++) {
   samples.journaled.push(await time(() => journaled(calls)));
   samples.fileEmpty.push(await time(() => journaled(0, onFile())));
   samples.file.push(await time(() => journaled(calls, onFile())));
+  samples.memoryEmpty.push(await time(() => inMemory(0)));
+  samples.memory.push(await time(() => inMemory(calls)));
 }
 rmSync(directory, { recursive: true, force: true });
 /** µs per call: the median over rounds of a run's growth less the executor-alone growth beside it */
@@ -134,6 +149,9 @@ console.log(
 );
 console.log(
   `| journal cost per recorded call, in-memory SQLite | ${perCall(samples.journaled, samples.empty).toFixed(1)} µs |`,
+);
+console.log(
+  `| journal cost per recorded call, memoryStore | ${perCall(samples.memory, samples.memoryEmpty).toFixed(1)} µs |`,
 );
 console.log(
   `| journal cost per recorded call, SQLite file (WAL, synchronous=NORMAL) | ${perCall(samples.file, samples.fileEmpty).toFixed(1)} µs |`,

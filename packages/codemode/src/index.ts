@@ -18,6 +18,7 @@ export {
   type JournalStore,
   memoryStore,
   type PendingAction,
+  type RollbackCall,
   type RollbackReport,
   type RuntimeExecution,
   type SearchOutput,
