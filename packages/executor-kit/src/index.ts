@@ -12,6 +12,7 @@ export {
 export { hostTimers, type TimerHandle } from "./host-timers.ts";
 export { LogSink } from "./log-sink.ts";
 export { type BootstrapSpec, type SandboxApi, sandboxBootstrap } from "./sandbox-bootstrap.ts";
+export { thrownError } from "./sandbox-error.ts";
 export {
   abortedError,
   mebibytes,

@@ -43,12 +43,13 @@ export interface SandboxApi {
  *
  * Host protocol: `hostCall(namespace, method, encodedInput)` returns (a promise of) a reply string,
  * `"r" + encodedResult` or `"e" + JSON { name, message, code? }`; `hostSettle(kind, ...)` ends the pass
- * with kind `ok` (encoded result) or `thrown` / `unserializable` (name, message, stack, code).
+ * with kind `ok` (encoded result) or `thrown` / `unserializable` (name, message, stack, code, and
+ * for `thrown` the `[namespace, method]` JSON of an unknown method, see `thrownError`).
  */
 export function sandboxBootstrap(
   hostCall: (namespace: string, method: string, input: string) => string | Promise<string>,
   hostLog: (line: string) => void,
-  hostSettle: (kind: string, a: string, b?: string, c?: string, d?: string) => void,
+  hostSettle: (kind: string, a: string, b?: string, c?: string, d?: string, e?: string) => void,
   hostTimer: (id: number, delay: number) => void,
   /**
    * `"codec"` (`createValueCodec`) or `"renderer"` (`createRenderer`), asked for on first use: the
@@ -121,6 +122,7 @@ export function sandboxBootstrap(
     ErrorType,
     TypeErrorType,
     keysOf,
+    (namespace, method) => stringify([namespace, method]),
   );
 
   // ---- console -----------------------------------------------------------------------------------
@@ -259,8 +261,8 @@ export function sandboxBootstrap(
           hostSettle("ok", text);
         },
         (error: unknown) => {
-          const [name, message, stack, code] = describe(error);
-          hostSettle("thrown", name, message, stack, code);
+          const [name, message, stack, code, method] = describe(error);
+          hostSettle("thrown", name, message, stack, code, method);
         },
       );
     },

@@ -102,8 +102,17 @@ export function sandboxCanonical(
   return canonical;
 }
 
-/** What the sandbox reports about a thrown value: name, message, stack and code ("" when absent). */
-export type Described = [name: string, message: string, stack: string, code: string];
+/**
+ * What the sandbox reports about a thrown value: name, message, stack and code ("" when absent), and
+ * for the error of reading a method a namespace lacks, `[namespace, method]` as JSON ("" otherwise).
+ */
+export type Described = [
+  name: string,
+  message: string,
+  stack: string,
+  code: string,
+  method: string,
+];
 
 export interface SandboxErrors {
   describe(error: unknown): Described;
@@ -127,10 +136,14 @@ export function sandboxErrors(
   ErrorType: ErrorConstructor,
   TypeErrorType: TypeErrorConstructor,
   keysOf: (value: object) => string[],
+  stringifyMethod: (namespace: string, method: string) => string = (namespace, method) =>
+    JSON.stringify([namespace, method]),
 ): SandboxErrors {
+  // marks the errors `unknownMethod` made: a symbol the program cannot name
+  const missing = Symbol("unknown method");
   function describe(error: unknown): Described {
     // QuickJS throws null when it cannot allocate an error object: the host checks its memory.
-    if (error === null) return ["Error", "null", "", "NULL"];
+    if (error === null) return ["Error", "null", "", "NULL", ""];
     try {
       if (typeof error === "object") {
         const record = error as {
@@ -140,18 +153,20 @@ export function sandboxErrors(
           code?: unknown;
         };
         if (error instanceof ErrorType || typeof record.message === "string") {
+          const method = (error as Record<symbol, unknown>)[missing];
           return [
             typeof record.name === "string" && record.name ? record.name : "Error",
             String(record.message ?? ""),
             typeof record.stack === "string" ? record.stack : "",
             typeof record.code === "string" ? record.code : "",
+            typeof method === "string" ? method : "",
           ];
         }
       }
       const renderer = helper("renderer") as { render(value: unknown): string };
-      return ["Error", renderer.render(error), "", ""];
+      return ["Error", renderer.render(error), "", "", ""];
     } catch {
-      return ["Error", "A value that cannot be read was thrown.", "", ""];
+      return ["Error", "A value that cannot be read was thrown.", "", "", ""];
     }
   }
   function fail(name: string, message: string, code: string, data?: unknown): Error {
@@ -192,8 +207,9 @@ export function sandboxErrors(
       const error = new TypeErrorType(
         `${namespace}.${key} is not a function: the namespace "${namespace}" has no method "${key}". ` +
           `Available methods: ${methods.length > 0 ? methods.join(", ") : "(none)"}.`,
-      ) as Error & { code?: string };
+      ) as Error & { code?: string } & Record<symbol, string>;
       error.code = "UNKNOWN_METHOD";
+      error[missing] = stringifyMethod(namespace, key);
       return error;
     },
   };
