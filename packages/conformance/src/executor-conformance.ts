@@ -12,6 +12,7 @@ import { ATTACKS, attackHost } from "./attack-corpus.ts";
 import { divergenceTests } from "./divergence-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { pauseTests } from "./pause-conformance.ts";
+import { reachabilityTests } from "./reachability-conformance.ts";
 import { replayProperty } from "./replay-property.ts";
 import {
   describeValue,
@@ -76,9 +77,18 @@ export type ExecutorConformanceGroup =
   | "replay"
   | "divergence"
   | "pause"
+  | "reachability"
   | "console";
 
-const CODES = ["SYNTAX_ERROR", "THROWN", "TIMEOUT", "MEMORY", "ABORTED", "NOT_SERIALIZABLE"];
+const CODES = [
+  "SYNTAX_ERROR",
+  "THROWN",
+  "TIMEOUT",
+  "MEMORY",
+  "ABORTED",
+  "NOT_SERIALIZABLE",
+  "UNKNOWN_METHOD",
+];
 const SLOW_TEST_MS = 60_000;
 
 const codec = createValueCodec();
@@ -1165,6 +1175,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
     });
 
     section("pause", () => pauseTests({ test, createExecutor: create }));
+    section("reachability", () => reachabilityTests({ test, createExecutor: create }));
 
     section("divergence", () =>
       divergenceTests({ test, createExecutor: create, replay: has("replay") }),

@@ -10,6 +10,8 @@ export {
   runExecutorConformance,
   type SandboxGlobal,
 } from "./executor-conformance.ts";
+export { GUARANTEES, type Guarantee } from "./integrity-invariants.ts";
+export { type JournalIntegrityOptions, runJournalIntegrity } from "./journal-integrity.ts";
 export {
   type JournalStoreConformanceOptions,
   runJournalStoreConformance,

@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { memoryStore, type SyncSqlite, sqliteStore } from "@codemode/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { InProcessExecutor } from "./in-process-executor.ts";
+import { runJournalIntegrity } from "./journal-integrity.ts";
 import { runJournalStoreConformance } from "./journal-store-conformance.ts";
 import { expectSchemaOneMigrated, SCHEMA_ONE_JOURNAL } from "./schema-one.ts";
 
@@ -14,6 +16,18 @@ runJournalStoreConformance({ name: "memoryStore", createStore: () => memoryStore
 
 runJournalStoreConformance({
   name: "sqliteStore (better-sqlite3, :memory:)",
+  createStore: () => sqliteStore(new Database(":memory:")),
+});
+
+// the durable runtime's guarantees over both stores (the executor packages run it with theirs)
+runJournalIntegrity({
+  name: "memoryStore, in-process executor",
+  createExecutor: () => new InProcessExecutor(),
+  createStore: () => memoryStore(),
+});
+runJournalIntegrity({
+  name: "sqliteStore (better-sqlite3), in-process executor",
+  createExecutor: () => new InProcessExecutor(),
   createStore: () => sqliteStore(new Database(":memory:")),
 });
 

@@ -1,9 +1,15 @@
 // QuickJSExecutor against the executor suite, with every capability.
-import { runExecutorConformance } from "@codemode/conformance";
+import { runExecutorConformance, runJournalIntegrity } from "@codemode/conformance";
 import { QuickJSExecutor } from "./index.ts";
 
 runExecutorConformance({
   name: "QuickJSExecutor",
   createExecutor: () => new QuickJSExecutor(),
   capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console", "replay"],
+});
+
+// the durable runtime's guarantees (ARCHITECTURE §7) over this executor, adversarially
+runJournalIntegrity({
+  name: "QuickJSExecutor",
+  createExecutor: () => new QuickJSExecutor(),
 });

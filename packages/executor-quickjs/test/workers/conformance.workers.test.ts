@@ -1,5 +1,5 @@
 // QuickJSExecutor inside workerd, against the executor suite: the .wasm comes in as a compiled module.
-import { runExecutorConformance } from "@codemode/conformance";
+import { runExecutorConformance, runJournalIntegrity } from "@codemode/conformance";
 import { QuickJSExecutor } from "../../src/index.ts";
 import wasmModule from "./quickjs.wasm";
 
@@ -7,4 +7,9 @@ runExecutorConformance({
   name: "QuickJSExecutor (workerd)",
   createExecutor: () => new QuickJSExecutor({ wasmModule }),
   capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console", "replay"],
+});
+
+runJournalIntegrity({
+  name: "QuickJSExecutor (workerd)",
+  createExecutor: () => new QuickJSExecutor({ wasmModule }),
 });
