@@ -17,19 +17,19 @@ import {
   positive,
   stackError,
   type TimerHandle,
+  thrownError,
   timeoutError,
   unserializableResultError,
 } from "@codemode/executor-kit";
 import {
-  HARNESS_SOURCE,
   type HarnessOutcome,
   type HarnessSpec,
-  type LogBatch,
+  harnessSource,
   MODULE_NAMES,
   PROGRAM_LINE_OFFSET,
   programModule,
 } from "./harness-source.ts";
-import { HostBridge } from "./host-bridge.ts";
+import { type BridgeScope, type HostBridge, type OutboundService, Pass } from "./host-bridge.ts";
 
 /** The code of a worker to load; the shape of `WorkerLoaderWorkerCode` this executor uses. */
 export interface DynamicWorkerCode {
@@ -52,8 +52,9 @@ export interface DynamicWorkerExecutorOptions {
   /** wall time of a pass in ms, watched in the sandbox and on the host; default 30,000 */
   timeout?: number;
   /**
-   * Where the sandbox's `fetch()` and `connect()` go: `null` (the default) blocks them; a `Fetcher`
-   * (a service binding, or `ctx.exports.X(...)`) receives every outbound request instead.
+   * Where the sandbox's `fetch()` goes: `null` (the default) blocks it; a `Fetcher` (a service
+   * binding, or `ctx.exports.X(...)`) receives every outbound request instead, through the host, which
+   * refuses requests once the pass has ended. `connect()` is blocked either way.
    */
   globalOutbound?: object | null;
   /** more modules the program may `import()` (name → ES module source) */
@@ -68,6 +69,11 @@ export interface DynamicWorkerExecutorOptions {
   maxLogLines?: number;
   /** most console characters kept per pass; default 100,000 */
   maxLogChars?: number;
+  /**
+   * most host calls (namespace calls, `codemode.run`, outbound requests) one pass may have in flight
+   * at once; beyond it a call fails at once with `BUDGET_EXCEEDED`; default 256
+   */
+  maxConcurrentCalls?: number;
 }
 
 const DEFAULTS = {
@@ -75,7 +81,13 @@ const DEFAULTS = {
   compatibilityDate: "2026-04-20",
   maxLogLines: 1_000,
   maxLogChars: 100_000,
+  maxConcurrentCalls: 256,
 };
+/** `codemode.run` inside a pass: how deep saved programs may run saved programs, and how many per pass. */
+const MAX_NESTED_DEPTH = 4;
+const MAX_NESTED_RUNS = 16;
+/** Characters of a saved program's source that `codemode.run` may hand over (the journal's value limit). */
+const MAX_SOURCE_CHARS = 1_000_000;
 /** The host's watchdog fires this long after the sandbox's own timer should have. */
 const WATCHDOG_GRACE_MS = 100;
 /** A sandbox still running when its pass was ended is released at the latest this long after. */
@@ -94,17 +106,22 @@ interface Harness {
 
 interface HarnessReply {
   outcome: HarnessOutcome;
-  logs?: LogBatch;
+  /** console lines since the last message: JSON text of `[lines, dropped]` */
+  logs?: unknown;
   /** recorded calls answered in the sandbox since the last host call */
-  replayed?: number;
+  replayed?: unknown;
 }
 
+/** The harness's reply, read on the host (JSON text: nothing in it can run code of the sandbox). */
 function parseReply(text: unknown): HarnessReply {
-  const reply = typeof text === "string" ? (JSON.parse(text) as HarnessReply) : undefined;
-  if (!reply || !Array.isArray(reply.outcome)) {
+  // (Workers RPC bounds its size)
+  const reply =
+    typeof text === "string" ? (JSON.parse(text) as Partial<HarnessReply> | null) : undefined;
+  if (typeof reply !== "object" || reply === null || !Array.isArray(reply.outcome)) {
     throw new Error("the sandbox worker's reply is not readable");
   }
-  return reply;
+  const outcome = reply.outcome.map((part) => (typeof part === "string" ? part : ""));
+  return { outcome, logs: reply.logs, replayed: reply.replayed };
 }
 
 /**
@@ -126,6 +143,7 @@ export class DynamicWorkerExecutor implements Executor {
   readonly #compatibilityFlags: string[];
   readonly #maxLogLines: number;
   readonly #maxLogChars: number;
+  readonly #maxConcurrentCalls: number;
 
   constructor(options: DynamicWorkerExecutorOptions) {
     const loader = options?.loader as Partial<WorkerLoaderLike> | undefined;
@@ -159,6 +177,13 @@ export class DynamicWorkerExecutor implements Executor {
     this.#compatibilityFlags = [...(options.compatibilityFlags ?? [])];
     this.#maxLogLines = positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines");
     this.#maxLogChars = positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars");
+    this.#maxConcurrentCalls = positive(
+      options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls,
+      "maxConcurrentCalls",
+    );
+    if (!Number.isSafeInteger(this.#maxConcurrentCalls)) {
+      throw new CodemodeError("INVALID_CONFIG", "maxConcurrentCalls must be a whole number.");
+    }
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -172,43 +197,57 @@ export class DynamicWorkerExecutor implements Executor {
       timeoutMs,
       maxLogLines: this.#maxLogLines,
       maxLineChars: this.#maxLogChars,
+      maxConcurrentCalls: this.#maxConcurrentCalls,
       prelude: typeof request.prelude === "string" && request.prelude.length > 0,
+      outbound: this.#globalOutbound !== null,
       replay: replayable(request.replay),
     };
     const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
     const signal = request.signal;
     if (signal?.aborted) return { error: abortedError(signal), logs: [] };
 
-    const bridge: HostBridge = new HostBridge({
+    const replay = request.replay;
+    const pass = new Pass({
       globals,
+      namespaces: spec.namespaces,
       logs,
       replyLimit: { chars: MAX_REPLY_CHARS, reason: "Workers RPC can carry" },
-      evaluate: (source: string, input: string): Promise<string> =>
-        // a saved program's calls come after the run's recorded ones: none of them replays here
-        this.#evaluateSaved({ ...spec, replay: [] }, request.prelude, bridge, source, input),
-      ...(request.replay ? { advance: (count: number) => request.replay?.advance(count) } : {}),
+      maxConcurrentCalls: this.#maxConcurrentCalls,
+      maxNestedRuns: MAX_NESTED_RUNS,
+      maxNestedDepth: MAX_NESTED_DEPTH,
+      maxSourceChars: MAX_SOURCE_CHARS,
+      maxInputChars: MAX_REPLY_CHARS,
+      maxLogChars: this.#maxLogChars,
+      outbound: this.#globalOutbound as OutboundService | null,
+      // a saved program's calls come after the run's recorded ones: none of them replays there
+      evaluate: (source, input, bridge, scope) =>
+        this.#evaluateSaved({ ...spec, replay: [] }, request.prelude, bridge, scope, source, input),
+      ...(replay ? { advance: (count: number) => replay.advance(count) } : {}),
     });
+    const root = pass.open(0, spec.replay.length);
     const watchdog: { timer?: TimerHandle } = {};
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<SandboxError>((resolve) => {
-      // the bridge closes at once, so no call of this pass reaches globals after it is stopped (an
+      // the pass closes at once, so no call of this pass reaches globals after it is stopped (an
       // `advance` that aborts the pass comes back here before the call that carried it is served)
       watchdog.timer = hostTimers.setTimeout(() => {
-        bridge.close();
+        pass.close();
         resolve(timeoutError(timeoutMs));
       }, timeoutMs + WATCHDOG_GRACE_MS);
       if (signal) {
         onAbort = () => {
-          bridge.close();
+          pass.close();
           resolve(abortedError(signal));
         };
         signal.addEventListener("abort", onAbort, { once: true });
       }
+      // the sandbox broke the protocol, or a nested worker died
+      void pass.failure.then(resolve);
     });
 
     const loaded = this.#load(spec, request.prelude, programModule(request.code));
     let settled = false;
-    const evaluation = loaded.harness.evaluate(bridge).then(
+    const evaluation = loaded.harness.evaluate(root.bridge).then(
       (text) => {
         settled = true;
         try {
@@ -226,8 +265,14 @@ export class DynamicWorkerExecutor implements Executor {
       const ended = await Promise.race([evaluation, stopped.then((error) => ({ stopped: error }))]);
       if ("stopped" in ended) return { error: ended.stopped, logs: logs.snapshot() };
       if ("crash" in ended) return { error: crashError(ended.crash), logs: logs.snapshot() };
-      bridge.addLogs(ended.reply.logs);
-      bridge.addReplayed(ended.reply.replayed);
+      if (!root.scope.take(ended.reply.logs, ended.reply.replayed, false)) {
+        const error = pass.failed ?? {
+          name: "Error",
+          code: "ABORTED",
+          message: "The run was stopped.",
+        };
+        return { error, logs: logs.snapshot() };
+      }
       const outcome = ended.reply.outcome;
       if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", String(outcome[1]));
       if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
@@ -235,7 +280,9 @@ export class DynamicWorkerExecutor implements Executor {
     } finally {
       hostTimers.clearTimeout(watchdog.timer);
       if (signal && onAbort) signal.removeEventListener("abort", onAbort);
-      bridge.close();
+      // from here on nothing the pass left running (a timer, `waitUntil`, a nested worker) reaches a
+      // host method, the outbound service or the logs
+      pass.close();
       if (settled) loaded.dispose();
       else {
         // Ended from outside while the sandbox still runs: its calls are now answered at once and its
@@ -259,8 +306,7 @@ export class DynamicWorkerExecutor implements Executor {
   ): { harness: Harness; dispose(): void } {
     const modules: Record<string, string> = {
       ...this.#modules,
-      [MODULE_NAMES.harness]: HARNESS_SOURCE,
-      [MODULE_NAMES.spec]: `export default ${JSON.stringify(spec)};\n`,
+      [MODULE_NAMES.harness]: harnessSource(spec),
       [MODULE_NAMES.program]: program,
     };
     if (spec.prelude && prelude) modules[MODULE_NAMES.prelude] = prelude;
@@ -269,7 +315,8 @@ export class DynamicWorkerExecutor implements Executor {
       compatibilityFlags: this.#compatibilityFlags,
       mainModule: MODULE_NAMES.harness,
       modules,
-      globalOutbound: this.#globalOutbound,
+      // outbound requests go through the host bridge, which refuses them once the pass has ended
+      globalOutbound: null,
     };
     if (this.#bindings && Object.keys(this.#bindings).length > 0) code.env = this.#bindings;
     const worker = this.#loader.load(code);
@@ -291,19 +338,32 @@ export class DynamicWorkerExecutor implements Executor {
     };
   }
 
-  /** `codemode.run`: a saved program's source, run in a worker of its own on the same bridge. */
+  /**
+   * `codemode.run`: a saved program's source, run in a worker of its own on a bridge of the same pass
+   * (the pass counts and bounds them). A worker that dies fails the whole pass.
+   */
   async #evaluateSaved(
     spec: HarnessSpec,
     prelude: string | undefined,
     bridge: HostBridge,
+    scope: BridgeScope,
     source: string,
     input: string,
   ): Promise<string> {
     const loaded = this.#load(spec, prelude, programModule(source));
     try {
-      const reply = parseReply(await loaded.harness.evaluate(bridge, input));
-      bridge.addLogs(reply.logs);
-      bridge.addReplayed(reply.replayed);
+      let text: unknown;
+      try {
+        text = await loaded.harness.evaluate(bridge, input);
+      } catch (error) {
+        const failure = crashError(error);
+        if (failure.code === "MEMORY" || isolateDied(error)) scope.pass.fail(failure);
+        return errorReply({ name: failure.name, message: failure.message, code: failure.code });
+      }
+      const reply = parseReply(text);
+      if (!scope.take(reply.logs, reply.replayed, false)) {
+        return errorReply({ name: "Error", code: "ABORTED", message: "The run has ended." });
+      }
       const outcome = reply.outcome;
       if (outcome[0] === "ok") return `r${outcome[1] ?? ""}`;
       const error = outcomeError(outcome, spec.timeoutMs);
@@ -331,7 +391,7 @@ function replayable(hint: ExecuteRequest["replay"]): HarnessSpec["replay"] {
 
 /** The error of a pass that did not return. */
 function outcomeError(outcome: HarnessOutcome, timeoutMs: number): SandboxError {
-  const [kind = "", a = "", b = "", c = "", d = ""] = outcome;
+  const [kind = "", a = "", b = "", c = "", d = "", e = ""] = outcome;
   if (kind === "timeout") return timeoutError(timeoutMs);
   if (kind === "load") return loadError(a, { name: b, message: c, stack: d });
   const info: ErrorInfo = { name: a || "Error", message: b, stack: c || undefined, code: d };
@@ -339,12 +399,7 @@ function outcomeError(outcome: HarnessOutcome, timeoutMs: number): SandboxError 
     return unserializableResultError(info.message);
   }
   if (info.name === "RangeError" && /call stack/i.test(info.message)) return stackError();
-  return {
-    name: info.name,
-    message: info.message,
-    ...(info.stack ? { stack: info.stack } : {}),
-    code: "THROWN",
-  };
+  return thrownError({ ...info, method: e });
 }
 
 /** The prelude or the program failed to load: a syntax error, with the program's own line numbers. */
@@ -384,6 +439,15 @@ function crashError(error: unknown): SandboxError {
       stack: syntax[3] ? `${stage}.js:${syntax[3]}:${syntax[4]}` : undefined,
     });
   }
+  if (/memory limit|out of memory|exceeded memory|allocation failed/i.test(message)) {
+    return {
+      name: "RangeError",
+      code: "MEMORY",
+      message:
+        `The sandbox ran out of memory and was stopped (${message}). ` +
+        "Hold less at once: process data in pages and keep only what the result needs.",
+    };
+  }
   if (/had hung and would never generate a response/.test(message)) {
     return {
       name: "Error",
@@ -396,6 +460,15 @@ function crashError(error: unknown): SandboxError {
   return {
     name: "Error",
     code: "THROWN",
-    message: `The sandbox worker failed and the run was stopped: ${message}`,
+    message: isolateDied(error)
+      ? `The sandbox worker died and the run was stopped: ${message}`
+      : `The sandbox worker failed and the run was stopped: ${message}`,
   };
+}
+
+/** Whether an error of a worker's RPC says that its isolate is gone (crashed, killed, out of resources). */
+function isolateDied(error: unknown): boolean {
+  return /memory limit|out of memory|exceeded (?:memory|cpu)|network connection lost|isolate|worker (?:was )?(?:killed|terminated|died)|internal error/i.test(
+    messageOf(error),
+  );
 }

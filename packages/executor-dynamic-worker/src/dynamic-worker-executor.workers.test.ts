@@ -5,10 +5,16 @@
 // file's isolate while loaded workers that talked to it are still being released.
 
 import { env, exports } from "cloudflare:workers";
-import { runExecutorConformance } from "@codemode/conformance";
-import { CodemodeError } from "@codemode/core";
+import { runExecutorConformance, runJournalIntegrity } from "@codemode/conformance";
+import { CodemodeError, type ExecuteRequest, type HostNamespaces } from "@codemode/core";
 import { describe, expect, it } from "vitest";
-import { DynamicWorkerExecutor, sandboxLoader } from "./index.ts";
+import { recordedRequests } from "../test/worker.ts";
+import {
+  type DynamicWorkerCode,
+  DynamicWorkerExecutor,
+  sandboxLoader,
+  type WorkerLoaderLike,
+} from "./index.ts";
 
 // what a Durable Object host uses: every pass loaded and run in a request of its own
 runExecutorConformance({
@@ -16,6 +22,12 @@ runExecutorConformance({
   createExecutor: () => new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader) }),
   capabilities: ["timeout", "abort", "console", "replay"],
   sandboxGlobals: ["fetch", "setTimeout"],
+});
+
+// the durable runtime's guarantees (ARCHITECTURE §7) over this executor, through SandboxLoader too
+runJournalIntegrity({
+  name: "DynamicWorkerExecutor through SandboxLoader",
+  createExecutor: () => new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader) }),
 });
 
 // `env.LOADER` straight from the test's context, which lasts as long as the file, like a Durable
@@ -162,5 +174,468 @@ describe("DynamicWorkerExecutor", () => {
     expect(
       () => new DynamicWorkerExecutor({ loader: env.LOADER, modules: { "harness.js": "" } }),
     ).toThrow(/reserved/);
+  });
+});
+
+// ---- hostile programs against the host ----------------------------------------------------------
+
+/** The loader of a Durable Object host, with every loaded worker's code seen first by `edit`. */
+function loaderWith(
+  edit: (code: DynamicWorkerCode, index: number) => DynamicWorkerCode = (code) => code,
+  wrap?: (evaluate: Promise<string>, index: number) => Promise<string>,
+): WorkerLoaderLike & { loads: number } {
+  const inner = sandboxLoader(exports.SandboxLoader);
+  const loader = {
+    loads: 0,
+    load(code: DynamicWorkerCode) {
+      const index = loader.loads++;
+      const worker = inner.load(edit(code, index));
+      if (!wrap) return worker;
+      return {
+        getEntrypoint: () => {
+          const harness = worker.getEntrypoint() as {
+            evaluate(bridge: unknown, input?: string): Promise<string>;
+          };
+          return {
+            evaluate: (bridge: unknown, input?: string) =>
+              wrap(harness.evaluate(bridge, input), index),
+          };
+        },
+      };
+    },
+  };
+  return loader;
+}
+
+/** A host whose methods note every call: `ns.echo`, and `ns.hidden` (own but not enumerable). */
+function spiedHost(): { globals: HostNamespaces; calls: string[] } {
+  const calls: string[] = [];
+  const ns: Record<string, (input: unknown) => Promise<unknown>> = {
+    echo: async (input) => {
+      calls.push("ns.echo");
+      return input;
+    },
+  };
+  Object.defineProperty(ns, "hidden", {
+    value: async () => {
+      calls.push("ns.hidden");
+      return "hidden reached";
+    },
+    enumerable: false,
+  });
+  return { globals: { ns }, calls };
+}
+
+/** A replay hint of `count` recorded `ns.echo` calls (input i, result i), noting every advance. */
+function replayOf(count: number): {
+  hint: NonNullable<ExecuteRequest["replay"]>;
+  advanced: number[];
+} {
+  const advanced: number[] = [];
+  const calls = Array.from({ length: count }, (_, index) => ({
+    namespace: "ns",
+    method: "echo",
+    input: String(index),
+    result: String(index),
+  }));
+  return { hint: { calls, advance: (n) => void advanced.push(n) }, advanced };
+}
+
+// The program installs getters on the prototypes of Object, Function, Array and Promise (for the
+// names the harness and workerd's RPC objects use), a Symbol.toPrimitive and a toJSON on
+// Object.prototype, replaces JSON's methods, and records every receiver and argument it is handed;
+// then it calls every function it found on them, and everything reachable from globalThis is listed.
+const ENUMERATE_ATTACK = `async () => {
+  const apply = Reflect.apply, ownKeys = Reflect.ownKeys, getProto = Object.getPrototypeOf;
+  const getD = Object.getOwnPropertyDescriptor, def = Object.defineProperty;
+  const toTag = Object.prototype.toString, setAdd = Set.prototype.add, setHas = Set.prototype.has;
+  const mapSet = Map.prototype.set, pushTo = Array.prototype.push, StringOf = String;
+  const handed = new Set();
+  const tags = new Map();
+  let busy = false;
+  const note = (value) => {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) return;
+    if (apply(setHas, handed, [value])) return;
+    apply(setAdd, handed, [value]);
+    let tag = "?";
+    try { tag = apply(toTag, value, []); } catch {}
+    apply(mapSet, tags, [tag, true]);
+  };
+  const names = ["call", "evaluate", "fetch", "then", "catch", "finally", "constructor", "addLogs",
+    "addReplayed", "close", "dup", "toJSON", "valueOf", "toString", "length", "0", "1", "name",
+    "message", "stack", "code", "apply", "bind", "slice", "splice", "push", "outcome", "logs", "replayed", "result", "namespace", "method", "input"];
+  const protos = [Object.prototype, Function.prototype, Array.prototype, Promise.prototype];
+  const restore = [];
+  for (const proto of protos) for (const name of names) {
+    const desc = getD(proto, name);
+    if (desc && !desc.configurable) continue;
+    apply(pushTo, restore, [[proto, name, desc]]);
+    def(proto, name, {
+      configurable: true,
+      get() {
+        if (!busy) { busy = true; try { note(this); } finally { busy = false; } }
+        return desc ? (desc.get ? apply(desc.get, this, []) : desc.value) : undefined;
+      },
+      set(value) { def(this, name, { value, writable: true, configurable: true, enumerable: true }); },
+    });
+  }
+  def(Object.prototype, Symbol.toPrimitive, { configurable: true, value(hint) {
+    if (!busy) { busy = true; try { note(this); } finally { busy = false; } }
+    return hint === "number" ? NaN : "[primitive]";
+  } });
+  const stringify = JSON.stringify, parse = JSON.parse;
+  JSON.stringify = function (...args) { if (!busy) { busy = true; try { note(this); for (const a of args) note(a); } finally { busy = false; } } return apply(stringify, JSON, args); };
+  JSON.parse = function (...args) { if (!busy) { busy = true; try { note(this); for (const a of args) note(a); } finally { busy = false; } } return apply(parse, JSON, args); };
+  const then = Promise.prototype.then;
+  // workerd asserts internally when Promise.prototype.then itself is replaced (see the README), so
+  // its receivers are taken through the getter above instead
+
+  console.log("line", { a: 1 });
+  const results = [await ns.echo({ a: [1, 2] }), await ns.echo("x")];
+  try { await ns.missing(1); } catch {}
+  try { await codemode.run("nothing"); } catch {}
+
+  for (const [proto, name, desc] of restore) { if (desc) def(proto, name, desc); else delete proto[name]; }
+  delete Object.prototype[Symbol.toPrimitive];
+  JSON.stringify = stringify; JSON.parse = parse;
+  const resultsText = JSON.stringify(results);
+
+  // everything reachable from the global, and from what the harness handed over
+  const seen = new Set();
+  const queue = [globalThis, ...handed];
+  const found = [];
+  while (queue.length > 0 && seen.size < 20000) {
+    const value = queue.shift();
+    if (value === null || (typeof value !== "object" && typeof value !== "function") || seen.has(value)) continue;
+    seen.add(value);
+    note(value);
+    let keys = [];
+    try { keys = ownKeys(value); } catch {}
+    for (const key of keys) {
+      let desc;
+      try { desc = getD(value, key); } catch { continue; }
+      if (!desc) continue;
+      for (const part of [desc.value, desc.get, desc.set]) if (part !== undefined) queue.push(part);
+    }
+    try { queue.push(getProto(value)); } catch {}
+  }
+  // call every function on what the harness handed over (not the global's own built-ins)
+  const calls = [];
+  for (const value of handed) {
+    let keys = [];
+    for (let object = value; object && object !== Object.prototype && object !== Function.prototype; object = getProto(object)) {
+      try { keys.push(...ownKeys(object)); } catch {}
+    }
+    for (const key of keys) {
+      let member;
+      try { member = value[key]; } catch { continue; }
+      if (typeof member !== "function") continue;
+      try {
+        const out = apply(member, value, ["ns", "hidden", "null", '[["forged line"],0]', 5]);
+        if (out && typeof out.then === "function") calls.push(Promise.race([out, new Promise((r) => setTimeout(r, 20))]).catch(() => {}));
+      } catch {}
+    }
+  }
+  await Promise.all(calls);
+  return { results: JSON.parse(resultsText), tags: [...tags.keys()] };
+}`;
+
+describe("DynamicWorkerExecutor against a hostile program", () => {
+  it("hands no host object to built-ins the program rewrote, and reaches no host method it was not given", async () => {
+    const { globals, calls } = spiedHost();
+    const { hint, advanced } = replayOf(1);
+    const outcome = await new DynamicWorkerExecutor({ loader: loaderWith() }).execute({
+      code: ENUMERATE_ATTACK,
+      globals,
+      replay: hint,
+      limits: { timeoutMs: 10_000 },
+    });
+    expect(outcome).toMatchObject({ result: { results: [{ a: [1, 2] }, "x"] } });
+    const { tags } = (outcome as { result: { tags: string[] } }).result;
+    expect(
+      tags.filter((tag) => /JsRpc|RpcTarget|HostBridge|Fetcher|Entrypoint/i.test(tag)),
+    ).toEqual([]);
+    expect(calls.filter((call) => call !== "ns.echo")).toEqual([]);
+    // a line the program logged itself may quote anything; an injected one would stand alone
+    expect(outcome.logs).not.toContain("forged line");
+    // the first call did not match the recorded one (input 0): nothing was answered from the record
+    expect(advanced).toEqual([]);
+  });
+
+  it("a getter on Object.prototype that grabs the bridge gets nothing to call", async () => {
+    const { globals, calls } = spiedHost();
+    const { hint, advanced } = replayOf(2);
+    const outcome = await new DynamicWorkerExecutor({ loader: loaderWith() }).execute({
+      code: `async () => {
+        const grabbed = [];
+        for (const name of ["call", "evaluate", "fetch"]) {
+          Object.defineProperty(Object.prototype, name, { configurable: true, get() { grabbed.push(this); return undefined; } });
+        }
+        await ns.echo(0);
+        await ns.echo("live");
+        for (const name of ["call", "evaluate", "fetch"]) delete Object.prototype[name];
+        const tries = [];
+        for (const stub of grabbed) {
+          for (const attempt of [
+            () => stub.addReplayed(1000), () => stub.addLogs([["forged line"], 0]),
+            () => stub.call("ns", "hidden", "null", undefined, 0), () => stub.close(),
+          ]) {
+            try { tries.push(String(await attempt())); } catch (error) { tries.push("refused"); }
+          }
+        }
+        return { grabbed: grabbed.map((value) => Object.prototype.toString.call(value)), tries };
+      }`,
+      globals,
+      replay: hint,
+    });
+    const result = (outcome as { result: { grabbed: string[]; tries: string[] } }).result;
+    expect(result.grabbed.filter((tag) => /JsRpc/.test(tag))).toEqual([]);
+    expect(calls).toEqual(["ns.echo"]);
+    expect(advanced).toEqual([1]);
+    expect(outcome.logs).not.toContain("forged line");
+  });
+
+  it("checks every message a sandbox sends, whatever it sends, and calls back into none", async () => {
+    // A sandbox that ignores the harness: its main module talks to the bridge directly.
+    const hostile = `import { WorkerEntrypoint } from "cloudflare:workers";
+      export default class extends WorkerEntrypoint {
+        async evaluate(bridge) {
+          const out = [];
+          let calledBack = 0;
+          const sly = { toString() { calledBack++; return "ns"; }, [Symbol.toPrimitive]() { calledBack++; return "ns"; } };
+          const attempt = async (what, run) => { try { out.push(what + ": " + String(await run())); } catch (error) { out.push(what + ": threw " + error.message); } };
+          for (const name of ["addReplayed", "addLogs", "close"]) await attempt(name, () => bridge[name](1));
+          await attempt("hidden", () => bridge.call("ns", "hidden", "null"));
+          await attempt("objectName", () => bridge.call(sly, "echo", "1"));
+          await attempt("objectLine", () => bridge.call("ns", "echo", "1", [[sly, "forged line"], 0]));
+          await attempt("objectInput", () => bridge.call("ns", "echo", sly));
+          await attempt("fetchObject", () => bridge.fetch(sly));
+          await attempt("tooMany", () => bridge.call("ns", "echo", "2", undefined, 1000));
+          await attempt("after", () => bridge.call("ns", "echo", "3"));
+          return JSON.stringify({ outcome: ["ok", JSON.stringify({ out, calledBack })] });
+        }
+      }`;
+    const { globals, calls } = spiedHost();
+    const { hint, advanced } = replayOf(2);
+    const executor = new DynamicWorkerExecutor({
+      loader: loaderWith((code) => ({
+        ...code,
+        modules: { ...code.modules, "harness.js": hostile },
+      })),
+    });
+    const outcome = await executor.execute({ code: "async () => 1", globals, replay: hint });
+    expect(outcome).toMatchObject({
+      error: { code: "THROWN", message: expect.stringMatching(/broke the executor's protocol/) },
+    });
+    expect(advanced).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(outcome.logs).toEqual([]);
+  });
+
+  it("refuses a replay count larger than the recorded calls left, and any after a live call", async () => {
+    const hostile = (
+      first: number,
+      second: number,
+    ) => `import { WorkerEntrypoint } from "cloudflare:workers";
+      export default class extends WorkerEntrypoint {
+        async evaluate(bridge) {
+          await bridge.call("ns", "echo", "1", undefined, ${first});
+          await bridge.call("ns", "echo", "2", undefined, ${second});
+          return JSON.stringify({ outcome: ["ok", "1"] });
+        }
+      }`;
+    for (const [first, second, expected] of [
+      [3, 0, []],
+      [1, 1, [1]],
+      [1.5, 0, []],
+      [-1, 0, []],
+    ] as const) {
+      const { globals, calls } = spiedHost();
+      const { hint, advanced } = replayOf(2);
+      const loader = loaderWith((code) => ({
+        ...code,
+        modules: { ...code.modules, "harness.js": hostile(first, second) },
+      }));
+      const outcome = await new DynamicWorkerExecutor({ loader }).execute({
+        code: "async () => 1",
+        globals,
+        replay: hint,
+      });
+      expect(outcome, `${first}, ${second}`).toMatchObject({ error: { code: "THROWN" } });
+      expect(advanced).toEqual(expected);
+      expect(calls.length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("bounds nested runs of the evaluate hook, and keeps the hook itself from the program", async () => {
+    // a prelude that hands the hook on (as codemode.run does, for any snippet the program names)
+    const prelude = `globalThis.nest = globalThis.__codemodeEvaluate;`;
+    const loader = loaderWith();
+    const outcome = await new DynamicWorkerExecutor({ loader }).execute({
+      code: `async () => {
+        const chain = async (depth) => {
+          let source = "async () => 'bottom'";
+          for (let i = 0; i < depth; i++) source = "async () => nest(" + JSON.stringify(source) + ")";
+          try { return await nest(source); } catch (error) { return "refused: " + error.message; }
+        };
+        const wide = await Promise.all(Array.from({ length: 40 }, () => nest("async () => 1").then(() => "ran", (error) => error.code)));
+        return { hookVisible: typeof globalThis.__codemodeEvaluate, deep: await chain(10), wide };
+      }`,
+      globals: {},
+      prelude,
+      limits: { timeoutMs: 20_000 },
+    });
+    const result = (outcome as { result: { hookVisible: string; deep: string; wide: string[] } })
+      .result;
+    expect(result.hookVisible).toBe("undefined");
+    expect(result.wide.filter((entry) => entry === "ran").length).toBeLessThanOrEqual(16);
+    expect(result.wide).toContain("BUDGET_EXCEEDED");
+    expect(loader.loads).toBeLessThanOrEqual(1 + 16);
+  });
+
+  it("limits how deep nested runs go, with a clear error", async () => {
+    const prelude = `globalThis.nest = globalThis.__codemodeEvaluate;`;
+    const loader = loaderWith();
+    const outcome = await new DynamicWorkerExecutor({ loader }).execute({
+      code: `async () => {
+        let source = "async () => 'bottom'";
+        for (let i = 0; i < 10; i++) source = "async () => nest(" + JSON.stringify(source) + ")";
+        try { return await nest(source); } catch (error) { return "refused: " + error.message; }
+      }`,
+      globals: {},
+      prelude,
+      limits: { timeoutMs: 20_000 },
+    });
+    expect(outcome).toMatchObject({ result: expect.stringMatching(/^refused: .*nest 4 deep/) });
+    expect(loader.loads).toBe(1 + 4);
+  });
+
+  it("gives the program no module with the harness's state: no spec, a harness that runs once", async () => {
+    const { hint } = replayOf(1);
+    const outcome = await new DynamicWorkerExecutor({ loader: loaderWith() }).execute({
+      code: `async () => {
+        const attempt = async (probe) => { try { return "allowed: " + JSON.stringify(await probe()); } catch (error) { return "refused"; } };
+        return {
+          spec: await attempt(async () => Object.keys((await import("./spec.js")).default)),
+          harness: await attempt(async () => Object.keys(await import("./harness.js"))),
+          again: await attempt(async () => (await import("./harness.js")).default.prototype.evaluate.call({}, { call: () => "rforged" })),
+        };
+      }`,
+      globals: { ns: { echo: async (input: unknown) => input } },
+      replay: hint,
+    });
+    expect(outcome).toMatchObject({
+      result: { spec: "refused", harness: 'allowed: ["default"]', again: "refused" },
+    });
+  });
+
+  it("lets nothing a pass left running reach a connector, the outbound service or the logs", async () => {
+    recordedRequests.length = 0;
+    const { globals, calls } = spiedHost();
+    // env.LOADER, as the routing test above: a Fetcher that the worker is handed directly
+    const executor = new DynamicWorkerExecutor({
+      loader: env.LOADER,
+      globalOutbound: exports.default,
+    });
+    const late = `const late = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      console.log("late line");
+      try { await ns.echo("late"); } catch {}
+      try { await fetch("https://outbound.example/record/late"); } catch {}
+    };`;
+    const returned = await executor.execute({
+      code: `async () => { ${late}
+        const { waitUntil } = await import("cloudflare:workers");
+        waitUntil(late());
+        await fetch("https://outbound.example/record/live");
+        return "returned";
+      }`,
+      globals,
+    });
+    expect(returned).toMatchObject({ result: "returned" });
+    const timedOut = await executor.execute({
+      code: `async () => { ${late}
+        const { waitUntil } = await import("cloudflare:workers");
+        waitUntil(late());
+        await new Promise(() => {});
+      }`,
+      globals,
+      limits: { timeoutMs: 50 },
+    });
+    expect(timedOut).toMatchObject({ error: { code: "TIMEOUT" } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(recordedRequests).toEqual(["https://outbound.example/record/live"]);
+    expect(calls).toEqual([]);
+    expect([...returned.logs, ...timedOut.logs]).not.toContain("late line");
+  });
+
+  it("bounds the host calls in flight per pass, with a clear error beyond the limit", async () => {
+    let started = 0;
+    const release: Array<() => void> = [];
+    const executor = new DynamicWorkerExecutor({ loader: loaderWith(), maxConcurrentCalls: 50 });
+    const outcome = await executor.execute({
+      code: `async () => {
+        const all = [];
+        for (let i = 0; i < 5000; i++) all.push(ns.wait(i).then(() => "ok", (error) => error.code + ": " + error.message));
+        const settled = await Promise.all(all);
+        return { ok: settled.filter((s) => s === "ok").length, refused: settled.find((s) => s !== "ok") };
+      }`,
+      globals: {
+        ns: {
+          wait: () => {
+            started++;
+            // answer only once all were fired: what is in flight stays in flight until then
+            return new Promise<void>((resolve) => {
+              release.push(resolve);
+              if (release.length === 50)
+                setTimeout(
+                  () =>
+                    release.forEach((go) => {
+                      go();
+                    }),
+                  50,
+                );
+            });
+          },
+        },
+      },
+      limits: { timeoutMs: 20_000 },
+    });
+    expect(started).toBe(50);
+    expect(outcome).toMatchObject({
+      result: {
+        ok: 50,
+        refused: expect.stringMatching(/^BUDGET_EXCEEDED: More than 50 host calls/),
+      },
+    });
+    expect(() => new DynamicWorkerExecutor({ loader: env.LOADER, maxConcurrentCalls: 0 })).toThrow(
+      /maxConcurrentCalls/,
+    );
+  });
+
+  it("fails the pass at once when a sandbox worker dies, a nested one included", async () => {
+    const died = () => Promise.reject(new Error("Worker exceeded memory limit."));
+    // the first worker dies while its program waits on a host call that never settles
+    const first = await new DynamicWorkerExecutor({
+      loader: loaderWith(undefined, (evaluate) => {
+        void evaluate.catch(() => {});
+        return new Promise((resolve, reject) => setTimeout(() => died().then(resolve, reject), 50));
+      }),
+    }).execute({
+      code: "async () => { await ns.forever(); }",
+      globals: { ns: { forever: () => new Promise(() => {}) } },
+      limits: { timeoutMs: 10_000 },
+    });
+    expect(first).toMatchObject({ error: { code: "MEMORY" } });
+    // a nested worker dies: the program cannot catch that and carry on
+    const nested = await new DynamicWorkerExecutor({
+      loader: loaderWith(undefined, (evaluate, index) => (index === 0 ? evaluate : died())),
+    }).execute({
+      code: `async () => { try { await globalThis.nest("async () => 1"); } catch (error) { return "caught: " + error.message; } return "ran"; }`,
+      globals: {},
+      prelude: "globalThis.nest = globalThis.__codemodeEvaluate;",
+      limits: { timeoutMs: 10_000 },
+    });
+    expect(nested).toMatchObject({ error: { code: "MEMORY" } });
   });
 });

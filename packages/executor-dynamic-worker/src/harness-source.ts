@@ -1,4 +1,5 @@
-import { createValueCodec, SANDBOX_EVALUATE_HOOK } from "@codemode/core";
+import { createValueCodec } from "@codemode/core";
+import { SANDBOX_EVALUATE_HOOK } from "@codemode/core/internal";
 import {
   createRenderer,
   sandboxBootstrap,
@@ -8,7 +9,7 @@ import {
   sandboxSource,
 } from "@codemode/executor-kit";
 
-/** What the harness is told for one pass (the module `spec.js`). */
+/** What the harness is told for one pass; it is written into the harness module itself. */
 export interface HarnessSpec {
   /** namespace name → its host method names */
   namespaces: Record<string, string[]>;
@@ -16,10 +17,14 @@ export interface HarnessSpec {
   timeoutMs: number;
   /** console lines sent to the host at most; later ones are only counted */
   maxLogLines: number;
-  /** a rendered console line is cut at this many characters */
+  /** console characters sent to the host at most; a rendered line is cut at this many too */
   maxLineChars: number;
+  /** most host calls in flight at once; the host enforces it too */
+  maxConcurrentCalls: number;
   /** whether `prelude.js` exists */
   prelude: boolean;
+  /** whether `fetch()` goes to the host's outbound service (through the bridge, gated there) */
+  outbound: boolean;
   /** calls an earlier pass recorded, answered here while the program makes them again in order */
   replay: Array<{ namespace: string; method: string; input: string; result: string }>;
 }
@@ -31,9 +36,6 @@ export interface HarnessSpec {
  */
 export type HarnessOutcome = string[];
 
-/** Console output that travels with every message from the sandbox: new lines, and how many were dropped. */
-export type LogBatch = [lines: string[], dropped: number] | undefined;
-
 /** The modules of every pass that do not change: the harness and the names reserved for it. */
 export const MODULE_NAMES = {
   harness: "harness.js",
@@ -43,15 +45,20 @@ export const MODULE_NAMES = {
 } as const;
 
 /**
- * The main module of the loaded worker. At module evaluation it installs `console` and the namespace
- * globals (through the shared bootstrap; the value codec and renderer are pasted in as source, since
- * workerd compiles no code at run time). `evaluate(bridge, input?)` then imports the prelude and the
- * program, each a module of its own, so the program cannot see this module's bindings, runs it, and
- * reports the outcome with the logs. After the outcome, calls from the sandbox are refused here
- * already, before they reach the host.
+ * The main module of the loaded worker, before the pass's spec. At module evaluation it takes the
+ * built-ins it needs and installs `console` and the namespace globals (through the shared bootstrap;
+ * the value codec and renderer are pasted in as source, since workerd compiles no code at run time).
+ * `evaluate(bridge, input?)` takes the bridge's methods (and lets go of the bridge itself) before any
+ * code of the pass runs, imports the prelude and the program, each a module of its own, runs it, and
+ * reports the outcome with the logs.
+ *
+ * Against a program that rewrites built-ins: nothing of the host (the bridge stub, its methods, the
+ * promises of their calls) is ever the receiver or the argument of a property lookup or call the
+ * program can intercept after it started; messages to the host carry primitive strings and numbers
+ * only; the spec lives in this module's scope, not in a module the program could import. After the
+ * outcome, calls from the sandbox are refused here already, and the host refuses them too.
  */
-export const HARNESS_SOURCE = `import { WorkerEntrypoint } from "cloudflare:workers";
-import spec from "./${MODULE_NAMES.spec}";
+const HARNESS_HEAD = `import { WorkerEntrypoint } from "cloudflare:workers";
 
 const sandboxBootstrap = ${sandboxSource(sandboxBootstrap)};
 const sandboxEncoder = ${sandboxSource(sandboxEncoder)};
@@ -59,27 +66,53 @@ const sandboxErrors = ${sandboxSource(sandboxErrors)};
 const createValueCodec = ${sandboxSource(createValueCodec)};
 const createRenderer = ${sandboxSource(createRenderer)};
 const sandboxCanonical = ${sandboxSource(sandboxCanonical)};
-// built-ins replay compares inputs with, taken before the program runs
+// built-ins, taken before any code of the pass runs
 const canonical = sandboxCanonical(JSON.stringify, Object.keys, Array.isArray, Reflect.apply, Array.prototype.sort);
+const quote = JSON.stringify;
 const parseJson = JSON.parse;
+const StringType = String;
+const ErrorType = Error;
+const TypeErrorType = TypeError;
+const RangeErrorType = RangeError;
+const PromiseType = Promise;
+const RequestType = Request;
+const define = Object.defineProperty;
+const deleteProperty = Reflect.deleteProperty;
+const startTimer = setTimeout;
+const stopTimer = clearTimeout;
+`;
+
+const HARNESS_BODY = `
 const replayTotal = spec.replay.length;
-const LATE = "e" + JSON.stringify({
+const LATE = "e" + quote({
   name: "Error",
   code: "ABORTED",
   message: "The code finished before this call was made; it was not run. Await every call before returning.",
 });
+const TOO_MANY_MESSAGE = "More than " + spec.maxConcurrentCalls + " host calls are in flight at once; await some before making more (batch them, e.g. " + spec.maxConcurrentCalls + " at a time).";
+const TOO_MANY = "e" + quote({ name: "RangeError", code: "BUDGET_EXCEEDED", message: TOO_MANY_MESSAGE });
 
-let bridge = null;
+// The bridge's methods (RPC properties), taken in evaluate before the prelude and the program run;
+// the bridge stub itself is kept nowhere.
+let hostCall = null;
+let hostEvaluate = null;
+let hostFetch = null;
 let started = false;
 let finished = false;
 let settle = () => {};
-const pendingLines = [];
-let sentLines = 0;
-let droppedLines = 0;
+let inFlight = 0;
 
+// Console lines since the last message, as JSON text: no array the program's prototypes could reach.
+let pendingText = "";
+let pendingCount = 0;
+let sentLines = 0;
+let sentChars = 0;
+let droppedLines = 0;
 function logs() {
-  if (pendingLines.length === 0 && droppedLines === 0) return undefined;
-  const batch = [pendingLines.splice(0), droppedLines];
+  if (pendingCount === 0 && droppedLines === 0) return undefined;
+  const batch = "[[" + pendingText + "]," + droppedLines + "]";
+  pendingText = "";
+  pendingCount = 0;
   droppedLines = 0;
   return batch;
 }
@@ -88,7 +121,7 @@ function logs() {
 // the journal here; the host hears how many with the next call that reaches it and at the end.
 let replayed = 0;
 let unsent = 0;
-let replaying = spec.replay.length > 0;
+let replaying = replayTotal > 0;
 function answeredHere() {
   const count = unsent;
   unsent = 0;
@@ -112,9 +145,43 @@ function replayAnswer(namespace, method, input) {
   return undefined;
 }
 
+function describeLoss(error) {
+  let message = "";
+  try {
+    message = typeof error === "object" && error !== null && typeof error.message === "string" ? error.message : StringType(error);
+  } catch {}
+  return "e" + quote({ name: "Error", code: "ABORTED", message: "The host could not be reached: " + message });
+}
+
+// A host call as a promise of this realm that never rejects: the RPC promise is only ever handed to
+// harness callbacks, and counted while in flight.
+function send(start) {
+  inFlight++;
+  return new PromiseType((resolve) => {
+    let pending;
+    try {
+      pending = start();
+    } catch (error) {
+      inFlight--;
+      resolve(describeLoss(error));
+      return;
+    }
+    pending.then(
+      (reply) => {
+        inFlight--;
+        resolve(typeof reply === "string" ? reply : describeLoss("an unreadable reply"));
+      },
+      (error) => {
+        inFlight--;
+        resolve(describeLoss(error));
+      },
+    );
+  });
+}
+
 const api = sandboxBootstrap(
   (namespace, method, input) => {
-    if (finished) return LATE;
+    if (finished || hostCall === null) return LATE;
     if (replaying) {
       let answer;
       try {
@@ -125,12 +192,19 @@ const api = sandboxBootstrap(
       }
       if (answer !== undefined) return answer;
     }
-    return bridge.call(namespace, method, input, logs(), answeredHere());
+    if (inFlight >= spec.maxConcurrentCalls) return TOO_MANY;
+    const call = hostCall;
+    const batch = logs();
+    const count = answeredHere();
+    return send(() => call(StringType(namespace), StringType(method), StringType(input), batch, count));
   },
   (line) => {
-    if (sentLines < spec.maxLogLines) {
+    if (typeof line !== "string") return;
+    if (sentLines < spec.maxLogLines && sentChars < spec.maxLineChars) {
       sentLines++;
-      pendingLines.push(line);
+      sentChars += line.length;
+      pendingText += (pendingCount > 0 ? "," : "") + quote(line);
+      pendingCount++;
     } else droppedLines++;
   },
   (...outcome) => {
@@ -139,15 +213,13 @@ const api = sandboxBootstrap(
   },
   () => {},
   (name) => (name === "codec" ? createValueCodec : createRenderer),
-  JSON.stringify({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
+  quote({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
   sandboxEncoder,
   sandboxErrors,
 );
 
-// The reply of \`evaluate\` is JSON text, written without prototype methods the program may have
-// replaced: a string cannot be hijacked by a \`then\` or \`toJSON\` put on Object.prototype.
-const quote = JSON.stringify;
-const StringType = String;
+// The reply of evaluate is JSON text, written without prototype methods the program may have
+// replaced: a string cannot be hijacked by a then or toJSON put on Object.prototype.
 function strings(list) {
   let out = "[";
   for (let index = 0; index < list.length; index++) {
@@ -157,62 +229,108 @@ function strings(list) {
 }
 function reply(outcome) {
   const batch = logs();
-  const logText = batch ? ',"logs":[' + strings(batch[0]) + "," + batch[1] + "]" : "";
+  const logText = batch === undefined ? "" : ',"logs":' + quote(batch);
   return '{"outcome":' + strings(outcome) + logText + ',"replayed":' + answeredHere() + "}";
 }
 
 const encode = api.encode;
 const decode = api.decode;
-const ErrorType = Error;
-// codemode.run: the host runs the saved program in a worker of its own, on the same namespaces
-Object.defineProperty(globalThis, "${SANDBOX_EVALUATE_HOOK}", {
-  value: async (source, input) => {
-    if (finished) throw new ErrorType("The code has finished; nothing more runs.");
-    const reply = await bridge.evaluate(String(source), encode(input), logs(), answeredHere());
-    if (reply[0] === "r") return decode(reply.slice(1));
-    const detail = JSON.parse(reply.slice(1));
-    const error = new ErrorType(detail.message);
-    if (detail.name !== "Error") error.name = detail.name;
-    if (detail.code) error.code = detail.code;
-    throw error;
-  },
-  writable: false,
-  enumerable: false,
-  configurable: false,
-});
+
+// codemode.run: the host runs the saved program in a worker of its own, on the same namespaces. The
+// prelude takes this hook; it is removed before the program runs.
+async function evaluateHook(source, input) {
+  if (finished || hostEvaluate === null) throw new ErrorType("The code has finished; nothing more runs.");
+  if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
+  const text = encode(input);
+  const call = hostEvaluate;
+  const batch = logs();
+  const count = answeredHere();
+  const answer = await send(() => call(StringType(source), text, batch, count));
+  if (answer[0] === "r") return decode(answer.slice(1));
+  const detail = parseJson(answer.slice(1));
+  const error = new ErrorType(detail.message);
+  if (detail.name !== "Error") error.name = detail.name;
+  if (detail.code) error.code = detail.code;
+  throw error;
+}
+
+// fetch(), when the host has an outbound service: the request goes through the bridge, which
+// refuses it once the pass is over (the worker itself has no outbound at all).
+async function outboundFetch(input, init) {
+  if (finished || hostFetch === null) throw new TypeErrorType("The code has finished; the request was not sent.");
+  if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
+  const request = new RequestType(input, init);
+  const call = hostFetch;
+  inFlight++;
+  try {
+    return await call(request);
+  } finally {
+    inFlight--;
+  }
+}
 
 export default class Harness extends WorkerEntrypoint {
   async evaluate(host, input) {
     if (started) throw new ErrorType("This sandbox runs one pass.");
     started = true;
-    bridge = host;
+    // nothing of the pass has run yet: these lookups reach the stub itself
+    hostCall = host.call;
+    hostEvaluate = host.evaluate;
+    if (spec.outbound) hostFetch = host.fetch;
+    host = null;
     if (api.problem) return reply(["problem", api.problem]);
-    const done = new Promise((resolve) => {
+    const done = new PromiseType((resolve) => {
       settle = resolve;
     });
-    const timer = setTimeout(() => {
+    const timer = startTimer(() => {
       finished = true;
       settle(["timeout"]);
     }, spec.timeoutMs);
+    if (spec.outbound) {
+      define(globalThis, "fetch", {
+        value: function fetch(input, init) {
+          return outboundFetch(input, init);
+        },
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
     let stage = "prelude";
     try {
-      if (spec.prelude) await import("./${MODULE_NAMES.prelude}");
+      if (spec.prelude) {
+        define(globalThis, "${SANDBOX_EVALUATE_HOOK}", {
+          value: evaluateHook,
+          writable: false,
+          enumerable: false,
+          configurable: true,
+        });
+        await import("./${MODULE_NAMES.prelude}");
+      }
+      deleteProperty(globalThis, "${SANDBOX_EVALUATE_HOOK}");
       stage = "program";
       const program = (await import("./${MODULE_NAMES.program}")).default;
       api.run(input === undefined ? program : () => program(decode(input)));
     } catch (error) {
       finished = true;
-      const record = typeof error === "object" && error !== null ? error : { message: String(error) };
-      settle(["load", stage, String(record.name ?? "Error"), String(record.message ?? ""), String(record.stack ?? "")]);
+      const record = typeof error === "object" && error !== null ? error : { message: StringType(error) };
+      settle(["load", stage, StringType(record.name ?? "Error"), StringType(record.message ?? ""), StringType(record.stack ?? "")]);
     }
     const outcome = await done;
-    clearTimeout(timer);
-    // nothing in this isolate holds the host's bridge once the pass is over
-    bridge = null;
+    stopTimer(timer);
+    // nothing in this isolate can reach the host once the pass is over
+    hostCall = null;
+    hostEvaluate = null;
+    hostFetch = null;
     return reply(outcome);
   }
 }
 `;
+
+/** The harness module of one pass: its spec is a constant of the module, out of the program's reach. */
+export function harnessSource(spec: HarnessSpec): string {
+  return `${HARNESS_HEAD}const spec = ${JSON.stringify(spec)};\n${HARNESS_BODY}`;
+}
 
 /** The module that holds the program: one function expression, on lines of its own. */
 export function programModule(code: string): string {

@@ -1,16 +1,38 @@
 import { RpcTarget } from "cloudflare:workers";
-import type { HostNamespaces } from "@codemode/core";
+import type { HostNamespaces, SandboxError } from "@codemode/core";
 import { callHost, errorReply, type LogSink, type ReplyLimit } from "@codemode/executor-kit";
-import type { LogBatch } from "./harness-source.ts";
 
-export interface HostBridgeOptions {
+/** The outbound service a pass may reach (a `Fetcher`), as far as the bridge uses it. */
+export interface OutboundService {
+  fetch(request: unknown): Promise<unknown>;
+}
+
+/** `Request` of the runtime (workerd), looked up when used: this module also type-checks without it. */
+const requestClass = (): (abstract new (...args: never[]) => object) | undefined =>
+  (globalThis as { Request?: abstract new (...args: never[]) => object }).Request;
+
+/** What one pass shares between its sandbox workers: the first and every nested one (`codemode.run`). */
+export interface PassOptions {
   globals: HostNamespaces;
+  /** namespace → the methods the sandbox was given (an own, enumerable function each); no other is served */
+  namespaces: Record<string, string[]>;
   logs: LogSink;
   replyLimit: ReplyLimit;
-  /** runs a saved program's source with an encoded input; answers with a reply string */
-  evaluate(source: string, input: string): Promise<string>;
+  /** most host calls (namespace calls, nested runs, outbound requests) in flight at once */
+  maxConcurrentCalls: number;
+  /** most nested runs per pass, and how deep they may nest */
+  maxNestedRuns: number;
+  maxNestedDepth: number;
+  /** most characters of a nested run's source, of a call's input, and of one message's console lines */
+  maxSourceChars: number;
+  maxInputChars: number;
+  maxLogChars: number;
+  /** where the sandbox's `fetch()` goes; null: nowhere */
+  outbound: OutboundService | null;
   /** the sandbox answered this many more recorded calls itself (see `ReplayHint`) */
   advance?(count: number): void;
+  /** runs a nested program's source in a worker of its own, talking to `bridge`; answers a reply string */
+  evaluate(source: string, input: string, bridge: HostBridge, scope: BridgeScope): Promise<string>;
 }
 
 const LATE = errorReply({
@@ -19,86 +41,105 @@ const LATE = errorReply({
   message:
     "The run ended before this call finished; its result was dropped. Await every call before returning.",
 });
-const ENDED = (what: string) =>
+const ended = (what: string) =>
   errorReply({
     name: "Error",
     code: "ABORTED",
     message: `The run has ended; ${what} was not run.`,
   });
+const badMessage = (what: string) =>
+  errorReply({ name: "TypeError", message: `The sandbox sent an unreadable ${what}.` });
 
 /**
- * The one host object a sandbox worker holds, passed to it as an RPC argument. Every namespace call
- * and the console lines that came before it arrive here. Once the pass is over (`close`), new calls
- * are refused and calls still in flight are answered at once, so the sandbox isolate is not kept
- * alive by them; the host work they started runs to its end but its result is dropped.
+ * The host's state of one pass. It is never handed to the sandbox: the sandbox gets `HostBridge`s,
+ * whose only members are the protocol's methods. Once the pass is over (`close`), or the sandbox
+ * broke the protocol (`violation`), nothing a worker of the pass left running reaches a host method,
+ * the outbound service or the logs; calls still in flight are answered at once.
  */
-export class HostBridge extends RpcTarget {
-  readonly #options: HostBridgeOptions;
+export class Pass {
+  readonly options: PassOptions;
+  readonly #allowed = new Map<string, Set<string>>();
   #closed = false;
+  #inFlight = 0;
+  #nestedRuns = 0;
   #close!: () => void;
-  readonly #closing = new Promise<string>((resolve) => {
+  readonly closing = new Promise<string>((resolve) => {
     this.#close = () => resolve(LATE);
   });
+  #fail!: (error: SandboxError) => void;
+  #failed: SandboxError | undefined;
+  /**
+   * Settles when the pass must fail from the host's side: the sandbox sent what the protocol does
+   * not allow, or a worker of the pass died.
+   */
+  readonly failure = new Promise<SandboxError>((resolve) => {
+    this.#fail = resolve;
+  });
 
-  constructor(options: HostBridgeOptions) {
-    super();
-    this.#options = options;
-  }
-
-  call(
-    namespace: unknown,
-    method: unknown,
-    input: unknown,
-    logs: unknown,
-    replayed?: unknown,
-  ): Promise<string> | string {
-    const ns = String(namespace);
-    const name = String(method);
-    const text = typeof input === "string" ? input : "null";
-    return this.#serve(logs, replayed, `${ns}.${name}`, () =>
-      callHost(this.#options.globals, ns, name, text, this.#options.replyLimit),
-    );
-  }
-
-  evaluate(
-    source: unknown,
-    input: unknown,
-    logs: unknown,
-    replayed?: unknown,
-  ): Promise<string> | string {
-    const text = typeof input === "string" ? input : "null";
-    return this.#serve(logs, replayed, "codemode.run", () =>
-      this.#options.evaluate(String(source), text),
-    );
-  }
-
-  /** What every message from the sandbox gets: its logs and replay count taken, then the work, unless the pass is over. */
-  #serve(
-    logs: unknown,
-    replayed: unknown,
-    what: string,
-    work: () => Promise<string>,
-  ): Promise<string> | string {
-    this.addLogs(logs);
-    this.addReplayed(replayed);
-    if (this.#closed) return ENDED(what);
-    return Promise.race([work(), this.#closing]);
-  }
-
-  /** Takes a batch of console lines from the sandbox (ignored once the pass is over). */
-  addLogs(batch: unknown): void {
-    if (this.#closed || !Array.isArray(batch)) return;
-    const [lines, dropped] = batch as NonNullable<LogBatch>;
-    if (Array.isArray(lines)) for (const line of lines) this.#options.logs.add(String(line));
-    if (typeof dropped === "number") this.#options.logs.drop(dropped);
-  }
-
-  /** Counts calls the sandbox answered from the recorded ones (ignored once the pass is over). */
-  addReplayed(count: unknown): void {
-    if (this.#closed || typeof count !== "number" || !Number.isSafeInteger(count) || count <= 0) {
-      return;
+  constructor(options: PassOptions) {
+    this.options = options;
+    for (const [namespace, methods] of Object.entries(options.namespaces)) {
+      this.#allowed.set(namespace, new Set(methods));
     }
-    this.#options.advance?.(count);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The error the pass failed with from the host's side, if it did. */
+  get failed(): SandboxError | undefined {
+    return this.#failed;
+  }
+
+  /** A bridge for a worker of this pass at `depth` (0: the first), which was sent `replayCalls` recorded calls. */
+  open(depth: number, replayCalls: number): { bridge: HostBridge; scope: BridgeScope } {
+    const scope = new BridgeScope(this, depth, replayCalls);
+    return { bridge: new HostBridge(this, scope), scope };
+  }
+
+  allows(namespace: string, method: string): boolean {
+    return this.#allowed.get(namespace)?.has(method) === true;
+  }
+
+  /** Counts a host call in; false past the limit. `done` must follow every true. */
+  enter(): boolean {
+    if (this.#inFlight >= this.options.maxConcurrentCalls) return false;
+    this.#inFlight++;
+    return true;
+  }
+
+  done(): void {
+    this.#inFlight--;
+  }
+
+  /** Counts a nested run in; an error message past a limit. */
+  nest(depth: number): string | undefined {
+    if (depth >= this.options.maxNestedDepth) {
+      return `codemode.run may nest ${this.options.maxNestedDepth} deep at most; a saved program runs saved programs too deeply here.`;
+    }
+    if (this.#nestedRuns >= this.options.maxNestedRuns) {
+      return `A run may start ${this.options.maxNestedRuns} saved programs (codemode.run) at most; run fewer, or do the work in the code itself.`;
+    }
+    this.#nestedRuns++;
+    return undefined;
+  }
+
+  /** Ends the pass because the sandbox sent what the protocol does not allow. */
+  violate(what: string): void {
+    this.fail({
+      name: "Error",
+      code: "THROWN",
+      message: `The sandbox broke the executor's protocol (${what}); the run was stopped.`,
+    });
+  }
+
+  /** Ends the pass with `error`, unless it is over already. */
+  fail(error: SandboxError): void {
+    if (this.#closed) return;
+    this.#failed = error;
+    this.#fail(error);
+    this.close();
   }
 
   close(): void {
@@ -106,4 +147,193 @@ export class HostBridge extends RpcTarget {
     this.#closed = true;
     this.#close();
   }
+}
+
+/**
+ * One worker's share of a pass: its nesting depth, and the replay bookkeeping the host owns. The
+ * sandbox reports how many recorded calls it answered itself; the host accepts a count only while no
+ * call of this worker has reached the host yet, and never more than the recorded calls it was sent.
+ */
+export class BridgeScope {
+  readonly pass: Pass;
+  readonly depth: number;
+  #replayLeft: number;
+  #replayOpen: boolean;
+  #closed = false;
+
+  constructor(pass: Pass, depth: number, replayCalls: number) {
+    this.pass = pass;
+    this.depth = depth;
+    this.#replayLeft = replayCalls;
+    this.#replayOpen = replayCalls > 0;
+  }
+
+  get closed(): boolean {
+    return this.#closed || this.pass.closed;
+  }
+
+  /**
+   * Takes what travels with every message from the sandbox: console lines (JSON text of
+   * `[lines, dropped]`) and the replay count. False when it broke the protocol (the pass then ends).
+   */
+  take(logs: unknown, replayed: unknown, live: boolean): boolean {
+    if (this.closed) return false;
+    if (!this.#takeReplayed(replayed)) return false;
+    if (live) this.#replayOpen = false;
+    return this.#takeLogs(logs);
+  }
+
+  #takeReplayed(count: unknown): boolean {
+    if (count === undefined || count === 0) return true;
+    if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) {
+      this.pass.violate("a replay count that is not a whole number");
+      return false;
+    }
+    if (!this.#replayOpen || count > this.#replayLeft) {
+      this.pass.violate(
+        "more recorded calls answered in the sandbox than it was sent, or after a call reached the host",
+      );
+      return false;
+    }
+    this.#replayLeft -= count;
+    this.pass.options.advance?.(count);
+    return true;
+  }
+
+  #takeLogs(batch: unknown): boolean {
+    if (batch === undefined) return true;
+    const { logs, maxLogChars } = this.pass.options;
+    if (typeof batch !== "string" || batch.length > maxLogChars * 2 + 1_000) {
+      this.pass.violate("console lines that are not text, or too many of them");
+      return false;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(batch);
+    } catch {
+      this.pass.violate("unreadable console lines");
+      return false;
+    }
+    if (!Array.isArray(parsed) || !Array.isArray(parsed[0])) {
+      this.pass.violate("unreadable console lines");
+      return false;
+    }
+    // host values parsed from text: reading them runs no code of the sandbox
+    for (const line of parsed[0] as unknown[]) if (typeof line === "string") logs.add(line);
+    const dropped = parsed[1];
+    if (typeof dropped === "number") logs.drop(dropped);
+    return true;
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+/**
+ * The one host object a sandbox worker holds, passed to it as an RPC argument. Its only members are
+ * the protocol's three methods (every public method of an RpcTarget is callable from the sandbox);
+ * each takes primitive strings and numbers only, checks them, and never calls back into a value the
+ * sandbox supplied. Host bookkeeping lives in `Pass` and `BridgeScope`, out of the sandbox's reach.
+ */
+export class HostBridge extends RpcTarget {
+  readonly #pass: Pass;
+  readonly #scope: BridgeScope;
+
+  constructor(pass: Pass, scope: BridgeScope) {
+    super();
+    this.#pass = pass;
+    this.#scope = scope;
+  }
+
+  /** `namespace.method(input)`: a reply string (`"r"` + result, `"e"` + error). */
+  call(
+    namespace: unknown,
+    method: unknown,
+    input: unknown,
+    logs?: unknown,
+    replayed?: unknown,
+  ): Promise<string> | string {
+    if (!this.#scope.take(logs, replayed, true)) return ended("this call");
+    if (typeof namespace !== "string" || typeof method !== "string") {
+      return badMessage("method name");
+    }
+    const options = this.#pass.options;
+    if (typeof input !== "string" || input.length > options.maxInputChars) {
+      return errorReply({
+        name: "RangeError",
+        code: "TOO_LARGE",
+        message: `The input of ${namespace}.${method} is unreadable or larger than ${options.maxInputChars} characters.`,
+      });
+    }
+    if (!this.#pass.allows(namespace, method)) {
+      return errorReply({
+        name: "TypeError",
+        message: `${namespace}.${method} is not a host method.`,
+        code: "UNKNOWN_METHOD",
+      });
+    }
+    return this.#serve(() =>
+      callHost(options.globals, namespace, method, input, options.replyLimit),
+    );
+  }
+
+  /** `codemode.run`: a saved program's source and its encoded input; a reply string. */
+  evaluate(
+    source: unknown,
+    input: unknown,
+    logs?: unknown,
+    replayed?: unknown,
+  ): Promise<string> | string {
+    if (!this.#scope.take(logs, replayed, true)) return ended("codemode.run");
+    const options = this.#pass.options;
+    if (typeof source !== "string" || source.length > options.maxSourceChars) {
+      return badMessage("saved program");
+    }
+    if (typeof input !== "string" || input.length > options.maxInputChars) {
+      return badMessage("input of codemode.run");
+    }
+    const refused = this.#pass.nest(this.#scope.depth);
+    if (refused)
+      return errorReply({ name: "RangeError", code: "BUDGET_EXCEEDED", message: refused });
+    const child = this.#pass.open(this.#scope.depth + 1, 0);
+    return this.#serve(() =>
+      options.evaluate(source, input, child.bridge, child.scope).finally(() => child.scope.close()),
+    );
+  }
+
+  /** The sandbox's `fetch()`, when the executor was given an outbound service. */
+  async fetch(request: unknown): Promise<unknown> {
+    const outbound = this.#pass.options.outbound;
+    if (this.#scope.closed) throw new Error("The run has ended; the request was not sent.");
+    if (!outbound) throw new Error("Outbound requests are not permitted in this sandbox.");
+    const RequestClass = requestClass();
+    if (!RequestClass || !(request instanceof RequestClass)) {
+      throw new TypeError("fetch() needs a Request.");
+    }
+    if (!this.#pass.enter()) throw new RangeError(tooMany(this.#pass.options.maxConcurrentCalls));
+    try {
+      return await outbound.fetch(request);
+    } finally {
+      this.#pass.done();
+    }
+  }
+
+  /** Runs host work of a call unless the pass is over or too many calls are in flight. */
+  #serve(work: () => Promise<string>): Promise<string> | string {
+    if (this.#scope.closed) return ended("this call");
+    if (!this.#pass.enter()) {
+      return errorReply({
+        name: "RangeError",
+        code: "BUDGET_EXCEEDED",
+        message: tooMany(this.#pass.options.maxConcurrentCalls),
+      });
+    }
+    const running = work().finally(() => this.#pass.done());
+    return Promise.race([running, this.#pass.closing]);
+  }
+}
+
+function tooMany(limit: number): string {
+  return `More than ${limit} host calls are in flight at once; await some before making more (batch them, e.g. ${limit} at a time).`;
 }
