@@ -35,6 +35,50 @@ describe("callHost", () => {
     expect(unreadable).toMatch(/^e.*unreadable/);
   });
 
+  it("serves only the own, enumerable methods describeNamespaces lists", async () => {
+    const hidden = { ns: { visible: async () => "ok" } };
+    Object.defineProperty(hidden.ns, "secret", { value: async () => "leaked", enumerable: false });
+    Object.defineProperty(hidden, "internal", {
+      value: { run: async () => "leaked" },
+      enumerable: false,
+    });
+    expect(describeNamespaces(hidden)).toEqual({ ns: ["visible"] });
+    expect(await callHost(hidden, "ns", "visible", "null")).toBe('r"ok"');
+    for (const [namespace, method] of [
+      ["ns", "secret"],
+      ["internal", "run"],
+      ["ns", "__proto__"],
+    ]) {
+      const reply = await callHost(hidden, namespace as string, method as string, "null");
+      expect(JSON.parse(reply.slice(1))).toMatchObject({ code: "UNKNOWN_METHOD" });
+    }
+  });
+
+  it("sends an error's own data with it, never calling back into what it cannot read", async () => {
+    const data = {
+      ns: {
+        http: async () => {
+          throw Object.assign(new Error("GET /x failed"), { code: "HTTP_ERROR", status: 404 });
+        },
+        proxy: async () => {
+          throw new Proxy(
+            {},
+            {
+              get: () => {
+                throw new Error("trap");
+              },
+            },
+          );
+        },
+      },
+    };
+    const http = JSON.parse((await callHost(data, "ns", "http", "null")).slice(1));
+    expect(http).toMatchObject({ name: "Error", code: "HTTP_ERROR" });
+    expect(codec.decode(http.data)).toEqual({ status: 404 });
+    const proxy = JSON.parse((await callHost(data, "ns", "proxy", "null")).slice(1));
+    expect(proxy).toMatchObject({ name: "Error" });
+  });
+
   it("refuses a result larger than the limit, saying why", async () => {
     const reply = await callHost(globals, "ns", "big", "null", { chars: 10, reason: "fits here" });
     expect(JSON.parse(reply.slice(1))).toMatchObject({

@@ -24,6 +24,7 @@ export interface ReplyLimit {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 const hostCodec = createValueCodec();
 
 /** The namespaces' names and their method names; throws `INVALID_CONFIG` for what cannot be a global. */
@@ -117,8 +118,9 @@ export async function callHost(
   inputText: string,
   limit?: ReplyLimit,
 ): Promise<string> {
-  const methods = Object.hasOwn(globals, namespace) ? globals[namespace] : undefined;
-  const fn = methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+  // only what describeNamespaces lists is served: an own, enumerable function of an own namespace
+  const methods = isEnumerable.call(globals, namespace) ? globals[namespace] : undefined;
+  const fn = methods && isEnumerable.call(methods, method) ? methods[method] : undefined;
   if (typeof fn !== "function") {
     return errorReply({
       name: "TypeError",
