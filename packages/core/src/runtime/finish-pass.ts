@@ -2,6 +2,7 @@ import type { ExecuteResult, SandboxError } from "../executor.ts";
 import { encodeForJournal, MAX_ERROR_MESSAGE_LENGTH, MAX_RECORDED_LENGTH } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
 import type { Configuration } from "./configuration.ts";
+import { pendingEntries } from "./history.ts";
 import type { PassState } from "./pass-state.ts";
 import { codec, preview, type RunContext } from "./run-context.ts";
 
@@ -70,15 +71,7 @@ export async function finishPass(
   const final = await journal.getExecution(executionId);
   if (final?.status === "paused") {
     await context.hooks(executionId, "paused", undefined);
-    const pending = (await journal.listEntries(executionId, { states: ["pending"] }))
-      .filter((entry) => entry.state === "pending")
-      .map((entry) => ({
-        executionId,
-        seq: entry.seq,
-        connector: entry.connector,
-        method: entry.method,
-        args: entry.args === undefined ? undefined : codec.decode(entry.args),
-      }));
+    const pending = await pendingEntries(context, executionId);
     return { status: "paused", executionId, pending };
   }
   if (final?.status !== "running") {

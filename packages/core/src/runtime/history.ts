@@ -37,6 +37,14 @@ export async function pendingOf(
   executionId: string,
 ): Promise<PendingAction[]> {
   if ((await context.journal.getExecution(executionId))?.status !== "paused") return [];
+  return pendingEntries(context, executionId);
+}
+
+/** The run's pending entries as the person sees them (the caller knows the run is paused). */
+export async function pendingEntries(
+  context: RunContext,
+  executionId: string,
+): Promise<PendingAction[]> {
   return (await context.journal.listEntries(executionId, { states: ["pending"] }))
     .filter((entry) => entry.state === "pending")
     .map((entry) => ({
