@@ -1,10 +1,8 @@
 import {
   type AbortSignalLike,
   CodemodeError,
-  createValueCodec,
   type ExecuteRequest,
   type ExecuteResult,
-  type RecordedCall,
   type SandboxError,
 } from "@codemode/core";
 import {
@@ -13,12 +11,11 @@ import {
   decodeResult,
   type ErrorInfo,
   errorInfoOf,
+  errorReply,
   hostTimers,
   LogSink,
   mebibytes,
   messageOf,
-  stackError,
-  type TimerHandle,
   timeoutError,
   unserializableResultError,
 } from "@codemode/executor-kit";
@@ -28,15 +25,26 @@ import {
   type QuickJSDeferredPromise,
   type QuickJSHandle,
 } from "quickjs-emscripten-core";
+import {
+  classifyError,
+  hostFault,
+  memoryError,
+  type PassLimits,
+  readError,
+  syntaxError,
+  type ThrownInfo,
+} from "./classify-error.ts";
+import { describeError, errorsCall } from "./errors-part.ts";
+import { consoleLine, decodeInSandbox, encodeInput, readPrimitive } from "./marshal.ts";
+import { namespaceObject } from "./namespace-object.ts";
+import { endReplay, type LoadedReplay, loadReplay, replayAdvance } from "./replay-rows.ts";
 import { Sandbox } from "./sandbox.ts";
-import { REPLAY_KIND } from "./sandbox-replay.ts";
+import { disposeTimer, SandboxTimers } from "./sandbox-timers.ts";
 import type { SpareSandboxes } from "./spare-sandboxes.ts";
 import type { InstanceSource, QuickJSInstance } from "./wasm-instances.ts";
 
-const MAX_TIMERS = 1_000;
 /** A stalled program whose instance memory is this close to its cap most likely lost a job to OOM. */
 const NEAR_LIMIT_BYTES = 2 * 1024 * 1024;
-const MAX_TIMER_DELAY = 2 ** 31 - 1;
 
 export interface PassConfig {
   request: ExecuteRequest;
@@ -52,6 +60,8 @@ export interface PassConfig {
   timers: boolean;
   maxLogLines: number;
   maxLogChars: number;
+  /** most host calls in flight at once; a call past it is refused in the sandbox */
+  maxConcurrentCalls: number;
 }
 
 type Outcome =
@@ -68,28 +78,14 @@ const CONSOLE_LEVELS: [string, string][] = [
   ["error", "[error] "],
   ["debug", "[debug] "],
 ];
-/** A tagged reply this short may be a lone primitive (`{"$codemode":"bigint","value":"…"}`). */
-const SHORT_TAGGED_CHARS = 64;
+
 /**
- * A hint with fewer recorded calls is left to the host: compiling the replay part (about 1 ms) costs
- * more than the round trips it saves below this many.
+ * One execution: owns a WebAssembly instance and a sandbox (a runtime and a context) until it ends.
+ * This file is its lifecycle (acquire, set up, start, drive, end, tear down) and the host functions
+ * the sandbox calls; the parts it uses are each in a file of their own: the namespace objects
+ * (namespace-object.ts), the in-sandbox replay (replay-rows.ts), timers (sandbox-timers.ts), moving
+ * values (marshal.ts), the errors part (errors-part.ts) and what a failure is (classify-error.ts).
  */
-const MIN_REPLAY_CALLS = 16;
-/** Recorded calls answered in the sandbox are loaded into it up to this much text… */
-const MAX_REPLAY_CHARS = 2 * 1024 * 1024;
-/** …and at most this share of the sandbox's memory limit. */
-const REPLAY_MEMORY_SHARE = 1 / 16;
-/** Encodes inputs the host reads directly (numbers, booleans, null, undefined), as the sandbox would. */
-const hostCodec = createValueCodec();
-
-/** A pending `setTimeout` of the sandbox: the host timer, the callback and its arguments. */
-interface SandboxTimer {
-  handle: TimerHandle;
-  callback: QuickJSHandle;
-  args: QuickJSHandle[];
-}
-
-/** One execution: owns a WebAssembly instance and a sandbox (a runtime and a context) until it ends. */
 export class Pass {
   readonly #config: PassConfig;
   readonly #logs: LogSink;
@@ -97,6 +93,8 @@ export class Pass {
   #outcome: Outcome | undefined;
   /** no host call is made and the VM is not driven any more */
   #closed = false;
+  /** the program settled and its result is being read: calls made now (a getter's) are refused */
+  #settling = false;
   #timedOut = false;
   #outOfMemory = false;
   #configProblem = "";
@@ -109,19 +107,30 @@ export class Pass {
   #sandbox: Sandbox | undefined;
   #inflight = 0;
   readonly #deferreds = new Set<QuickJSDeferredPromise>();
-  readonly #timers = new Map<number, SandboxTimer>();
-  #nextTimer = 1;
+  readonly #timers = new SandboxTimers((id) => this.#onFire(id));
   /** the replay part, in a pass that answers recorded calls in the sandbox */
-  #replay: QuickJSHandle | undefined;
-  /** namespace → method → the id the replay part's rows give it */
-  #replayIds: ReplayIds = new Map();
-  /** how many calls answered in the sandbox the host was told of (`ReplayHint.advance`) */
+  #replay: LoadedReplay | undefined;
+  /** how many calls answered in the sandbox the host told the hint of (`ReplayHint.advance`) */
   #reported = 0;
+  /** what error classification needs of this pass */
+  readonly #limits: PassLimits;
 
   constructor(config: PassConfig) {
     this.#config = config;
     this.#logs = new LogSink(config.maxLogLines, config.maxLogChars);
     this.#deadline = Date.now() + config.timeoutMs;
+    const pass = this;
+    this.#limits = {
+      timeoutMs: config.timeoutMs,
+      memoryBytes: config.memoryBytes,
+      get timedOut() {
+        return pass.#timedOut;
+      },
+      nearMemoryLimit: () => this.#nearMemoryLimit(),
+      onOutOfMemory: () => {
+        this.#outOfMemory = true;
+      },
+    };
   }
 
   async run(): Promise<ExecuteResult> {
@@ -225,7 +234,7 @@ export class Pass {
           error:
             info.name === "SyntaxError" && !this.#timedOut
               ? syntaxError(info)
-              : this.#classify(info),
+              : classifyError(info, this.#limits),
         });
         return;
       }
@@ -244,7 +253,7 @@ export class Pass {
    */
   #install(sandbox: Sandbox): boolean {
     const { context } = sandbox;
-    this.#replay = this.#loadReplay(sandbox);
+    this.#replay = loadReplay(sandbox, this.#config.request.replay, this.#config.memoryBytes);
     for (const [namespace, methods] of Object.entries(this.#config.namespaces)) {
       const name = context.newString(namespace);
       const taken = RESERVED.has(namespace) || sandbox.has(context.global, name);
@@ -255,10 +264,15 @@ export class Pass {
         this.#end({ kind: "error", error: { name: "Error", message: problem, code: "THROWN" } });
         return false;
       }
+      const object = namespaceObject(
+        sandbox,
+        namespace,
+        methods,
+        this.#replay,
+        (method, input, answered) => this.#onCall(sandbox, namespace, method, input, answered),
+      );
       // a new property defined with a value only: not writable, enumerable or configurable
-      context.defineProp(context.global, namespace, {
-        value: this.#namespace(sandbox, namespace, methods),
-      });
+      context.defineProp(context.global, namespace, { value: object });
     }
     const consoleObject = context.newObject();
     for (const [level, prefix] of CONSOLE_LEVELS) {
@@ -272,12 +286,12 @@ export class Pass {
         [
           "setTimeout",
           context.newFunction("setTimeout", (callback, delay, ...args) =>
-            this.#onSetTimeout(sandbox, callback, delay, args),
+            this.#timers.set(sandbox, callback, delay, args, this.#closed),
           ),
         ],
         [
           "clearTimeout",
-          context.newFunction("clearTimeout", (id) => this.#onClearTimeout(context, id)),
+          context.newFunction("clearTimeout", (id) => this.#timers.clear(context, id)),
         ],
       );
     }
@@ -291,145 +305,6 @@ export class Pass {
     return true;
   }
 
-  /**
-   * A namespace object: its methods are host functions, its prototype a Proxy of `Object.prototype`
-   * that turns reading a method it does not have into a TypeError naming the methods it has (only a
-   * miss reaches the Proxy, so calling a method costs nothing extra).
-   */
-  #namespace(sandbox: Sandbox, namespace: string, methods: string[]): QuickJSHandle {
-    const { context } = sandbox;
-    let object: QuickJSHandle | undefined;
-    const missing = context.newFunction("get", (target, key, receiver) =>
-      this.#onMissing(sandbox, namespace, object as QuickJSHandle, target, key, receiver),
-    );
-    const handler = context.newObject();
-    let prototype: QuickJSHandle;
-    try {
-      context.setProp(handler, "get", missing);
-      prototype = sandbox.construct("Proxy", sandbox.intrinsic("Object.prototype"), handler);
-    } finally {
-      handler.dispose();
-      missing.dispose();
-    }
-    try {
-      object = sandbox.own(context.newObject(prototype));
-    } finally {
-      prototype.dispose();
-    }
-    const replay = this.#replay;
-    for (const method of methods) {
-      // in a replay pass the host function is reached only through the replay part's wrapper,
-      // which alone passes the second argument (how many calls it answered)
-      const fn = replay
-        ? context.newFunction(method, (input, answered) =>
-            this.#onCall(sandbox, namespace, method, input, answered),
-          )
-        : context.newFunction(method, (input) => this.#onCall(sandbox, namespace, method, input));
-      let visible = fn;
-      try {
-        if (replay) visible = this.#wrap(sandbox, replay, namespace, method, fn);
-        // An assignment makes the same writable, enumerable, configurable property in one step (no
-        // program has run yet, and the prototype's Proxy traps only reads), except for the one name
-        // Object.prototype has an accessor for.
-        if (method === "__proto__") {
-          sandbox.define(object, method, visible, {
-            writable: true,
-            enumerable: true,
-            configurable: true,
-          });
-        } else context.setProp(object, method, visible);
-      } finally {
-        fn.dispose();
-        if (visible !== fn) visible.dispose();
-      }
-    }
-    return object;
-  }
-
-  /**
-   * A pass with a replay hint: the recorded calls, as one JSON text, go into the replay part, which
-   * answers the program's first calls while they match (see sandbox-replay.ts). Returns the part, or
-   * undefined when nothing is to be answered in the sandbox (fewer than `MIN_REPLAY_CALLS`): every
-   * call then reaches the host, whose globals replay from the journal themselves.
-   */
-  #loadReplay(sandbox: Sandbox): QuickJSHandle | undefined {
-    const hint = this.#config.request.replay;
-    if (!hint) return undefined;
-    let rows: ReplayRows;
-    try {
-      const limit = Math.min(MAX_REPLAY_CHARS, this.#config.memoryBytes * REPLAY_MEMORY_SHARE);
-      rows = replayRows(hint.calls, limit);
-    } catch {
-      // a hint that cannot be read is ignored: it is optional to use
-      return undefined;
-    }
-    if (rows.count < MIN_REPLAY_CALLS) return undefined;
-    this.#replayIds = rows.ids;
-    const { context } = sandbox;
-    const part = sandbox.part("replay");
-    const text = context.newString(rows.text);
-    try {
-      sandbox.call(sandbox.member("replay", "load"), part, text).dispose();
-    } finally {
-      text.dispose();
-    }
-    return part;
-  }
-
-  /** `replay.wrap(method, id, fn)`: the method the program sees in a replay pass. */
-  #wrap(
-    sandbox: Sandbox,
-    replay: QuickJSHandle,
-    namespace: string,
-    method: string,
-    fn: QuickJSHandle,
-  ): QuickJSHandle {
-    const { context } = sandbox;
-    const name = context.newString(method);
-    const id = context.newNumber(this.#replayIds.get(namespace)?.get(method) ?? -1);
-    try {
-      return sandbox.call(sandbox.member("replay", "wrap"), replay, name, id, fn);
-    } finally {
-      name.dispose();
-      id.dispose();
-    }
-  }
-
-  /**
-   * Tells the host how many calls the sandbox answered from the record (a running total from the
-   * sandbox; the hint hears the difference), unless the pass is over.
-   */
-  #report(total: number): void {
-    const count = total - this.#reported;
-    if (this.#closed || !(count > 0)) return;
-    // set first: an `advance` that ends the pass comes back here through `#end`
-    this.#reported = total;
-    this.#config.request.replay?.advance(count);
-  }
-
-  /**
-   * The pass ends: the replay part answers nothing more, and the host hears how many it answered
-   * since the last host call. Reads and sets data properties only: no sandbox code runs.
-   */
-  #endReplay(): void {
-    const replay = this.#replay;
-    const sandbox = this.#sandbox;
-    if (!replay || !sandbox || this.#outOfMemory || this.#instance?.poisoned) return;
-    const { context } = sandbox;
-    let total = 0;
-    try {
-      context.setProp(replay, "ended", context.true);
-      const answered = context.getProp(replay, "answered");
-      if (context.typeof(answered) === "number") total = context.getNumber(answered);
-      answered.dispose();
-    } catch {
-      // the instance failed under us: it is not used again
-      if (this.#instance) this.#instance.poisoned = true;
-      return;
-    }
-    this.#report(total);
-  }
-
   #prelude(context: QuickJSContext): boolean {
     const prelude = this.#config.request.prelude;
     if (!prelude) return true;
@@ -441,7 +316,7 @@ export class Pass {
     const error =
       result.error.name === "SyntaxError"
         ? syntaxError(result.error)
-        : this.#classify(result.error);
+        : classifyError(result.error, this.#limits);
     this.#end({
       kind: "error",
       error:
@@ -459,7 +334,7 @@ export class Pass {
   ): { ok: true; value: QuickJSHandle } | { ok: false; error: ErrorInfo } {
     const result = context.evalCode(code, filename, { type: "global" });
     if (result.error) {
-      const error = this.#read(context, result.error);
+      const error = readError(context, result.error);
       result.dispose();
       return { ok: false, error };
     }
@@ -490,6 +365,37 @@ export class Pass {
     }
   }
 
+  // ---- the replay part -----------------------------------------------------------------------------
+
+  /**
+   * Tells the hint how many more calls the sandbox answered from the record, unless the pass is over.
+   * The count is the host's own: it moves only forward and never past the calls it loaded, whatever
+   * total the sandbox gives (`replayAdvance`).
+   */
+  #report(total: unknown): void {
+    const replay = this.#replay;
+    if (this.#closed || !replay) return;
+    const count = replayAdvance(this.#reported, total, replay.count);
+    if (count === 0) return;
+    // set first: an `advance` that ends the pass comes back here through `#end`
+    this.#reported += count;
+    this.#config.request.replay?.advance(count);
+  }
+
+  /** The pass ends: the replay part answers nothing more, and the hint hears of its last calls. */
+  #endReplay(): void {
+    const replay = this.#replay;
+    const sandbox = this.#sandbox;
+    if (!replay || !sandbox || this.#outOfMemory || this.#instance?.poisoned) return;
+    const total = endReplay(sandbox, replay);
+    if (total === undefined) {
+      // the instance failed under us: it is not used again
+      if (this.#instance) this.#instance.poisoned = true;
+      return;
+    }
+    this.#report(total);
+  }
+
   // ---- driving the VM ------------------------------------------------------------------------------
 
   /** Runs the sandbox's pending jobs, then ends the pass if nothing can ever happen again. */
@@ -500,9 +406,9 @@ export class Pass {
     this.#guard(() => {
       const result = runtime.executePendingJobs();
       if (result.error) {
-        const info = this.#read(context, result.error);
+        const info = readError(context, result.error);
         result.dispose();
-        this.#end({ kind: "error", error: this.#classify(info) });
+        this.#end({ kind: "error", error: classifyError(info, this.#limits) });
         return;
       }
       if (
@@ -519,7 +425,7 @@ export class Pass {
         }
         // QuickJS drops a promise job it has no memory to queue; the program then waits forever.
         if (this.#nearMemoryLimit()) {
-          this.#end({ kind: "error", error: this.#memoryError() });
+          this.#end({ kind: "error", error: memoryError(this.#limits) });
           return;
         }
         this.#end({
@@ -549,19 +455,23 @@ export class Pass {
     } catch (error) {
       if (error instanceof Lifetime) {
         // a value the sandbox threw where the host expected none (out of memory, the interrupt)
-        const info = this.#sandbox ? this.#read(this.#sandbox.context, error) : errorInfoOf(error);
+        const info = this.#sandbox ? readError(this.#sandbox.context, error) : errorInfoOf(error);
         if (error.alive) error.dispose();
-        this.#end({ kind: "error", error: this.#classify(info) });
+        this.#end({ kind: "error", error: classifyError(info, this.#limits) });
         return;
       }
       if (this.#instance) this.#instance.poisoned = true;
-      this.#end({ kind: "error", error: this.#hostFault(error) });
+      this.#end({ kind: "error", error: hostFault(error, this.#limits) });
     }
   }
 
   // ---- host functions the sandbox calls ----------------------------------------------------------
 
-  /** A namespace method: encodes the input, calls the host, returns a promise of the reply. */
+  /**
+   * A namespace method: encodes the input, calls the host, returns a promise of the reply. Refused
+   * without reaching the host once the pass ended (or its result is being read), and past the
+   * limit of calls in flight.
+   */
   #onCall(
     sandbox: Sandbox,
     namespace: string,
@@ -576,17 +486,24 @@ export class Pass {
     }
     let text = "";
     let refusal: QuickJSHandle | undefined;
-    if (this.#closed) {
+    const most = this.#config.maxConcurrentCalls;
+    if (this.#closed || this.#settling) {
       // the pass has ended and nobody drives the VM any more: refuse without reaching the host
       refusal = context.newError(`The run has ended; ${namespace}.${method} was not called.`);
+    } else if (this.#inflight >= most) {
+      refusal = errorsCall(sandbox, "fail", [
+        "RangeError",
+        `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`,
+        "BUDGET_EXCEEDED",
+      ]);
     } else {
       try {
-        text = this.#encodeInput(sandbox, input);
+        text = encodeInput(sandbox, input);
       } catch (error) {
         // the interrupt (or the end of the pass) unwinds the sandbox; anything else rejects the call
         if (!(error instanceof Lifetime) || this.#timedOut || this.#closed) throw error;
         try {
-          refusal = this.#errorsCall(sandbox, "inputError", [namespace, method], error);
+          refusal = errorsCall(sandbox, "inputError", [namespace, method], error);
         } finally {
           error.dispose();
         }
@@ -598,20 +515,24 @@ export class Pass {
       refusal.dispose();
       return deferred.handle;
     }
+    // encoding the input may have run the program's code (a getter) that ended the pass
+    if (this.#closed) {
+      const ended = context.newError(`The run has ended; ${namespace}.${method} was not called.`);
+      deferred.reject(ended);
+      ended.dispose();
+      return deferred.handle;
+    }
     this.#deferreds.add(deferred);
     this.#inflight++;
     const { memoryBytes } = this.#config;
     callHost(this.#config.request.globals, namespace, method, text, {
       chars: memoryBytes / 2,
       reason: `the sandbox's memory (${mebibytes(memoryBytes)}) can hold`,
-    }).then((reply) => this.#onReply(sandbox, deferred, reply));
+    }).then(
+      (reply) => this.#onReply(sandbox, deferred, reply),
+      (error: unknown) => this.#onReply(sandbox, deferred, errorReply(errorInfoOf(error))),
+    );
     return deferred.handle;
-  }
-
-  /** The input as codec text: numbers, booleans, null and undefined are read directly. */
-  #encodeInput(sandbox: Sandbox, input: QuickJSHandle | undefined): string {
-    const primitive = input ? readPrimitive(sandbox.context, input) : { value: undefined };
-    return primitive ? hostCodec.encode(primitive.value) : sandbox.encode(input as QuickJSHandle);
   }
 
   #onReply(sandbox: Sandbox, deferred: QuickJSDeferredPromise, reply: string): void {
@@ -623,12 +544,9 @@ export class Pass {
         let value: QuickJSHandle;
         let rejected = reply[0] !== "r";
         try {
-          if (rejected) {
-            const { name, message, code } = JSON.parse(reply.slice(1)) as ErrorInfo;
-            value = this.#errorsCall(sandbox, "fail", [name, message, code ?? ""]);
-          } else {
-            value = this.#decode(sandbox, reply.slice(1));
-          }
+          value = rejected
+            ? this.#hostError(sandbox, reply.slice(1))
+            : decodeInSandbox(sandbox, reply.slice(1));
         } catch (error) {
           if (!(error instanceof Lifetime)) throw error;
           value = error;
@@ -648,127 +566,33 @@ export class Pass {
   }
 
   /**
-   * A reply's value in the sandbox: plain JSON with the captured `JSON.parse`, tagged values with the
-   * codec, except a lone tagged primitive (`undefined`, `NaN`, a bigint), which the host makes.
+   * The error a failed host call rejects with in the sandbox: `{ name, message, code?, data? }` of
+   * the reply (host-made JSON), made by the errors part, with the error's own data properties
+   * (`data`, value-codec text) decoded in the sandbox and assigned onto it.
    */
-  #decode(sandbox: Sandbox, text: string): QuickJSHandle {
-    const { context } = sandbox;
-    const tagged = text.includes('"$codemode"');
-    if (tagged && text.length <= SHORT_TAGGED_CHARS) {
-      const handle = primitiveHandle(context, hostCodec.decode(text));
-      if (handle) return handle;
-    }
-    const decode = tagged ? sandbox.member("codec", "decode") : sandbox.intrinsic("JSON.parse");
-    const self = tagged ? sandbox.part("codec") : context.undefined;
-    const textHandle = context.newString(text);
+  #hostError(sandbox: Sandbox, text: string): QuickJSHandle {
+    const { name, message, code, data } = JSON.parse(text) as ErrorInfo & { data?: unknown };
+    const strings = [name, message, code ?? ""];
+    if (typeof data !== "string") return errorsCall(sandbox, "fail", strings);
+    const decoded = decodeInSandbox(sandbox, data);
     try {
-      return sandbox.call(decode, self, textHandle);
+      return errorsCall(sandbox, "fail", strings, decoded);
     } finally {
-      textHandle.dispose();
+      decoded.dispose();
     }
-  }
-
-  /**
-   * Reading a method a namespace lacks: the Proxy's `get`. Symbols, `then`, `toJSON` and what
-   * `Object.prototype` has are read as usual; anything else throws a TypeError naming the methods.
-   */
-  #onMissing(
-    sandbox: Sandbox,
-    namespace: string,
-    object: QuickJSHandle,
-    target: QuickJSHandle | undefined,
-    key: QuickJSHandle | undefined,
-    receiver: QuickJSHandle | undefined,
-  ): QuickJSHandle {
-    const { context } = sandbox;
-    if (!target || !key || !receiver) return context.undefined;
-    const name = context.typeof(key) === "string" ? context.getString(key) : undefined;
-    if (name === undefined || name === "then" || name === "toJSON" || sandbox.has(target, key)) {
-      return sandbox.call(
-        sandbox.intrinsic("Reflect.get"),
-        context.undefined,
-        target,
-        key,
-        receiver,
-      );
-    }
-    throw this.#errorsCall(sandbox, "unknownMethod", [namespace, name], object);
   }
 
   /** A console method: one line of its arguments, each rendered as the renderer would. */
   #onLog(sandbox: Sandbox, prefix: string, args: QuickJSHandle[]): void {
     if (this.#closed) return;
-    const max = this.#config.maxLogChars;
-    let line = prefix;
-    for (let index = 0; index < args.length && line.length <= max; index++) {
-      line +=
-        (index > 0 ? " " : "") + cut(this.#render(sandbox, args[index] as QuickJSHandle), max);
-    }
-    this.#logs.add(cut(line, max));
-  }
-
-  /** Strings as they are and other primitives as text on the host; objects through the renderer. */
-  #render(sandbox: Sandbox, value: QuickJSHandle): string {
-    const { context } = sandbox;
-    if (context.typeof(value) === "string") return context.getString(value);
-    const primitive = readPrimitive(context, value);
-    if (primitive) return Object.is(primitive.value, -0) ? "-0" : String(primitive.value);
-    const renderer = sandbox.part("renderer");
-    const rendered = sandbox.call(sandbox.member("renderer", "render"), renderer, value);
-    try {
-      return readString(context, rendered);
-    } finally {
-      rendered.dispose();
-    }
-  }
-
-  #onSetTimeout(
-    sandbox: Sandbox,
-    callback: QuickJSHandle | undefined,
-    delay: QuickJSHandle | undefined,
-    args: QuickJSHandle[],
-  ): QuickJSHandle {
-    const { context } = sandbox;
-    if (!callback || context.typeof(callback) !== "function") {
-      throw this.#errorsCall(sandbox, "fail", [
-        "TypeError",
-        "setTimeout needs a function as its first argument.",
-        "",
-      ]);
-    }
-    let ms = 0;
-    if (delay && context.typeof(delay) !== "undefined") {
-      const number = sandbox.call(sandbox.intrinsic("Number"), context.undefined, delay);
-      ms = Math.max(context.getNumber(number) || 0, 0);
-      number.dispose();
-    }
-    const id = this.#nextTimer++;
-    if (this.#closed) return context.newNumber(id);
-    if (this.#timers.size >= MAX_TIMERS) {
-      throw new Error(`Too many pending timers (at most ${MAX_TIMERS}).`);
-    }
-    const handle = hostTimers.setTimeout(
-      () => this.#onFire(sandbox, id),
-      Math.min(ms, MAX_TIMER_DELAY),
-    );
-    this.#timers.set(id, { handle, callback: callback.dup(), args: args.map((arg) => arg.dup()) });
-    return context.newNumber(id);
-  }
-
-  #onClearTimeout(context: QuickJSContext, id: QuickJSHandle | undefined): void {
-    if (!id || context.typeof(id) !== "number") return;
-    const timer = this.#timers.get(context.getNumber(id));
-    if (!timer) return;
-    hostTimers.clearTimeout(timer.handle);
-    this.#timers.delete(context.getNumber(id));
-    disposeTimer(timer);
+    this.#logs.add(consoleLine(sandbox, prefix, args, this.#config.maxLogChars));
   }
 
   /** A host timer fired: calls the callback; what it throws is logged, as a runtime would. */
-  #onFire(sandbox: Sandbox, id: number): void {
-    const timer = this.#timers.get(id);
-    this.#timers.delete(id);
-    if (!timer) return;
+  #onFire(id: number): void {
+    const timer = this.#timers.take(id);
+    const sandbox = this.#sandbox;
+    if (!timer || !sandbox) return;
     if (!this.#closed) {
       this.#guard(() => {
         const { context } = sandbox;
@@ -780,7 +604,7 @@ export class Pass {
         const error = result.error;
         // the interrupt cannot be caught: it ends the pass
         if (this.#timedOut || this.#closed) throw error;
-        const info = this.#describe(sandbox, error);
+        const info = describeError(sandbox, error);
         this.#logs.add(`[error] Uncaught in a setTimeout callback: ${info.name}: ${info.message}`);
       });
     }
@@ -798,17 +622,20 @@ export class Pass {
       return;
     }
     let text: string;
+    // the program has returned: what its getters and toJSON do while the result is read reaches
+    // no host function
+    this.#settling = true;
     try {
       text = sandbox.encode(value as QuickJSHandle);
     } catch (error) {
       if (!(error instanceof Lifetime) || this.#timedOut) throw error;
-      const info = this.#describe(sandbox, error);
+      const info: ThrownInfo = describeError(sandbox, error);
       this.#end({
         kind: "error",
         error:
           info.code === "NOT_SERIALIZABLE"
             ? unserializableResultError(info.message)
-            : this.#classify(info),
+            : classifyError(info, this.#limits),
       });
       return;
     }
@@ -818,63 +645,8 @@ export class Pass {
   /** The program's promise rejected (or it threw). */
   #onThrown(sandbox: Sandbox, error: QuickJSHandle | undefined): void {
     if (this.#outcome) return;
-    const info = error ? this.#describe(sandbox, error) : { name: "Error", message: "undefined" };
-    this.#end({ kind: "error", error: this.#classify(info) });
-  }
-
-  // ---- the sandbox's errors ------------------------------------------------------------------------
-
-  /**
-   * Calls a function of the errors part with string arguments (and a value, which stays the
-   * caller's); returns its result. A value thrown is thrown as its handle.
-   */
-  #errorsCall(
-    sandbox: Sandbox,
-    name: "fail" | "inputError" | "unknownMethod",
-    strings: string[],
-    value?: QuickJSHandle,
-  ): QuickJSHandle {
-    const { context } = sandbox;
-    const args = strings.map((text) => context.newString(text));
-    try {
-      return sandbox.call(
-        sandbox.member("errors", name),
-        sandbox.part("errors"),
-        ...args,
-        ...(value ? [value] : []),
-      );
-    } finally {
-      for (const arg of args) arg.dispose();
-    }
-  }
-
-  /** What a thrown value says (through the errors part; its own description if that fails). Disposes it. */
-  #describe(sandbox: Sandbox, error: QuickJSHandle): ErrorInfo {
-    const { context } = sandbox;
-    try {
-      const described = sandbox.call(
-        sandbox.member("errors", "describe"),
-        sandbox.part("errors"),
-        error,
-      );
-      try {
-        const [name, message, stack, code] = [0, 1, 2, 3].map((index) => {
-          const item = context.getProp(described, index);
-          const text = readString(context, item);
-          item.dispose();
-          return text;
-        }) as [string, string, string, string];
-        return { name, message, stack: stack || undefined, code: code || undefined };
-      } finally {
-        described.dispose();
-      }
-    } catch (failure) {
-      if (!(failure instanceof Lifetime)) throw failure;
-      failure.dispose();
-      return this.#read(context, error);
-    } finally {
-      if (error.alive) error.dispose();
-    }
+    const info = error ? describeError(sandbox, error) : { name: "Error", message: "undefined" };
+    this.#end({ kind: "error", error: classifyError(info, this.#limits) });
   }
 
   // ---- ending ------------------------------------------------------------------------------------
@@ -889,7 +661,7 @@ export class Pass {
 
   #close(): void {
     this.#closed = true;
-    for (const timer of this.#timers.values()) hostTimers.clearTimeout(timer.handle);
+    this.#timers.cancel();
   }
 
   #result(): ExecuteResult {
@@ -912,202 +684,14 @@ export class Pass {
     try {
       for (const deferred of this.#deferreds) if (deferred.alive) deferred.dispose();
       this.#deferreds.clear();
-      for (const timer of this.#timers.values()) disposeTimer(timer);
-      this.#timers.clear();
+      this.#timers.dispose();
       this.#sandbox?.dispose();
     } catch {
       instance.poisoned = true;
     }
   }
 
-  // ---- errors --------------------------------------------------------------------------------------
-
-  #read(context: QuickJSContext, handle: QuickJSHandle): ErrorInfo {
-    try {
-      const value: unknown = context.dump(handle);
-      if (typeof value === "object" && value !== null) {
-        const record = value as Record<string, unknown>;
-        return {
-          name: typeof record.name === "string" ? record.name : "Error",
-          message:
-            typeof record.message === "string" ? record.message : String(record.message ?? ""),
-          stack: typeof record.stack === "string" ? record.stack : undefined,
-        };
-      }
-      // QuickJS throws `null` when it cannot even allocate the error object.
-      if (value === null) return { name: "InternalError", message: "out of memory" };
-      return { name: "Error", message: String(value) };
-    } catch (error) {
-      return { name: "Error", message: `An unreadable error was thrown (${messageOf(error)}).` };
-    }
-  }
-
-  #classify(info: ErrorInfo): SandboxError {
-    if (this.#timedOut) return this.#timeoutError();
-    if (info.name === "InternalError" && info.message === "out of memory")
-      return this.#memoryError();
-    if (
-      (info.name === "InternalError" && info.message === "stack overflow") ||
-      (info.name === "RangeError" && /call stack/i.test(info.message))
-    ) {
-      return stackError();
-    }
-    if (info.name === "InternalError" && info.message === "interrupted")
-      return this.#timeoutError();
-    if (info.code === "NULL" && this.#nearMemoryLimit()) return this.#memoryError();
-    return {
-      name: info.name,
-      message: info.message,
-      ...(info.stack ? { stack: info.stack } : {}),
-      code: "THROWN",
-    };
-  }
-
-  #hostFault(error: unknown): SandboxError {
-    const info = errorInfoOf(error);
-    if (info.name === "RangeError" && /call stack/i.test(info.message)) return stackError();
-    if (/out of memory|\bOOM\b|Cannot enlarge memory/i.test(info.message))
-      return this.#memoryError();
-    if (this.#timedOut) return this.#timeoutError();
-    return {
-      name: "InternalError",
-      code: "THROWN",
-      message: `The QuickJS sandbox failed and the run was stopped: ${info.name}: ${info.message}`,
-    };
-  }
-
   #timeoutError(): SandboxError {
     return timeoutError(this.#config.timeoutMs);
   }
-
-  #memoryError(): SandboxError {
-    this.#outOfMemory = true;
-    return {
-      name: "RangeError",
-      code: "MEMORY",
-      message:
-        `The code ran out of memory (limit ${mebibytes(this.#config.memoryBytes)}) and was stopped. ` +
-        "Keep less in memory: page through results and keep only the fields you need.",
-    };
-  }
-}
-
-/** The codec's text of `undefined`, which the rows write as null. */
-const UNDEFINED_TEXT = hostCodec.encode(undefined);
-
-/** namespace → method → its id in the rows */
-type ReplayIds = Map<string, Map<string, number>>;
-
-interface ReplayRows {
-  /** the flat JSON array `REPLAY_KIND` describes */
-  text: string;
-  ids: ReplayIds;
-  /** how many calls the text holds */
-  count: number;
-}
-
-/**
- * The recorded calls the sandbox answers itself, and the id of each recorded namespace and method: a
- * prefix of the calls, at most `maxChars` of input and result text. Inputs and plain results are
- * codec text (JSON), embedded as they are.
- */
-function replayRows(calls: readonly RecordedCall[], maxChars: number): ReplayRows {
-  const ids: ReplayIds = new Map();
-  let text = "";
-  let chars = 0;
-  let count = 0;
-  let nextId = 0;
-  for (const { namespace, method, input, result } of calls) {
-    if (typeof input !== "string" || typeof result !== "string") break;
-    chars += input.length + result.length;
-    if (chars > maxChars) break;
-    let methods = ids.get(namespace);
-    if (!methods) {
-      methods = new Map();
-      ids.set(namespace, methods);
-    }
-    let id = methods.get(method);
-    if (id === undefined) {
-      id = nextId++;
-      methods.set(method, id);
-    }
-    let kind: number;
-    let resultText: string;
-    if (!result.includes('"$codemode"')) {
-      kind = REPLAY_KIND.plainResult;
-      resultText = result;
-    } else if (result === UNDEFINED_TEXT) {
-      kind = REPLAY_KIND.undefinedResult;
-      resultText = "null";
-    } else {
-      kind = REPLAY_KIND.taggedResult;
-      resultText = JSON.stringify(result);
-    }
-    const inputText = input === UNDEFINED_TEXT ? "null" : input;
-    if (input === UNDEFINED_TEXT) kind += REPLAY_KIND.undefinedInput;
-    text += `${text ? "," : ""}${id},${kind},${inputText},${resultText}`;
-    count++;
-  }
-  return { text: `[${text}]`, ids, count };
-}
-
-function syntaxError(info: ErrorInfo): SandboxError {
-  const where = /codemode\.js:(\d+)(?::(\d+))?/.exec(info.stack ?? "");
-  let location = "";
-  if (where) {
-    const line = Number(where[1]);
-    // the program is evaluated as `(${code}\n)`: the first line is shifted by the parenthesis
-    const column = where[2] === undefined ? undefined : Number(where[2]) - (line === 1 ? 1 : 0);
-    location = column === undefined ? ` (line ${line})` : ` (line ${line}, column ${column})`;
-  }
-  return { name: "SyntaxError", code: "SYNTAX_ERROR", message: `${info.message}${location}` };
-}
-
-/** A console line or value cut at the line limit, as the renderer cuts it. */
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** Numbers, booleans, null and undefined, read without a trip through the codec. */
-function readPrimitive(
-  context: QuickJSContext,
-  handle: QuickJSHandle,
-): { value: unknown } | undefined {
-  switch (context.typeof(handle)) {
-    case "number":
-      return { value: context.getNumber(handle) };
-    case "boolean":
-      return { value: context.sameValue(handle, context.true) };
-    case "undefined":
-      return { value: undefined };
-    case "object":
-      return context.sameValue(handle, context.null) ? { value: null } : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** A primitive the codec decoded on the host, as a sandbox value; undefined for anything else. */
-function primitiveHandle(context: QuickJSContext, value: unknown): QuickJSHandle | undefined {
-  switch (typeof value) {
-    case "undefined":
-      return context.undefined;
-    case "boolean":
-      return value ? context.true : context.false;
-    case "number":
-      return context.newNumber(value);
-    case "bigint":
-      return context.newBigInt(value);
-    default:
-      return value === null ? context.null : undefined;
-  }
-}
-
-function readString(context: QuickJSContext, handle: QuickJSHandle | undefined): string {
-  return handle && context.typeof(handle) === "string" ? context.getString(handle) : "";
-}
-
-function disposeTimer(timer: SandboxTimer): void {
-  if (timer.callback.alive) timer.callback.dispose();
-  for (const arg of timer.args) if (arg.alive) arg.dispose();
 }

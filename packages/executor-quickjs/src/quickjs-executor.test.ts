@@ -276,7 +276,9 @@ describe("QuickJSExecutor: host calls", () => {
       github: { list_issues: async () => [], get_issue: async () => ({}) },
     };
     const error = failure(await run("async () => github.list_pulls({})", { globals }));
-    expect(error.code).toBe("THROWN");
+    // what was asked for crosses as data: the runtime answers with the nearest methods
+    expect(error.code).toBe("UNKNOWN_METHOD");
+    expect(error.method).toEqual({ namespace: "github", name: "list_pulls" });
     expect(error.name).toBe("TypeError");
     expect(error.message).toContain('"github" has no method "list_pulls"');
     expect(error.message).toContain("Available methods: list_issues, get_issue");

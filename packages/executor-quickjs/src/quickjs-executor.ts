@@ -28,6 +28,11 @@ export interface QuickJSExecutorOptions {
   maxLogLines?: number;
   /** most console characters kept per pass; default 100,000 */
   maxLogChars?: number;
+  /**
+   * most host calls a pass may have in flight (made and not answered) at once; a call past it fails
+   * in the sandbox at once with a `BUDGET_EXCEEDED` error and never reaches the host. Default 256.
+   */
+  maxConcurrentCalls?: number;
   /** the QuickJS build; default `@jitl/quickjs-wasmfile-release-sync` (must be a sync variant) */
   variant?: QuickJSSyncVariant;
   /**
@@ -57,6 +62,7 @@ const DEFAULTS = {
   maxStackSizeBytes: 256 * 1024,
   maxLogLines: 1_000,
   maxLogChars: 100_000,
+  maxConcurrentCalls: 256,
 };
 
 /**
@@ -90,6 +96,10 @@ export class QuickJSExecutor implements Executor {
       timers: options.timers === true,
       maxLogLines: positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines"),
       maxLogChars: positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars"),
+      maxConcurrentCalls: positiveInteger(
+        options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls,
+        "maxConcurrentCalls",
+      ),
       prewarm: options.prewarm !== false,
     };
     if (options.variant !== undefined && options.variant.type !== "sync") {
@@ -128,6 +138,7 @@ export class QuickJSExecutor implements Executor {
       timers: this.#options.timers,
       maxLogLines: this.#options.maxLogLines,
       maxLogChars: this.#options.maxLogChars,
+      maxConcurrentCalls: this.#options.maxConcurrentCalls,
     });
     return pass.run();
   }
@@ -139,4 +150,14 @@ export class QuickJSExecutor implements Executor {
   dispose(): void {
     this.#spares.dispose();
   }
+}
+
+function positiveInteger(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `${what} must be a positive integer, got ${String(value)}.`,
+    );
+  }
+  return value;
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { classifyError, hostFault, type PassLimits, syntaxError } from "./classify-error.ts";
+
+function limits(overrides: Partial<{ timedOut: boolean; near: boolean }> = {}) {
+  const seen = { outOfMemory: false };
+  const value: PassLimits = {
+    timeoutMs: 1_000,
+    memoryBytes: 16 * 1024 * 1024,
+    timedOut: overrides.timedOut ?? false,
+    nearMemoryLimit: () => overrides.near ?? false,
+    onOutOfMemory: () => {
+      seen.outOfMemory = true;
+    },
+  };
+  return { value, seen };
+}
+
+describe("classifyError", () => {
+  it("tells QuickJS's own failures from what the program threw", () => {
+    const { value, seen } = limits();
+    expect(classifyError({ name: "InternalError", message: "out of memory" }, value)).toMatchObject(
+      {
+        code: "MEMORY",
+        message: expect.stringContaining("16 MiB"),
+      },
+    );
+    expect(seen.outOfMemory).toBe(true);
+    expect(classifyError({ name: "InternalError", message: "stack overflow" }, value).code).toBe(
+      "MEMORY",
+    );
+    expect(classifyError({ name: "InternalError", message: "interrupted" }, value).code).toBe(
+      "TIMEOUT",
+    );
+    expect(
+      classifyError({ name: "TypeError", message: "x is undefined", stack: "at f" }, value),
+    ).toEqual({ name: "TypeError", message: "x is undefined", stack: "at f", code: "THROWN" });
+  });
+
+  it("takes the time limit over anything else, and a lost job near the memory cap as MEMORY", () => {
+    expect(
+      classifyError({ name: "Error", message: "boom" }, limits({ timedOut: true }).value).code,
+    ).toBe("TIMEOUT");
+    expect(
+      classifyError({ name: "Error", message: "null", code: "NULL" }, limits({ near: true }).value)
+        .code,
+    ).toBe("MEMORY");
+    expect(
+      classifyError({ name: "Error", message: "null", code: "NULL" }, limits().value).code,
+    ).toBe("THROWN");
+  });
+
+  it("crosses an unknown method with its namespace and name, and only what the sandbox wrote", () => {
+    const { value } = limits();
+    expect(
+      classifyError(
+        { name: "TypeError", message: "no", code: "UNKNOWN_METHOD", method: '["ns","nope"]' },
+        value,
+      ),
+    ).toMatchObject({ code: "UNKNOWN_METHOD", method: { namespace: "ns", name: "nope" } });
+    expect(
+      classifyError(
+        { name: "TypeError", message: "no", code: "UNKNOWN_METHOD", method: "{not json" },
+        value,
+      ).code,
+    ).toBe("THROWN");
+  });
+});
+
+describe("hostFault and syntaxError", () => {
+  it("names a fault of the host layer, and where a syntax error is", () => {
+    expect(hostFault(new RangeError("Maximum call stack size exceeded"), limits().value).code).toBe(
+      "MEMORY",
+    );
+    expect(hostFault(new Error("wasm trap"), limits().value)).toMatchObject({
+      name: "InternalError",
+      code: "THROWN",
+      message: expect.stringContaining("wasm trap"),
+    });
+    expect(
+      syntaxError({
+        name: "SyntaxError",
+        message: "unexpected token",
+        stack: "at codemode.js:1:5",
+      }),
+    ).toEqual({
+      name: "SyntaxError",
+      code: "SYNTAX_ERROR",
+      message: "unexpected token (line 1, column 4)",
+    });
+  });
+});
