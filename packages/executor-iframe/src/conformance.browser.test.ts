@@ -2,7 +2,7 @@
 // process of its own, so removing it stops code that never yields: `interrupt` holds. There is no
 // memory limit to enforce (the browser kills a frame's process only when it runs out), and a
 // page's iframe has the browser's own fetch (blocked by the CSP) and setTimeout.
-import { runExecutorConformance } from "@codemode/conformance";
+import { runExecutorConformance, runJournalIntegrity } from "@codemode/conformance";
 import { IframeSandboxExecutor } from "./index.ts";
 
 runExecutorConformance({
@@ -10,4 +10,9 @@ runExecutorConformance({
   createExecutor: () => new IframeSandboxExecutor(),
   capabilities: ["timeout", "interrupt", "abort", "console"],
   sandboxGlobals: ["fetch", "setTimeout"],
+});
+
+runJournalIntegrity({
+  name: "IframeSandboxExecutor",
+  createExecutor: () => new IframeSandboxExecutor(),
 });

@@ -29,6 +29,9 @@ function hostileFrame(script: string): { frame: SandboxFrame; heard: Heard; ende
   const source = `<!doctype html><html><head><script>
     addEventListener("message", (event) => {
       if (event.source !== parent || !event.ports[0]) return;
+      // answers the page's heartbeat, as the real frame does
+      const relay = event.ports[1];
+      if (relay) relay.onmessage = () => relay.postMessage({ type: "pong" });
       (${script})(event.data, event.ports[0]);
     });
     parent.postMessage({ type: "ready" }, "*");
@@ -47,10 +50,19 @@ function hostileFrame(script: string): { frame: SandboxFrame; heard: Heard; ende
       heard.done.push(outcome);
       end();
     },
+    failed: (error) => {
+      throw new Error(`the sandbox failed: ${error.message}`);
+    },
   };
   frame.start(
     {
-      spec: { namespaces: { ns: ["echo"] }, timers: false, maxLineChars: 100, maxLogLines: 10 },
+      spec: {
+        namespaces: { ns: ["echo"] },
+        timers: false,
+        maxLineChars: 100,
+        maxLogLines: 10,
+        maxConcurrentCalls: 256,
+      },
       code: "async () => 1",
     },
     handlers,

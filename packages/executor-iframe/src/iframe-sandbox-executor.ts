@@ -10,9 +10,12 @@ import {
   callHost,
   decodeResult,
   describeNamespaces,
+  errorReply,
   LogSink,
   positive,
+  positiveInteger,
   stackError,
+  thrownError,
   timeoutError,
   unserializableResultError,
 } from "@codemode/executor-kit";
@@ -34,13 +37,23 @@ export interface IframeSandboxExecutorOptions {
   /** most console characters kept per pass; default 100,000 */
   maxLogChars?: number;
   /**
+   * most host calls a pass may have in flight (made and not answered) at once; a call past it fails
+   * in the sandbox at once with a `BUDGET_EXCEEDED` error and never reaches the host. Default 256.
+   */
+  maxConcurrentCalls?: number;
+  /**
    * keep one fresh sandbox ready for the next pass (a new iframe and worker take tens of ms to
    * start); it has run nothing and serves exactly one pass. `dispose()` removes it. Default true.
    */
   prewarm?: boolean;
 }
 
-const DEFAULTS = { timeout: 30_000, maxLogLines: 1_000, maxLogChars: 100_000 };
+const DEFAULTS = {
+  timeout: 30_000,
+  maxLogLines: 1_000,
+  maxLogChars: 100_000,
+  maxConcurrentCalls: 256,
+};
 /** A reply larger than this is refused: the page would hold it twice while it crosses. */
 const MAX_REPLY_CHARS = 32 * 1024 * 1024;
 /** The sandbox kept ready is removed after this long without a pass. */
@@ -61,6 +74,7 @@ export class IframeSandboxExecutor implements Executor {
   readonly #maxLogLines: number;
   readonly #maxLogChars: number;
   readonly #prewarm: boolean;
+  readonly #maxConcurrentCalls: number;
   #spare: SandboxFrame | undefined;
   readonly #retired = new Set<SandboxFrame>();
 
@@ -76,6 +90,11 @@ export class IframeSandboxExecutor implements Executor {
     this.#maxLogLines = positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines");
     this.#maxLogChars = positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars");
     this.#prewarm = options.prewarm ?? true;
+    const inFlight = positiveInteger(
+      options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls,
+      "maxConcurrentCalls",
+    );
+    this.#maxConcurrentCalls = inFlight;
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -96,6 +115,7 @@ export class IframeSandboxExecutor implements Executor {
         timers: false,
         maxLineChars: this.#maxLogChars,
         maxLogLines: this.#maxLogLines,
+        maxConcurrentCalls: this.#maxConcurrentCalls,
       },
       code: request.code,
       ...(typeof request.prelude === "string" && request.prelude.length > 0
@@ -108,15 +128,24 @@ export class IframeSandboxExecutor implements Executor {
 
     const frame = this.#spare?.take() ?? new SandboxFrame(this.#document);
     this.#spare = undefined;
-    let finish: (end: { outcome: HarnessOutcome } | { stopped: SandboxError }) => void = () => {};
-    const ended = new Promise<{ outcome: HarnessOutcome } | { stopped: SandboxError }>(
-      (resolve) => {
-        finish = resolve;
-      },
-    );
+    type End = { outcome: HarnessOutcome } | { stopped: SandboxError };
+    let closed = false;
+    let resolveEnd: (end: End) => void = () => {};
+    const ended = new Promise<End>((resolve) => {
+      resolveEnd = resolve;
+    });
+    // the first end wins; from then on no call of this pass reaches the host functions
+    const finish = (end: End) => {
+      closed = true;
+      resolveEnd(end);
+    };
     const limit = { chars: MAX_REPLY_CHARS, reason: "the sandbox accepts in one reply" };
     frame.start(pass, {
       call: (id, namespace, method, input) => {
+        if (closed || signal?.aborted) {
+          frame.reply(id, endedReply(namespace, method));
+          return;
+        }
         void callHost(globals, namespace, method, input, limit).then((text) =>
           frame.reply(id, text),
         );
@@ -126,6 +155,7 @@ export class IframeSandboxExecutor implements Executor {
         logs.drop(dropped);
         finish({ outcome });
       },
+      failed: (error) => finish({ stopped: error }),
     });
     const timer = setTimeout(() => finish({ stopped: timeoutError(timeoutMs) }), timeoutMs);
     const onAbort = () => signal && finish({ stopped: abortedError(signal) });
@@ -134,7 +164,7 @@ export class IframeSandboxExecutor implements Executor {
       const end = await ended;
       if ("stopped" in end) return { error: end.stopped, logs: logs.snapshot() };
       const outcome = end.outcome;
-      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", String(outcome[1]));
+      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", outcome[1] ?? "");
       if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
       return { error: outcomeError(outcome), logs: logs.snapshot() };
     } finally {
@@ -181,9 +211,18 @@ export class IframeSandboxExecutor implements Executor {
   }
 }
 
+/** The reply to a call that came after its pass ended: refused without reaching the host. */
+function endedReply(namespace: string, method: string): string {
+  return errorReply({
+    name: "Error",
+    code: "ABORTED",
+    message: `The run has ended; ${namespace}.${method} was not called.`,
+  });
+}
+
 /** The error of a pass that did not return. */
 function outcomeError(outcome: HarnessOutcome): SandboxError {
-  const [kind = "", a = "", b = "", c = "", d = ""] = outcome;
+  const [kind = "", a = "", b = "", c = "", d = "", e = ""] = outcome;
   if (kind === "syntax") {
     return {
       name: "SyntaxError",
@@ -192,7 +231,6 @@ function outcomeError(outcome: HarnessOutcome): SandboxError {
     };
   }
   if (kind === "unserializable" && d === "NOT_SERIALIZABLE") return unserializableResultError(b);
-  const name = a || "Error";
-  if (name === "RangeError" && /call stack/i.test(b)) return stackError();
-  return { name, message: b, ...(c ? { stack: c } : {}), code: "THROWN" };
+  if ((a || "Error") === "RangeError" && /call stack/i.test(b)) return stackError();
+  return thrownError({ name: a, message: b, stack: c, code: d, method: e });
 }

@@ -1,16 +1,57 @@
+import type { SandboxError } from "@codemode/core";
+import { errorReply, tooManyCallsMessage } from "@codemode/executor-kit";
 import type {
   HarnessOutcome,
   PassMessage,
   ReadyMessage,
+  RelayMessage,
   ReplyMessage,
   RunMessage,
 } from "./worker-harness.ts";
 
-/** What the page does with the messages of one pass. */
+/**
+ * What the page does with the messages of one pass. Each is called only for a well-formed message
+ * of the pass while it runs: nothing after `done` or `failed`.
+ */
 export interface PassHandlers {
+  /** a call the page admitted: a new id, within the limit of calls in flight; answer with `reply` */
   call(id: number, namespace: string, method: string, input: string): void;
   log(line: string): void;
   done(outcome: HarnessOutcome, dropped: number): void;
+  /** the sandbox died (its process ended, its iframe went, its worker failed): the pass is over */
+  failed(error: SandboxError): void;
+}
+
+/** The page pings the sandbox's frame this often while a pass runs… */
+const HEARTBEAT_MS = 500;
+/** …and takes it for dead after this many pings in a row went unanswered. */
+const MISSED_BEATS = 3;
+/** Namespace and method names longer than this are not names the page handed out. */
+const MAX_NAME_CHARS = 1_000;
+/** A call's input longer than this is refused before the host decodes it. */
+export const MAX_INPUT_CHARS = 32 * 1024 * 1024;
+/** How a pass may end, as the harness says it (`HarnessOutcome`). */
+const OUTCOME_KINDS = new Set(["ok", "thrown", "unserializable", "syntax", "problem"]);
+
+/** The refusal of a call past the limit of calls in flight (the harness says the same). */
+function tooManyCalls(namespace: string, method: string, most: number): string {
+  return errorReply({
+    name: "RangeError",
+    code: "BUDGET_EXCEEDED",
+    message: tooManyCallsMessage(namespace, method, most),
+  });
+}
+
+/** The error of a pass whose sandbox's frame stopped answering: its process ended. */
+export function sandboxDiedError(): SandboxError {
+  return {
+    name: "Error",
+    code: "MEMORY",
+    message:
+      "The sandbox ended before the code finished: its browser process stopped, most likely because " +
+      "this run or another one in the same process ran out of memory. Keep less in memory (page " +
+      "through results, keep only the fields you need) and run it again.",
+  };
 }
 
 function newNonce(): string {
@@ -34,8 +75,18 @@ export class SandboxFrame {
   #run: RunMessage | undefined;
   #handlers: PassHandlers | undefined;
   #port: MessagePort | undefined;
+  #relay: MessagePort | undefined;
   #retired = false;
+  /** the pass ended for the page (`done` or `failed`): nothing more of it is heard */
+  #ended = false;
   #expiry: ReturnType<typeof setTimeout> | undefined;
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #missed = 0;
+  /** calls admitted and not answered yet */
+  readonly #inFlight = new Set<number>();
+  #lastId = 0;
+  /** whether the program has been heard from (a call or a line): a `problem` comes only before */
+  #heard = false;
 
   constructor(documentSource: string) {
     const iframe = document.createElement("iframe");
@@ -73,8 +124,13 @@ export class SandboxFrame {
     if (this.#ready) this.#send();
   }
 
+  /** Answers an admitted call, once; anything else is dropped. */
   reply(id: number, text: string): void {
-    if (this.#retired) return;
+    if (!this.#inFlight.delete(id) || this.#retired || this.#ended) return;
+    this.#post(id, text);
+  }
+
+  #post(id: number, text: string): void {
     const message: ReplyMessage = { type: "reply", nonce: this.#nonce, id, reply: text };
     this.#port?.postMessage(message);
   }
@@ -83,12 +139,17 @@ export class SandboxFrame {
   retire(): void {
     if (this.#retired) return;
     this.#retired = true;
+    this.#ended = true;
     clearTimeout(this.#expiry);
+    clearInterval(this.#heartbeat);
     this.#handlers = undefined;
+    this.#inFlight.clear();
     window.removeEventListener("message", this.#listener);
-    if (this.#port) {
-      this.#port.onmessage = null;
-      this.#port.close();
+    for (const port of [this.#port, this.#relay]) {
+      if (port) {
+        port.onmessage = null;
+        port.close();
+      }
     }
   }
 
@@ -104,8 +165,60 @@ export class SandboxFrame {
     const channel = new MessageChannel();
     this.#port = channel.port1;
     this.#port.onmessage = (event) => this.#onPassMessage(event);
+    // the frame's own channel: the heartbeat, and word of a worker that failed
+    const relay = new MessageChannel();
+    this.#relay = relay.port1;
+    this.#relay.onmessage = (event) => this.#onRelayMessage(event);
     // the iframe's origin is opaque: "*" is the only target that reaches it, and this window is it
-    target.postMessage(this.#run, "*", [channel.port2]);
+    target.postMessage(this.#run, "*", [channel.port2, relay.port2]);
+    this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_MS);
+  }
+
+  /**
+   * One heartbeat: a sandbox whose iframe left the page, or whose frame let `MISSED_BEATS` pings in
+   * a row go unanswered (its process ended: Chromium fires no event the page could hear), fails its
+   * pass. The frame's thread is not the program's (that is the worker's), so a busy program does
+   * not miss beats; a page too busy to hear the answers counts one miss per beat it runs, not more.
+   */
+  #beat(): void {
+    if (this.#ended) return;
+    if (!this.#iframe.isConnected || !this.#iframe.contentWindow) {
+      this.#fail({
+        name: "AbortError",
+        code: "ABORTED",
+        message:
+          "The run was stopped from outside: the sandbox's iframe was removed from the page before the code finished.",
+      });
+      return;
+    }
+    if (this.#missed >= MISSED_BEATS) {
+      this.#fail(sandboxDiedError());
+      return;
+    }
+    this.#missed++;
+    this.#relay?.postMessage("ping");
+  }
+
+  #fail(error: SandboxError): void {
+    const handlers = this.#handlers;
+    if (this.#ended || !handlers) return;
+    this.#ended = true;
+    clearInterval(this.#heartbeat);
+    handlers.failed(error);
+  }
+
+  #onRelayMessage(event: MessageEvent): void {
+    const data = event.data as Partial<RelayMessage> | null;
+    if (this.#ended || typeof data !== "object" || data === null) return;
+    if (data.type === "pong") this.#missed = 0;
+    else if (data.type === "failed") {
+      const message = typeof data.message === "string" ? data.message.slice(0, 500) : "";
+      this.#fail({
+        name: "Error",
+        code: "THROWN",
+        message: `The sandbox's worker failed and the run was stopped${message ? `: ${message}` : "."}`,
+      });
+    }
   }
 
   #onWindowMessage(event: MessageEvent): void {
@@ -120,26 +233,70 @@ export class SandboxFrame {
     if (this.#run) this.#send();
   }
 
+  /**
+   * A message of the pass, checked before anything of it is used: the nonce, the type, every field's
+   * type and range. Only strings and numbers are taken from it; nothing it holds is called or
+   * converted. A call needs a new id (a safe integer above every id before it) and room under the
+   * limit of calls in flight, else it is refused here without reaching the host.
+   */
   #onPassMessage(event: MessageEvent): void {
     const data = event.data as Partial<PassMessage> | null;
     const handlers = this.#handlers;
-    if (!handlers || typeof data !== "object" || data === null || data.nonce !== this.#nonce) {
-      return;
-    }
+    if (this.#ended || !handlers || typeof data !== "object" || data === null) return;
+    if (data.nonce !== this.#nonce) return;
     if (data.type === "call") {
       const { id, namespace, method, input } = data;
       if (
-        typeof id === "number" &&
-        typeof namespace === "string" &&
-        typeof method === "string" &&
-        typeof input === "string"
+        typeof id !== "number" ||
+        !Number.isSafeInteger(id) ||
+        id <= this.#lastId ||
+        typeof namespace !== "string" ||
+        typeof method !== "string" ||
+        typeof input !== "string" ||
+        namespace.length > MAX_NAME_CHARS ||
+        method.length > MAX_NAME_CHARS
       ) {
-        handlers.call(id, namespace, method, input);
+        return;
       }
+      this.#lastId = id;
+      this.#heard = true;
+      if (input.length > MAX_INPUT_CHARS) {
+        this.#post(
+          id,
+          errorReply({
+            name: "RangeError",
+            code: "TOO_LARGE",
+            message: `The input of ${namespace}.${method} is ${input.length} characters, more than the ${MAX_INPUT_CHARS} a call may send. Send less (a page, fewer fields).`,
+          }),
+        );
+        return;
+      }
+      const most = this.#run?.spec.maxConcurrentCalls ?? 0;
+      if (this.#inFlight.size >= most) {
+        this.#post(id, tooManyCalls(namespace, method, most));
+        return;
+      }
+      this.#inFlight.add(id);
+      handlers.call(id, namespace, method, input);
     } else if (data.type === "log") {
-      if (typeof data.line === "string") handlers.log(data.line);
-    } else if (data.type === "done" && Array.isArray(data.outcome)) {
-      handlers.done(data.outcome.map(String), typeof data.dropped === "number" ? data.dropped : 0);
+      if (typeof data.line !== "string") return;
+      this.#heard = true;
+      handlers.log(data.line);
+    } else if (data.type === "done") {
+      const outcome = data.outcome as unknown;
+      if (!Array.isArray(outcome) || outcome.length < 1 || outcome.length > 6) return;
+      for (const item of outcome) if (typeof item !== "string") return;
+      const kind = outcome[0] as string;
+      if (!OUTCOME_KINDS.has(kind)) return;
+      // the harness reports a problem before the program runs, never after it was heard from
+      if (kind === "problem" && this.#heard) return;
+      const dropped = data.dropped;
+      this.#ended = true;
+      clearInterval(this.#heartbeat);
+      handlers.done(
+        [...(outcome as string[])],
+        typeof dropped === "number" && Number.isSafeInteger(dropped) && dropped > 0 ? dropped : 0,
+      );
     }
   }
 }

@@ -9,14 +9,14 @@ import type {
 export interface RunMessage {
   type: "run";
   nonce: string;
-  spec: BootstrapSpec & { maxLogLines: number };
+  spec: BootstrapSpec & { maxLogLines: number; maxConcurrentCalls: number };
   code: string;
   prelude?: string;
 }
 
 /**
  * How a pass ended, as the harness reports it: `["ok", encodedResult]`,
- * `["thrown" | "unserializable", name, message, stack, code]`, `["syntax", stage, message]`,
+ * `["thrown" | "unserializable", name, message, stack, code, unknownMethod]`, `["syntax", stage, message]`,
  * `["problem", text]`.
  */
 export type HarnessOutcome = string[];
@@ -31,6 +31,13 @@ export type PassMessage =
   | { type: "call"; nonce: string; id: number; namespace: string; method: string; input: string }
   | { type: "log"; nonce: string; line: string }
   | { type: "done"; nonce: string; outcome: HarnessOutcome; dropped: number };
+
+/**
+ * Between the page and the sandbox's frame (not its worker), on a channel of their own: the page
+ * pings, the frame answers; the frame tells the page when its worker failed. A frame whose process
+ * ended answers nothing.
+ */
+export type RelayMessage = { type: "pong" } | { type: "failed"; message: string };
 
 /** The page's answer to a `call`. */
 export interface ReplyMessage {
@@ -62,12 +69,25 @@ export function workerHarness(
   };
   const evaluate = scope.eval;
   const PromiseType = Promise;
+  const then = Promise.prototype.then;
+  const resolvePromise = Promise.resolve.bind(Promise);
   // the channel's built-ins, taken before the program runs: a program that replaces them sees
   // neither the channel nor the nonce
   const apply = Reflect.apply;
   const send = MessagePort.prototype.postMessage;
   const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data")?.get;
-  const pending = new Map<number, (reply: string) => void>();
+  const stringify = JSON.stringify;
+  // calls waiting for the page, by id: an object without a prototype, so a program that replaces
+  // built-ins (Map's methods, iterators) does not see or change them
+  const pending = Object.create(null) as Record<number, ((reply: string) => void) | undefined>;
+  // A worker that closes itself ends without a word to anyone: the program gets no way to do it.
+  for (
+    let object: object | null = globalThis;
+    object !== null;
+    object = Object.getPrototypeOf(object) as object | null
+  ) {
+    if (Object.hasOwn(object, "close")) Reflect.deleteProperty(object, "close");
+  }
   const LATE = `e${JSON.stringify({
     name: "Error",
     code: "ABORTED",
@@ -77,10 +97,23 @@ export function workerHarness(
   let port: MessagePort | undefined;
   let nonce = "";
   let finished = false;
+  /** the program's promise settled: its result is being read, and calls made now (a getter's) are refused */
+  let returned = false;
   let nextId = 1;
   let sentLines = 0;
   let droppedLines = 0;
   let maxLogLines = 0;
+  let maxConcurrentCalls = 0;
+  let inFlight = 0;
+
+  /** The reply to a call past the limit: the same words as the page's (sandbox-frame.ts). */
+  function tooMany(namespace: string, method: string, most: number): string {
+    return `e${stringify({
+      name: "RangeError",
+      code: "BUDGET_EXCEEDED",
+      message: `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`,
+    })}`;
+  }
 
   const post = (message: PassMessage) => {
     if (port) apply(send, port, [message]);
@@ -90,8 +123,11 @@ export function workerHarness(
     if (finished) return;
     finished = true;
     post({ type: "done", nonce, outcome, dropped: droppedLines });
-    for (const resolve of pending.values()) resolve(LATE);
-    pending.clear();
+    for (const id in pending) {
+      const resolve = pending[id as unknown as number];
+      delete pending[id as unknown as number];
+      resolve?.(LATE);
+    }
   }
 
   function log(line: string): void {
@@ -102,14 +138,33 @@ export function workerHarness(
     } else droppedLines++;
   }
 
+  /**
+   * The program, called as the bootstrap calls it, marking when its promise settles: this reaction
+   * is registered before the bootstrap's, so it runs before the result is read.
+   */
+  function watched(program: () => unknown): () => unknown {
+    return () => {
+      const value = apply(program, undefined, []);
+      const mark = () => {
+        returned = true;
+      };
+      apply(then, resolvePromise(value), [mark, mark]);
+      return value;
+    };
+  }
+
   function start(message: RunMessage): void {
     maxLogLines = message.spec.maxLogLines;
+    maxConcurrentCalls = message.spec.maxConcurrentCalls;
     const api = bootstrap(
       (namespace, method, input) => {
-        if (finished) return LATE;
+        if (finished || returned) return LATE;
+        // the page refuses these too: refused here, they cost it nothing
+        if (inFlight >= maxConcurrentCalls) return tooMany(namespace, method, maxConcurrentCalls);
+        inFlight++;
         const id = nextId++;
         return new PromiseType<string>((resolve) => {
-          pending.set(id, resolve);
+          pending[id] = resolve;
           post({ type: "call", nonce, id, namespace, method, input });
         });
       },
@@ -130,7 +185,8 @@ export function workerHarness(
     try {
       if (typeof message.prelude === "string") evaluate(message.prelude);
       stage = "program";
-      api.run(evaluate(`(${message.code}\n)`));
+      const program = evaluate(`(${message.code}\n)`);
+      api.run(typeof program === "function" ? watched(program as () => unknown) : program);
     } catch (error) {
       let name = "Error";
       let text = "";
@@ -168,9 +224,11 @@ export function workerHarness(
         dataOf ? apply(dataOf, reply, []) : reply.data
       ) as Partial<ReplyMessage> | null;
       if (typeof answer !== "object" || answer === null || answer.nonce !== nonce) return;
-      const resolve = typeof answer.id === "number" ? pending.get(answer.id) : undefined;
+      const id = answer.id;
+      const resolve = typeof id === "number" ? pending[id] : undefined;
       if (resolve && typeof answer.reply === "string") {
-        pending.delete(answer.id as number);
+        delete pending[id as number];
+        inFlight--;
         resolve(answer.reply);
       }
     };
@@ -206,11 +264,24 @@ export function frameRelay(workerSource: string): void {
   window.addEventListener("message", (event: MessageEvent) => {
     const pass = event.data as Partial<RunMessage> | null;
     const port = event.ports?.[0];
+    const relay = event.ports?.[1];
     if (started || event.source !== page || !port || typeof pass !== "object" || pass === null) {
       return;
     }
     if (pass.type !== "run" || typeof pass.nonce !== "string") return;
     started = true;
+    if (relay) {
+      // the page's heartbeat: a frame whose process ended (out of memory) answers nothing
+      const pong: RelayMessage = { type: "pong" };
+      relay.onmessage = () => relay.postMessage(pong);
+      worker?.addEventListener("error", (failure: ErrorEvent) => {
+        const failed: RelayMessage = {
+          type: "failed",
+          message: String(failure.message || "the worker stopped").slice(0, 500),
+        };
+        relay.postMessage(failed);
+      });
+    }
     if (worker) worker.postMessage(pass, [port]);
     else {
       const done: PassMessage = {

@@ -1,0 +1,49 @@
+// A pass that runs out of memory, in Chromium. The sandboxes of a page share one renderer process
+// (sandboxed frames of a site are grouped), and running out of memory ends that process with every
+// sandbox in it: the page must fail each pass it carried at once (the heartbeat), not at its timeout.
+//
+// This file runs in a vitest project of its own (vitest.config.ts), with no other pass after the
+// crash and no sandbox kept ready: Playwright 1.65 fails the whole run with an unhandled "Frame has
+// been detached" when a page makes a new out-of-process frame after one of its frame processes
+// crashed. Browsers without a driver attached make the next sandbox in a new process as usual.
+import { afterEach, describe, expect, it } from "vitest";
+import { IframeSandboxExecutor } from "./index.ts";
+
+const made: IframeSandboxExecutor[] = [];
+afterEach(() => {
+  for (const created of made.splice(0)) created.dispose();
+});
+
+describe("IframeSandboxExecutor: a sandbox that runs out of memory", () => {
+  it("fails the pass beside one that runs out of memory at once, not at its timeout", async () => {
+    const sandbox = new IframeSandboxExecutor({ timeout: 50_000, prewarm: false });
+    made.push(sandbox);
+    const start = performance.now();
+    let besideStarted = false;
+    const hog = sandbox.execute({
+      code: `async () => {
+        const kept = [];
+        for (;;) kept.push(new Array(2e7).fill(1.5));
+      }`,
+      globals: {},
+    });
+    const beside = sandbox.execute({
+      code: "async () => { await ns.started(); await new Promise(() => {}); }",
+      globals: {
+        ns: {
+          started: async () => {
+            besideStarted = true;
+          },
+        },
+      },
+    });
+    const [hogged, waited] = await Promise.all([hog, beside]);
+    const took = performance.now() - start;
+    expect(besideStarted).toBe(true);
+    expect(hogged, JSON.stringify(hogged)).toMatchObject({ error: { code: "MEMORY" } });
+    expect(waited, JSON.stringify(waited)).toMatchObject({ error: { code: "MEMORY" } });
+    expect(took, "both end soon after the process died, long before the timeout").toBeLessThan(
+      40_000,
+    );
+  }, 80_000);
+});
