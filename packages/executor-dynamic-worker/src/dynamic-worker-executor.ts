@@ -15,6 +15,7 @@ import {
   LogSink,
   messageOf,
   positive,
+  positiveInteger,
   stackError,
   type TimerHandle,
   thrownError,
@@ -177,13 +178,10 @@ export class DynamicWorkerExecutor implements Executor {
     this.#compatibilityFlags = [...(options.compatibilityFlags ?? [])];
     this.#maxLogLines = positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines");
     this.#maxLogChars = positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars");
-    this.#maxConcurrentCalls = positive(
+    this.#maxConcurrentCalls = positiveInteger(
       options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls,
       "maxConcurrentCalls",
     );
-    if (!Number.isSafeInteger(this.#maxConcurrentCalls)) {
-      throw new CodemodeError("INVALID_CONFIG", "maxConcurrentCalls must be a whole number.");
-    }
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {

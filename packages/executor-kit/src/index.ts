@@ -17,8 +17,10 @@ export {
   abortedError,
   mebibytes,
   positive,
+  positiveInteger,
   stackError,
   timeoutError,
+  tooManyCallsMessage,
   unserializableResultError,
 } from "./sandbox-errors.ts";
 export {

@@ -148,7 +148,17 @@ export function sandboxBootstrap(
 
   // ---- namespaces --------------------------------------------------------------------------------
 
+  // set once the program's promise settled: what runs after (a getter on the returned value read
+  // while it is encoded, a timer) calls no host method
+  let returned = false;
   async function invoke(namespace: string, method: string, input: unknown): Promise<unknown> {
+    if (returned) {
+      throw fail(
+        "Error",
+        `The code has returned; ${namespace}.${method} was not called. Await every call before returning.`,
+        "ABORTED",
+      );
+    }
     let text: string;
     try {
       text = encode(input);
@@ -250,6 +260,7 @@ export function sandboxBootstrap(
       then.call(
         promise,
         (value: unknown) => {
+          returned = true;
           let text: string;
           try {
             text = encode(value);
@@ -261,6 +272,7 @@ export function sandboxBootstrap(
           hostSettle("ok", text);
         },
         (error: unknown) => {
+          returned = true;
           const [name, message, stack, code, method] = describe(error);
           hostSettle("thrown", name, message, stack, code, method);
         },

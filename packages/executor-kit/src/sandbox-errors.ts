@@ -11,6 +11,22 @@ export function positive(value: unknown, what: string): number {
   return value;
 }
 
+/** A positive safe integer, or `INVALID_CONFIG` naming the option. */
+export function positiveInteger(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `${what} must be a positive integer, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** Why a call past the limit of calls in flight was refused (said to the model). */
+export function tooManyCallsMessage(namespace: string, method: string, most: number): string {
+  return `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`;
+}
+
 export function mebibytes(bytes: number): string {
   const value = bytes / (1024 * 1024);
   return Number.isInteger(value) ? `${value} MiB` : `${value.toFixed(1)} MiB`;

@@ -17,6 +17,7 @@ import {
   mebibytes,
   messageOf,
   timeoutError,
+  tooManyCallsMessage,
   unserializableResultError,
 } from "@codemode/executor-kit";
 import {
@@ -493,7 +494,7 @@ export class Pass {
     } else if (this.#inflight >= most) {
       refusal = errorsCall(sandbox, "fail", [
         "RangeError",
-        `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`,
+        tooManyCallsMessage(namespace, method, most),
         "BUDGET_EXCEEDED",
       ]);
     } else {

@@ -4,7 +4,7 @@ import {
   type ExecuteResult,
   type Executor,
 } from "@codemode/core";
-import { describeNamespaces, positive } from "@codemode/executor-kit";
+import { describeNamespaces, positive, positiveInteger } from "@codemode/executor-kit";
 import type { QuickJSSyncVariant, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { Pass } from "./pass.ts";
 import { type SpareSandboxes, spareSandboxes } from "./spare-sandboxes.ts";
@@ -150,14 +150,4 @@ export class QuickJSExecutor implements Executor {
   dispose(): void {
     this.#spares.dispose();
   }
-}
-
-function positiveInteger(value: unknown, what: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw new CodemodeError(
-      "INVALID_CONFIG",
-      `${what} must be a positive integer, got ${String(value)}.`,
-    );
-  }
-  return value;
 }
