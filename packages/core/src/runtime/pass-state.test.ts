@@ -71,7 +71,7 @@ describe("PassState", () => {
     await late.end();
   });
 
-  it("renews its run when due, and stops when someone else ended the run", async () => {
+  it("renews its run when due and until its calls have settled, and not after it ended", async () => {
     let time = 1_000;
     const context = testContext([], { now: () => time });
     const id = await runningRun(context);
@@ -81,10 +81,30 @@ describe("PassState", () => {
     expect(pass.renewDue()).toBe(true);
     await pass.renew();
     expect((await context.journal.getExecution(id))?.updatedAt).toBe(time);
+    // a stopped pass whose calls are still settling keeps its run renewed
+    pass.stop("paused");
+    time += HEARTBEAT_MS;
+    await pass.renew();
+    expect((await context.journal.getExecution(id))?.updatedAt).toBe(time);
     await context.journal.updateExecution(id, ["running"], { status: "error" });
     time += HEARTBEAT_MS;
     await pass.renew();
+    expect((await context.journal.getExecution(id))?.status).toBe("error");
+    await pass.end();
+    const ended = (await context.journal.getExecution(id))?.updatedAt;
+    time += HEARTBEAT_MS;
+    await pass.renew();
+    expect((await context.journal.getExecution(id))?.updatedAt).toBe(ended);
+  });
+
+  it("stops at its next renewal once someone else ended its run", async () => {
+    const context = testContext([]);
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map());
+    await context.journal.updateExecution(id, ["running"], { status: "error" });
+    await pass.renew();
     expect(pass.stopped).toMatch(/ended from outside/);
+    expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "ABORTED" }));
     await pass.end();
   });
 });

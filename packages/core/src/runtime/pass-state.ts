@@ -24,6 +24,8 @@ export class PassState {
   readonly #tokens = new Map<number, string>();
   #renewed: number;
   #cancelHeartbeat: () => void = () => {};
+  /** settled and reported: no heartbeat any more */
+  #ended = false;
   /** recorded calls the executor may still answer in the sandbox (see `ReplayHint`) */
   #replayable = 0;
   #live = false;
@@ -41,7 +43,7 @@ export class PassState {
     const beat = () => {
       this.#cancelHeartbeat = after(HEARTBEAT_MS, () => {
         void this.renew().finally(() => {
-          if (!this.#stopped) beat();
+          if (!this.#ended) beat();
         });
       });
     };
@@ -56,7 +58,6 @@ export class PassState {
   stop(reason: string): void {
     if (this.#stopped) return;
     this.#stopped = reason;
-    this.#cancelHeartbeat();
     this.controller.abort(new CodemodeError("ABORTED", reason));
   }
 
@@ -102,11 +103,19 @@ export class PassState {
     while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
   }
 
-  /** Ends the pass: stopped, settled, no longer live. */
+  /**
+   * Ends the pass: stopped, then settled. The run stays renewed (and live in this process) until
+   * its last call has settled, so nothing expires it while a call is still running.
+   */
   async end(): Promise<void> {
     this.stop("The pass has ended.");
-    await this.settle();
-    livePasses.delete(this.executionId);
+    try {
+      await this.settle();
+    } finally {
+      this.#ended = true;
+      this.#cancelHeartbeat();
+      livePasses.delete(this.executionId);
+    }
   }
 
   /** A token for the step at `seq`: only it records the step's value, once. */
@@ -132,7 +141,7 @@ export class PassState {
 
   /** Renews the run (a conditional write); a run someone else ended stops this pass. */
   async renew(): Promise<void> {
-    if (this.#stopped) return;
+    if (this.#ended) return;
     this.#renewed = this.#context.now();
     const alive = await this.#context.journal.updateExecution(this.executionId, ["running"], {
       updatedAt: this.#renewed,
