@@ -56,10 +56,9 @@ export interface ErrorRecord {
 
 /** Characters of a step name. */
 export const MAX_STEP_NAME_LENGTH = 1_000;
-/** Characters of a `codemode.search` query. */
-export const MAX_QUERY_LENGTH = 1_000;
-/** Characters of a `codemode.describe` target. */
-export const MAX_TARGET_LENGTH = 500;
+// Characters of a `codemode.search` query and of a `codemode.describe` target: the catalog's own
+// bounds (it reads no more than these); the runtime refuses longer ones with a clear error.
+export { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "@codemode/typegen";
 /** Characters of a snippet name asked for by `codemode.run`. */
 export const MAX_SNIPPET_NAME_LENGTH = 200;
 

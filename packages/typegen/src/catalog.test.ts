@@ -8,7 +8,7 @@ import {
   OPENAPI_FIXTURES,
   openApiConnector,
 } from "../test/fixtures.ts";
-import { createCatalog } from "./catalog.ts";
+import { createCatalog, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, MAX_TARGET_LENGTH } from "./catalog.ts";
 import type { ConnectorDefinition } from "./declarations.ts";
 import { createToolDescription } from "./tool-description.ts";
 import { TypegenError } from "./typegen-error.ts";
@@ -433,5 +433,61 @@ describe("type names across connectors", () => {
     expect(declarations).toContain("type TrackerRequest = {");
     expect(declarations).toContain("type CatalogRequest = {");
     expect(declarations).not.toMatch(/\bItem2\b/);
+  });
+});
+
+describe("bounds on what the model sends", () => {
+  const catalog = createCatalog({ connectors: [shop, github] });
+
+  it("searches with at most MAX_QUERY_LENGTH characters of a query, however long it is", async () => {
+    // a quadratic ranking took minutes on this; the tail past the limit is never read
+    const query = `refund a charge ${"x".repeat(100_000)}`;
+    const head = query.slice(0, MAX_QUERY_LENGTH);
+    expect(await catalog.search(query)).toEqual(await catalog.search(head));
+    expect((await catalog.search(query)).results[0]?.path).toBe("shop.create_refund");
+  });
+
+  it("ranks on at most MAX_QUERY_TERMS distinct terms of a query", async () => {
+    const filler = Array.from({ length: 3 * MAX_QUERY_TERMS }, (_, index) => `w${index}z`);
+    const words = ["refund", ...filler.slice(0, MAX_QUERY_TERMS - 1)];
+    const query = [...words, "pull", "requests", ...filler.slice(MAX_QUERY_TERMS)].join(" ");
+    expect(query.length).toBeLessThan(MAX_QUERY_LENGTH);
+    expect(await catalog.search(query)).toEqual(await catalog.search(words.join(" ")));
+  });
+
+  it("hands the embed function at most MAX_QUERY_LENGTH characters of a query", async () => {
+    const seen: number[] = [];
+    const embedded = createCatalog({
+      connectors: [shop, github],
+      embed: async (texts) => {
+        seen.push(...texts.map((text) => text.length));
+        return texts.map(() => [1, 0]);
+      },
+    });
+    await embedded.search(`refund ${"y".repeat(100_000)}`);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(MAX_QUERY_LENGTH);
+  });
+
+  it("answers a describe target longer than MAX_TARGET_LENGTH with what to do, without ranking it", () => {
+    const target = `shop.${"refund".repeat(20_000)}`;
+    const output = catalog.describe(target);
+    expect(output.kind).toBe("method");
+    expect(output.path.length).toBeLessThanOrEqual(100);
+    expect(output.description).toContain(`at most ${MAX_TARGET_LENGTH} characters`);
+    expect(output.types).toContain("codemode.search");
+    expect(output.types.length).toBeLessThan(1_000);
+    // a target at the limit is still looked up and answered with the nearest paths
+    const atLimit = `shop.refund${" ".repeat(MAX_TARGET_LENGTH)}`;
+    expect(catalog.describe(atLimit).types).toContain("shop.create_refund");
+    expect(catalog.describe(`shop.${"x".repeat(MAX_TARGET_LENGTH)}`).description).toContain(
+      `at most ${MAX_TARGET_LENGTH} characters`,
+    );
+  });
+
+  it("exports the limits from the package", async () => {
+    const typegen = await import("./index.ts");
+    expect(typegen.MAX_QUERY_LENGTH).toBe(MAX_QUERY_LENGTH);
+    expect(typegen.MAX_QUERY_TERMS).toBe(MAX_QUERY_TERMS);
+    expect(typegen.MAX_TARGET_LENGTH).toBe(MAX_TARGET_LENGTH);
   });
 });

@@ -7,7 +7,14 @@ import {
 import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./identifier.ts";
 import { firstSentence } from "./jsdoc.ts";
 import { type JsonSchema, resolvePointer, toJsonSchema } from "./json-schema.ts";
-import { type Ranked, type SearchFields, SearchIndex, type SearchWeights } from "./search-index.ts";
+import {
+  MAX_QUERY_LENGTH,
+  MAX_QUERY_TERMS,
+  type Ranked,
+  type SearchFields,
+  SearchIndex,
+  type SearchWeights,
+} from "./search-index.ts";
 import { splitWords } from "./tokenize.ts";
 import { jsonSchemaToTypeScript } from "./type-writer.ts";
 import { TypegenError } from "./typegen-error.ts";
@@ -83,6 +90,16 @@ interface Item {
   description: string | undefined;
   kind: "method" | "snippet";
 }
+
+export { MAX_QUERY_LENGTH, MAX_QUERY_TERMS };
+
+/**
+ * The longest `describe` target looked up, in characters after trimming: a path is a connector,
+ * a method and a snippet name. A longer one is answered with what to do instead, without ranking.
+ */
+export const MAX_TARGET_LENGTH = 300;
+/** how much of an over-long target the answer repeats */
+const TARGET_PREVIEW = 60;
 
 const DESCRIPTION_LENGTH = 120;
 const RRF_K = 60;
@@ -262,8 +279,13 @@ export class Catalog {
     return undefined;
   }
 
-  /** Ranked methods and snippets for a query in the asker's own words. */
-  async search(query: string, options: { limit?: number } = {}): Promise<SearchOutput> {
+  /**
+   * Ranked methods and snippets for a query in the asker's own words. Only the first
+   * `MAX_QUERY_LENGTH` characters are read (the embed function gets no more) and the first
+   * `MAX_QUERY_TERMS` distinct terms ranked on: a query of any length answers, in bounded time.
+   */
+  async search(text: string, options: { limit?: number } = {}): Promise<SearchOutput> {
+    const query = text.length > MAX_QUERY_LENGTH ? text.slice(0, MAX_QUERY_LENGTH) : text;
     const limit = Math.max(1, options.limit ?? this.options.limit ?? 8);
     const semantic = this.options.embed !== undefined && query.trim() !== "";
     const lexical = this.rankLexical(query, semantic ? Math.max(limit, RERANK_DEPTH) : limit);
@@ -283,9 +305,23 @@ export class Catalog {
     return { results, total, truncated: total > limit };
   }
 
-  /** Declarations for a connector, a method or a snippet; an unknown target gets the nearest paths. */
+  /**
+   * Declarations for a connector, a method or a snippet; an unknown target gets the nearest paths.
+   * A target longer than `MAX_TARGET_LENGTH` (after trimming) names nothing: it is answered with
+   * what to do, and not ranked.
+   */
   describe(target: string): DescribeOutput {
     const wanted = target.trim();
+    if (wanted.length > MAX_TARGET_LENGTH) {
+      const preview = `${wanted.slice(0, TARGET_PREVIEW)}…`;
+      const message = `The target is ${wanted.length} characters long; a path is at most ${MAX_TARGET_LENGTH} characters.`;
+      return {
+        path: preview,
+        description: message,
+        types: `// ${message} Pass one path, such as "connector.method", that codemode.search("what you want to do") returned.\n`,
+        kind: wanted.slice(0, MAX_TARGET_LENGTH).includes(".") ? "method" : "connector",
+      };
+    }
     const snippet = this.snippets.find((candidate) => candidate.name === wanted);
     if (snippet) return this.describeSnippet(snippet);
     const connector = this.core.connectors.find(

@@ -4,6 +4,9 @@ export {
   createCatalog,
   type DescribeOutput,
   type EmbedFunction,
+  MAX_QUERY_LENGTH,
+  MAX_QUERY_TERMS,
+  MAX_TARGET_LENGTH,
   type ResolvedMethod,
   type SearchOutput,
   type SnippetDefinition,
@@ -34,6 +37,7 @@ export {
   type SearchFields,
   SearchIndex,
   type SearchWeights,
+  type SearchWork,
 } from "./search-index.ts";
 export { createToolDescription, type DescribedConnector } from "./tool-description.ts";
 export { jsonSchemaToTypeScript, TypeWriter } from "./type-writer.ts";

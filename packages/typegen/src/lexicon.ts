@@ -358,7 +358,8 @@ const GROUPS_OF: ReadonlyMap<string, readonly number[]> = (() => {
 })();
 
 /** The longest phrase the lexicon knows, in words. */
-const MAX_PHRASE = Math.max(...[...GROUPS_OF.keys()].map((key) => key.split(" ").length));
+/** The most words a phrase of the lexicon has. */
+export const MAX_PHRASE = Math.max(...[...GROUPS_OF.keys()].map((key) => key.split(" ").length));
 
 /** A word or a phrase of consecutive words that the lexicon knows. */
 export interface LexiconMatch {

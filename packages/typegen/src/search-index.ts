@@ -1,4 +1,4 @@
-import { lexiconMatches } from "./lexicon.ts";
+import { lexiconMatches, MAX_PHRASE } from "./lexicon.ts";
 import { splitWords, stem, terms } from "./tokenize.ts";
 
 /** The text of one searchable item, by field. */
@@ -88,10 +88,11 @@ interface Concept {
 
 const groupToken = (group: number) => `#${group}`;
 
-function editDistanceWithin(a: string, b: string, limit: number): boolean {
+function editDistanceWithin(a: string, b: string, limit: number, work: SearchWork): boolean {
   if (Math.abs(a.length - b.length) > limit) return false;
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
+    work.steps += b.length;
     const current = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
@@ -110,8 +111,8 @@ function editDistanceWithin(a: string, b: string, limit: number): boolean {
   return (previous[b.length] as number) <= limit;
 }
 
-function trigrams(text: string): Set<string> {
-  const padded = ` ${splitWords(text).join(" ")} `;
+function trigrams(words: readonly string[]): Set<string> {
+  const padded = ` ${words.join(" ")} `;
   const grams = new Set<string>();
   for (let index = 0; index + 3 <= padded.length; index++)
     grams.add(padded.slice(index, index + 3));
@@ -121,55 +122,155 @@ function trigrams(text: string): Set<string> {
 /**
  * The query's concepts: each word, with a phrase the lexicon knows ("money back") merged into one.
  * The longest phrase wins: its words do not also bring in the groups they have on their own.
+ * Merged words share one concept through a union-find, so merging is near-linear in the words.
  */
-function conceptsOf(queryTerms: readonly string[]): Concept[] {
-  const owner = queryTerms.map((_, index) => index);
+function conceptsOf(queryTerms: readonly string[], work: SearchWork): Concept[] {
+  const parent = queryTerms.map((_, index) => index);
+  const find = (index: number): number => {
+    let at = index;
+    while (parent[at] !== at) {
+      work.steps++;
+      const up = parent[parent[at] as number] as number;
+      parent[at] = up;
+      at = up;
+    }
+    return at;
+  };
   const concepts: Concept[] = queryTerms.map((word) => ({
     words: [word],
     groups: [],
     phrase: false,
   }));
+  const addGroup = (concept: Concept, group: number) => {
+    work.steps += concept.groups.length + 1;
+    if (!concept.groups.includes(group)) concept.groups.push(group);
+  };
   const claimed = new Uint8Array(queryTerms.length);
   const matches = lexiconMatches(queryTerms).sort(
     (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start,
   );
+  work.steps += queryTerms.length * MAX_PHRASE + matches.length;
   for (const match of matches) {
     const phrase = match.end - match.start > 1;
     if (!phrase && claimed[match.start]) continue;
     if (phrase) claimed.fill(1, match.start, match.end);
-    const first = owner[match.start] as number;
+    const first = find(match.start);
     const concept = concepts[first] as Concept;
     for (let index = match.start; index < match.end; index++) {
-      const current = owner[index] as number;
+      work.steps++;
+      const current = find(index);
       if (current !== first) {
         const merged = concepts[current] as Concept;
         concept.words.push(...merged.words);
-        for (const group of merged.groups)
-          if (!concept.groups.includes(group)) concept.groups.push(group);
+        for (const group of merged.groups) addGroup(concept, group);
         merged.words = [];
         merged.groups = [];
-        for (let other = 0; other < owner.length; other++)
-          if (owner[other] === current) owner[other] = first;
+        parent[current] = first;
       }
     }
-    for (const group of match.groups)
-      if (!concept.groups.includes(group)) concept.groups.push(group);
+    for (const group of match.groups) addGroup(concept, group);
     if (phrase) concept.phrase = true;
   }
   return concepts.filter((concept) => concept.words.length > 0);
 }
 
+/** How many characters of a query are read; the rest is ignored (a query is a few words). */
+export const MAX_QUERY_LENGTH = 1_000;
+/** How many distinct search terms of a query are ranked on; later ones are ignored. */
+export const MAX_QUERY_TERMS = 32;
+
+/** Counts the work a ranking did, in loop steps (for tests and benchmarks). */
+export interface SearchWork {
+  steps: number;
+}
+
+const isWordCode = (code: number) =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95;
+
+/**
+ * Every email address of `text` as " email ": what `/\b[\w.+-]+@[\w-]+\.[\w.]+\b/g` replaces, found
+ * in one pass from each `@` (that pattern tries each word boundary of a long run of `a.a.a…` and
+ * scans the run from each, which is quadratic).
+ */
+function replaceAddresses(text: string): string {
+  const word = (at: number) => at >= 0 && at < text.length && isWordCode(text.charCodeAt(at));
+  const boundary = (at: number) => word(at - 1) !== word(at);
+  const local = (code: number) => isWordCode(code) || code === 46 || code === 43 || code === 45;
+  let out = "";
+  let last = 0;
+  let at = text.indexOf("@");
+  while (at !== -1) {
+    // the leftmost start after the last address: local characters up to `@`, on a word boundary
+    let low = at;
+    while (low > last && local(text.charCodeAt(low - 1))) low--;
+    let start = low;
+    while (start < at && !boundary(start)) start++;
+    // a domain: [\w-]+ then "." then [\w.]+ ending on a word boundary
+    let dot = at + 1;
+    while (dot < text.length && (isWordCode(text.charCodeAt(dot)) || text.charCodeAt(dot) === 45))
+      dot++;
+    let end = -1;
+    if (start < at && dot > at + 1 && text.charCodeAt(dot) === 46) {
+      let stop = dot + 1;
+      while (
+        stop < text.length &&
+        (isWordCode(text.charCodeAt(stop)) || text.charCodeAt(stop) === 46)
+      )
+        stop++;
+      for (let candidate = stop; candidate > dot + 1; candidate--) {
+        if (boundary(candidate)) {
+          end = candidate;
+          break;
+        }
+      }
+    }
+    if (end === -1) {
+      at = text.indexOf("@", at + 1);
+      continue;
+    }
+    out += `${text.slice(last, start)} email `;
+    last = end;
+    at = text.indexOf("@", end);
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** `word` is `prefix_rest` (a lower-case prefix) with a digit in `rest`: an id such as `cus_9Qx2`. */
+function isPrefixedId(word: string): boolean {
+  const underscore = word.indexOf("_");
+  return (
+    underscore > 0 && /^[a-z]+_[A-Za-z0-9]*$/.test(word) && /\d/.test(word.slice(underscore + 1))
+  );
+}
+
+/** A path or glob before its extension: segments of word characters, one `*` in the last. */
+function isFileStem(stem: string): boolean {
+  const segments = stem.split("/");
+  const last = segments.pop() as string;
+  return (
+    segments.every((segment) => segment !== "" && !segment.includes("*")) &&
+    last.indexOf("*") === last.lastIndexOf("*")
+  );
+}
+
 /**
  * Values in a query name no operation: quoted text, ids and numbers are dropped, and a value whose
- * form says what it is stands for that word (a file name → "file", an address → "email").
+ * form says what it is stands for that word (a file name → "file", an address → "email"). Every
+ * rule is linear in the query: no pattern has two quantifiers that can share a character, and the
+ * shapes a pattern cannot check without backtracking are checked in code.
  */
 export function cleanQuery(query: string): string {
-  return query
+  const unquoted = query
     .replace(/(?<![\p{L}\p{N}])["'`‘“][^"'`’”]{1,80}?["'`’”](?![\p{L}\p{N}])/gu, " ")
-    .replace(/\bhttps?:\/\/\S+/g, " url ")
-    .replace(/\b[\w.+-]+@[\w-]+\.[\w.]+\b/g, " email ")
-    .replace(/(?:^|\s)(?:[\w-]+\/)*[\w-]*\*?[\w-]*\.[a-z][a-z0-9]{0,4}\b/gi, " file ")
-    .replace(/\b[a-z]+_[A-Za-z0-9]*\d[A-Za-z0-9]*\b/g, " ")
+    .replace(/\bhttps?:\/\/\S+/g, " url ");
+  return replaceAddresses(unquoted)
+    .replace(/(\s|^)([\w/*-]*)\.[a-z][a-z0-9]{0,4}\b/gi, (match, _space, stem: string) =>
+      isFileStem(stem) ? " file " : match,
+    )
+    .replace(/\w+/g, (word) => (isPrefixedId(word) ? " " : word))
     .replace(/[#$€£]?\b\d[\d.,:/-]*\b/g, " ");
 }
 
@@ -293,21 +394,30 @@ export class SearchIndex {
   /**
    * Every item with a positive score for `query`, best first (ties keep catalog order). When nothing
    * matches and `fallback` is on (the default), every item ranked by how much its name looks alike.
+   * Only the first `MAX_QUERY_LENGTH` characters of the query are read and its first
+   * `MAX_QUERY_TERMS` distinct terms ranked on, so the work is linear in the query and bounded;
+   * `work` counts it.
    */
   rank(
     query: string,
-    options: { fallback?: boolean; limit?: number } = {},
+    options: { fallback?: boolean; limit?: number; work?: SearchWork } = {},
   ): { ranked: Ranked[]; total: number } {
     const fallback = options.fallback !== false;
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const work = options.work ?? { steps: 0 };
     const size = this.names.length;
     const nothing = { ranked: [], total: 0 };
     if (size === 0) return nothing;
-    let queryTerms = [...new Set(terms(cleanQuery(query)))];
-    if (queryTerms.length === 0) queryTerms = [...new Set(terms(query))];
-    if (queryTerms.length === 0) queryTerms = [...new Set(splitWords(query).map(stem))];
-    const concepts = conceptsOf(queryTerms);
-    if (concepts.length === 0) return fallback ? this.lookAlike(query, limit) : nothing;
+    const text = query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query;
+    const distinct = (words: string[]) => {
+      work.steps += words.length;
+      return [...new Set(words)].slice(0, MAX_QUERY_TERMS);
+    };
+    let queryTerms = distinct(terms(cleanQuery(text)));
+    if (queryTerms.length === 0) queryTerms = distinct(terms(text));
+    if (queryTerms.length === 0) queryTerms = distinct(splitWords(text).map(stem));
+    const concepts = conceptsOf(queryTerms, work);
+    if (concepts.length === 0) return fallback ? this.lookAlike(text, limit, work) : nothing;
 
     const { related, phrase, fuzzy } = this.weights;
     this.scratch ??= {
@@ -326,9 +436,10 @@ export class SearchIndex {
       const candidates: Array<[string, number]> = [];
       for (const word of concept.words) {
         askedWords.add(word);
+        work.steps++;
         if (this.postings.has(word)) candidates.push([word, 1]);
         else if (concept.groups.length === 0) {
-          for (const near of this.nearSpellings(word)) {
+          for (const near of this.nearSpellings(word, work)) {
             askedWords.add(near);
             candidates.push([near, fuzzy]);
           }
@@ -344,6 +455,7 @@ export class SearchIndex {
         if (!postings) continue;
         const factor = weight * postings.idf;
         const { items, saturated } = postings;
+        work.steps += items.length;
         for (let index = 0; index < items.length; index++) {
           const item = items[index] as number;
           const score = factor * (saturated[index] as number);
@@ -352,6 +464,7 @@ export class SearchIndex {
           if (score > previous) best[item] = score;
         }
       }
+      work.steps += count + candidates.length;
       for (let index = 0; index < count; index++) {
         const item = touched[index] as number;
         total[item] = (total[item] as number) + (best[item] as number);
@@ -361,6 +474,7 @@ export class SearchIndex {
     }
 
     const top = new TopList(limit);
+    work.steps += size;
     for (let item = 0; item < size; item++) {
       const base = total[item] as number;
       if (base <= 0) continue;
@@ -370,13 +484,14 @@ export class SearchIndex {
         top.count();
         continue;
       }
+      work.steps += (this.nameWords[item] as string[]).length;
       top.add(
         item,
         score *
           (1 + this.weights.namePrecision * this.namePrecision(item, askedWords, askedGroups)),
       );
     }
-    if (top.total === 0) return fallback ? this.lookAlike(query, limit) : nothing;
+    if (top.total === 0) return fallback ? this.lookAlike(text, limit, work) : nothing;
     return { ranked: top.sorted(), total: top.total };
   }
 
@@ -395,7 +510,7 @@ export class SearchIndex {
   }
 
   /** Vocabulary words that are a prefix, an extension or a near spelling of an unknown word. */
-  private nearSpellings(word: string): string[] {
+  private nearSpellings(word: string, work: SearchWork): string[] {
     if (word.length < 3 || word.length > 24 || /\d/.test(word)) return [];
     const found = new Set<string>();
     // words the unknown word starts (a prefix typed so far), then words it extends ("repos" → "repo")
@@ -404,16 +519,19 @@ export class SearchIndex {
     let low = 0;
     let high = sorted.length;
     while (low < high) {
+      work.steps++;
       const middle = (low + high) >>> 1;
       if ((sorted[middle] as string) < word) low = middle + 1;
       else high = middle;
     }
     for (let index = low; index < sorted.length && found.size < 4; index++) {
+      work.steps++;
       const candidate = sorted[index] as string;
       if (!candidate.startsWith(word)) break;
       if (candidate.length >= 4) found.add(candidate);
     }
     for (let length = word.length - 1; length >= 4; length--) {
+      work.steps += length;
       const prefix = word.slice(0, length);
       if (this.postings.has(prefix)) found.add(prefix);
     }
@@ -421,7 +539,8 @@ export class SearchIndex {
     const limit = word.length >= 7 ? 2 : word.length >= 4 ? 1 : 0;
     for (let length = word.length - limit; length <= word.length + limit && limit > 0; length++) {
       for (const candidate of byLength.get(length) ?? []) {
-        if (candidate[0] === word[0] && editDistanceWithin(word, candidate, limit))
+        work.steps++;
+        if (candidate[0] === word[0] && editDistanceWithin(word, candidate, limit, work))
           found.add(candidate);
         if (found.size >= 8) return [...found];
       }
@@ -429,11 +548,21 @@ export class SearchIndex {
     return [...found];
   }
 
-  /** Last resort for a query that shares no word with the catalog: names that look alike, by trigrams. */
-  private lookAlike(query: string, limit: number): { ranked: Ranked[]; total: number } {
-    this.nameTrigrams ??= this.names.map(trigrams);
-    const wanted = trigrams(query);
+  /**
+   * Last resort for a query that shares no word with the catalog: names that look alike, by trigrams
+   * of the query's first `MAX_QUERY_TERMS` words.
+   */
+  private lookAlike(
+    query: string,
+    limit: number,
+    work: SearchWork,
+  ): { ranked: Ranked[]; total: number } {
+    this.nameTrigrams ??= this.names.map((name) => trigrams(splitWords(name)));
+    const words = splitWords(query);
+    work.steps += words.length;
+    const wanted = trigrams(words.slice(0, MAX_QUERY_TERMS));
     const top = new TopList(limit);
+    work.steps += wanted.size * this.nameTrigrams.length;
     this.nameTrigrams.forEach((grams, item) => {
       let shared = 0;
       for (const gram of wanted) if (grams.has(gram)) shared++;
