@@ -105,6 +105,14 @@ function bank() {
         replay: "reexecute",
         execute: async () => ++flips,
       },
+      ask: { deferred: true },
+      peek: {
+        replay: "reexecute",
+        execute: async (input: Record<string, unknown>) => {
+          ledger.push(`peek ${JSON.stringify(input)}`);
+          return true;
+        },
+      },
     },
   });
   return { connector, ledger, keys };
@@ -299,6 +307,122 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
     const again = createCodemodeRuntime({ store, executor, connectors: [connector] });
     expect((await again.approve({ executionId: paused.executionId })).status).toBe("completed");
     expect(ledger).toEqual(['send {"to":"b"}']);
+  });
+
+  it("a result for a deferred call lets no sibling that waits for approval run", async () => {
+    const { runtime, ledger } = setup();
+    const paused = await runtime.execute({
+      code: "async () => Promise.all([bank.ask({ q: 1 }), bank.send({ to: 'evil' })])",
+    });
+    expect(paused).toMatchObject({ status: "paused", pending: [{ seq: 0 }, { seq: 1 }] });
+    const resolved = await runtime.resolve({
+      executionId: paused.executionId,
+      seq: 0,
+      result: "yes",
+    });
+    expect(resolved).toMatchObject({ status: "paused", pending: [{ seq: 1, method: "send" }] });
+    expect(ledger).toEqual([]);
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: ["yes", { sent: true }],
+    });
+    expect(ledger).toEqual(['send {"to":"evil"}']);
+  });
+
+  it("a result for one of two deferred calls leaves the other waiting", async () => {
+    const { runtime } = setup();
+    const paused = await runtime.execute({
+      code: "async () => Promise.all([bank.ask({ q: 1 }), bank.ask({ q: 2 })])",
+    });
+    const first = await runtime.resolve({ executionId: paused.executionId, seq: 0, result: "one" });
+    expect(first).toMatchObject({ status: "paused", pending: [{ seq: 1 }] });
+    expect(
+      await runtime.resolve({ executionId: paused.executionId, seq: 1, result: "two" }),
+    ).toMatchObject({
+      status: "completed",
+      result: ["one", "two"],
+    });
+  });
+
+  it("two rollbacks at once revert each call once", async () => {
+    const { runtime, ledger } = setup();
+    const done = await runtime.execute({ code: "async () => bank.charge({ amount: 4 })" });
+    const paused = await runtime.execute({
+      code: "async () => { await bank.charge({ amount: 6 }); return bank.send({}); }",
+    });
+    for (const { executionId } of [done, paused]) {
+      const reports = await Promise.all([
+        runtime.rollback({ executionId }),
+        runtime.rollback({ executionId }),
+      ]);
+      expect(reports.flatMap((report) => report.reverted)).toEqual([0]);
+    }
+    expect(ledger.filter((line) => line.startsWith("refund"))).toEqual([
+      "refund ch_4",
+      "refund ch_6",
+    ]);
+  });
+
+  it("a recorded call that now needs approval waits for it instead of running again", async () => {
+    const { runtime, store, ledger } = setup();
+    const paused = await runtime.execute({
+      code: "async () => { await bank.peek({ id: 1 }); return bank.send({ to: 'bob' }); }",
+    });
+    expect(ledger).toEqual(['peek {"id":1}']);
+    // the host now gates the method the journal recorded as re-executed
+    const gatedBank = functionConnector({
+      name: "bank",
+      methods: {
+        peek: {
+          requiresApproval: true,
+          execute: async (input: unknown) => {
+            ledger.push(`gated peek ${JSON.stringify(input)}`);
+            return true;
+          },
+        },
+        send: { requiresApproval: true, execute: async () => ({ sent: true }) },
+      },
+    });
+    const gatedRuntime = createCodemodeRuntime({ store, executor, connectors: [gatedBank] });
+    const approved = await gatedRuntime.approve({ executionId: paused.executionId });
+    expect(approved).toMatchObject({
+      status: "paused",
+      pending: [
+        { seq: 0, method: "peek" },
+        { seq: 1, method: "send" },
+      ],
+    });
+    expect(ledger).toEqual(['peek {"id":1}']);
+    expect(await gatedRuntime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+    });
+    expect(ledger).toEqual(['peek {"id":1}', 'gated peek {"id":1}']);
+  });
+
+  it("a program that holds the host's thread still renews its run", async () => {
+    const start = Date.now();
+    const renewals: number[] = [];
+    const base = createStore();
+    // the clock runs 30 times faster, so a 1.5 s loop lasts 45 s of the runtime's time
+    const now = () => start + (Date.now() - start) * 30;
+    const store: JournalStore = {
+      journal(name) {
+        const journal = base.journal(name);
+        return Object.assign(Object.create(journal), {
+          updateExecution: (id: string, expected: never, patch: Record<string, unknown>) => {
+            if (Object.keys(patch).length === 1 && "updatedAt" in patch) renewals.push(Date.now());
+            return journal.updateExecution(id, expected, patch);
+          },
+        });
+      },
+    };
+    const { connector } = bank();
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [connector], now });
+    const output = await runtime.execute({
+      code: "async () => { const t = Date.now(); while (Date.now() - t < 1500) {} return 'held'; }",
+    });
+    expect(output).toMatchObject({ status: "completed", result: "held" });
+    expect(renewals.length).toBeGreaterThan(0);
   });
 
   it("expirePaused never ends a pass that is alive and still calling connectors", async () => {

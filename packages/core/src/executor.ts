@@ -62,6 +62,12 @@ export interface ExecuteRequest {
   limits?: ExecuteLimits;
   /** the calls this pass will replay; optional to use (see `ReplayHint`) */
   replay?: ReplayHint;
+  /**
+   * An executor that runs the program on the host's own thread (QuickJS) calls this at least every
+   * second while the program runs without yielding, so the host can tell its run is alive (the
+   * runtime renews the run's liveness from it); it never throws and returns at once.
+   */
+  heartbeat?: () => void;
 }
 
 /** A failure of the pass, as data. */

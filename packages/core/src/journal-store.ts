@@ -19,10 +19,11 @@ export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
 
 /**
  * Where one journaled call stands: decided and running (`executing`, the crash window), done with its
- * result recorded (`applied`), waiting for a person or an outside result (`pending`), undone by a
- * rollback (`reverted`), or failed the run (`error`).
+ * result recorded (`applied`), waiting for a person or an outside result (`pending`), taken by a
+ * rollback whose revert is running (`reverting`), undone by a rollback (`reverted`), or failed the
+ * run (`error`).
  */
-export type EntryState = "executing" | "applied" | "pending" | "reverted" | "error";
+export type EntryState = "executing" | "applied" | "pending" | "reverting" | "reverted" | "error";
 
 /** A run, as the journal keeps it. Values are text of the value codec. */
 export interface ExecutionRecord {
@@ -44,8 +45,9 @@ export interface JournalEntry {
   executionId: string;
   seq: number;
   kind: "call" | "step";
-  /** the connector, or the step's name for a step */
+  /** the connector (`codemode.step` for a step) */
   connector: string;
+  /** the connector's method, or the step's name */
   method: string;
   /** codec text of the input (calls) */
   args?: string;
@@ -137,6 +139,12 @@ export interface Journal {
 /** Keeps the journals of any number of named runtimes apart. */
 export interface JournalStore {
   journal(name: string): Journal;
+  /**
+   * The object whose storage this is (a database handle, a Durable Object's storage), the same for
+   * every store made over it: runtimes in one process over one scope know each other's live
+   * passes. Default: the store itself.
+   */
+  readonly scope?: object;
 }
 
 /** What a journal's `putEntry` throws for an entry whose run it does not have. */

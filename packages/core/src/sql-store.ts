@@ -530,5 +530,5 @@ class SqlJournal implements Journal {
 export function sqliteStore(db: SyncSqlite): JournalStore {
   const driver = createSqlDriver(db);
   migrate(driver);
-  return { journal: (name) => new SqlJournal(driver, name) };
+  return { journal: (name) => new SqlJournal(driver, name), scope: db };
 }

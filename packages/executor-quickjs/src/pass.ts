@@ -44,6 +44,9 @@ import { disposeTimer, SandboxTimers } from "./sandbox-timers.ts";
 import type { SpareSandboxes } from "./spare-sandboxes.ts";
 import type { InstanceSource, QuickJSInstance } from "./wasm-instances.ts";
 
+/** How often a program that holds the host's thread calls `request.heartbeat`. */
+const HEARTBEAT_EVERY_MS = 1_000;
+
 /** A stalled program whose instance memory is this close to its cap most likely lost a job to OOM. */
 const NEAR_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -216,11 +219,23 @@ export class Pass {
       // limit is only a fallback; a capped linear memory is the real one.
       if (!this.#config.source.capsMemory) runtime.setMemoryLimit(this.#config.memoryBytes);
       runtime.setMaxStackSize(this.#config.stackBytes);
+      const heartbeat = this.#config.request.heartbeat;
+      let beaten = Date.now();
       runtime.setInterruptHandler(() => {
         if (this.#closed) return true;
-        if (Date.now() >= this.#deadline) {
+        const time = Date.now();
+        if (time >= this.#deadline) {
           this.#timedOut = true;
           return true;
+        }
+        // a program that runs without yielding holds the host's thread: tell the host it lives
+        if (heartbeat && time - beaten >= HEARTBEAT_EVERY_MS) {
+          beaten = time;
+          try {
+            heartbeat();
+          } catch {
+            // the host's own affair
+          }
         }
         return false;
       });

@@ -7,12 +7,14 @@ import { type FaultMode, readLedger, trackerConnector } from "./tracker.ts";
 
 export class TestAgent extends DurableObject<Env> {
   readonly runtime: CodemodeRuntime;
+  /** the same runtime a minute later: what expiry sees once a run's liveness has lapsed */
+  readonly #later: CodemodeRuntime;
   /** fault points armed in this instance's memory: an eviction disarms them */
   readonly #armed = new Map<string, FaultMode>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.runtime = createCodemodeRuntime({
+    const options: Parameters<typeof createCodemodeRuntime>[0] = {
       ctx: this.ctx,
       executor: new DynamicWorkerExecutor({ loader: env.LOADER }),
       connectors: [
@@ -33,7 +35,9 @@ export class TestAgent extends DurableObject<Env> {
         }),
       ],
       name: "agent",
-    });
+    };
+    this.runtime = createCodemodeRuntime(options);
+    this.#later = createCodemodeRuntime({ ...options, now: () => Date.now() + 60_000 });
   }
 
   execute(code: string) {
@@ -47,6 +51,10 @@ export class TestAgent extends DurableObject<Env> {
   }
   rollback(executionId: string) {
     return this.runtime.rollback({ executionId });
+  }
+  /** a rollback a minute later: a revert an evicted instance had taken is stale by then */
+  rollbackLater(executionId: string) {
+    return this.#later.rollback({ executionId });
   }
   pending() {
     return this.runtime.pending();
@@ -67,8 +75,9 @@ export class TestAgent extends DurableObject<Env> {
   arm(point: string, mode: FaultMode) {
     this.#armed.set(point, mode);
   }
+  /** expiry a minute later (a running run's liveness lasts 30 s after its last renewal) */
   expirePaused(maxAgeMs: number) {
-    return this.runtime.expirePaused({ maxAgeMs });
+    return this.#later.expirePaused({ maxAgeMs });
   }
   /** a run's status and its journal as `[seq, method, state]` */
   async journal(id: string) {

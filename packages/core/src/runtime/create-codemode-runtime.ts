@@ -20,6 +20,7 @@ import {
   pending,
   type RuntimeExecution,
 } from "./history.ts";
+import { livePassesOf } from "./live-passes.ts";
 import { type RollbackReport, rollback } from "./rollback.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
@@ -128,6 +129,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     maxExecutions: options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS,
     transformResult: options.transformResult,
     hooks: connectorHooks(options.connectors),
+    live: livePassesOf(store.scope ?? store),
   };
 }
 

@@ -105,7 +105,10 @@ export async function decideCall(
       return { kind: "replay", entry: recorded };
     }
     if (recorded.state === "pending") {
-      // approved since: it runs now, once, with exactly the input the person was shown
+      // only an approval of this pass's run covers it (a result for a deferred sibling does not):
+      // otherwise the run pauses here again, the call still waiting
+      if (!pass.approved.has(seq)) return pauseHere(pass);
+      // approved: it runs now, once, with exactly the input the person was shown
       const taken = await journal.updateEntry(executionId, seq, ["pending"], {
         state: "executing",
         updatedAt: now(),
@@ -116,17 +119,28 @@ export async function decideCall(
       }
       return { kind: "execute", input: codec.decode(recorded.args as string) };
     }
-    if (recorded.state === "error" || recorded.state === "reverted") {
+    if (recorded.state !== "executing" && recorded.state !== "applied") {
       return diverge(pass, seq, recorded, resolved.name, method, args);
     }
     // executing (a crash between deciding and recording: the documented window, the same key) or a
-    // reexecute entry: it runs again
+    // reexecute entry: it runs again, unless the method now needs a person where it did not
+    if (!recorded.requiresApproval && (await gated(definition, input, executionId, seq))) {
+      pass.guard();
+      await journal.updateEntry(executionId, seq, [recorded.state], {
+        state: "pending",
+        requiresApproval: true,
+        deferred: definition.deferred === true,
+        args,
+        updatedAt: now(),
+      });
+      return pauseHere(pass);
+    }
     return { kind: "execute", input };
   }
   const decision = approvalNeeded(definition, input, executionId, seq);
   const needsApproval = typeof decision === "boolean" ? decision : await decision;
   pass.guard();
-  const gated = needsApproval || definition.deferred === true;
+  const waits = needsApproval || definition.deferred === true;
   const time = now();
   await journal.putEntry({
     executionId,
@@ -135,17 +149,34 @@ export async function decideCall(
     connector: resolved.name,
     method,
     args,
-    state: gated ? "pending" : "executing",
+    state: waits ? "pending" : "executing",
     requiresApproval: needsApproval,
     deferred: definition.deferred === true,
     replay: definition.replay ?? "record",
     createdAt: time,
     updatedAt: time,
   });
-  if (!gated) return { kind: "execute", input };
+  if (!waits) return { kind: "execute", input };
+  return pauseHere(pass);
+}
+
+/** The pass stops at a call that waits: the run pauses once the pass has settled. */
+function pauseHere(pass: PassState): Decision {
   pass.paused = true;
   pass.stop(PAUSE);
   return { kind: "pause" };
+}
+
+/** Whether the method waits for a person or an outside result for this input now. */
+async function gated(
+  definition: ConnectorMethod,
+  input: unknown,
+  executionId: string,
+  seq: number,
+): Promise<boolean> {
+  return (
+    definition.deferred === true || (await approvalNeeded(definition, input, executionId, seq))
+  );
 }
 
 /** What a recorded call gave the code: its value, or its error thrown again. */

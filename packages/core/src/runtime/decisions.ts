@@ -22,6 +22,7 @@ export async function resume(
   context: RunContext,
   executionId: string,
   claimed?: () => Promise<CodeModeOutput | undefined>,
+  approved = false,
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
   const execution = await journal.getExecution(executionId);
@@ -44,7 +45,7 @@ export async function resume(
   }
   const refused = await claimed?.();
   if (refused) return refused;
-  return runPass(context, { ...execution, status: "running" });
+  return runPass(context, { ...execution, status: "running" }, { approved });
 }
 
 /**
@@ -62,7 +63,7 @@ export async function approve(context: RunContext, executionId: string): Promise
       error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
     };
   }
-  return resume(context, executionId);
+  return resume(context, executionId, undefined, true);
 }
 
 /** Marks every pending call of a run that ended without them as never run. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { mockConnector } from "../test/mock-connector.ts";
-import { passErrorMessage } from "./finish-pass.ts";
-import { testContext } from "./fixtures.ts";
+import { finishPass, passErrorMessage } from "./finish-pass.ts";
+import { runningRun, testContext } from "./fixtures.ts";
+import { PassState } from "./pass-state.ts";
 
 describe("passErrorMessage", () => {
   const context = testContext([
@@ -56,5 +57,25 @@ describe("passErrorMessage", () => {
     ).toBe(
       "ReferenceError: github is not defined. The globals in the sandbox are: tracker, codemode.",
     );
+  });
+});
+
+describe("finishPass", () => {
+  it("reports what the journal says when the run was ended from outside before its outcome was written", async () => {
+    const context = testContext([]);
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map());
+    await pass.end();
+    await context.journal.updateExecution(id, ["running"], {
+      status: "error",
+      error: "Expired while running.",
+    });
+    const config = await context.configurator.configure();
+    expect(await finishPass(context, pass, config, { result: 1, logs: [] })).toEqual({
+      status: "error",
+      executionId: id,
+      error: "Expired while running.",
+    });
+    pass.release();
   });
 });

@@ -105,12 +105,25 @@ export async function finishPass(
     // too big for the audit row: the model still gets it
     resultText = codec.encode(`[not recorded: ${message}]`);
   }
-  await journal.updateExecution(executionId, ["running"], {
+  const completed = await journal.updateExecution(executionId, ["running"], {
     status: "completed",
     result: resultText,
     logs: outcome.logs,
     updatedAt: now(),
   });
+  if (!completed) {
+    // ended from outside in the meantime: the model hears what the journal says
+    const ended = await journal.getExecution(executionId);
+    await context.hooks(executionId, "error", "error");
+    return {
+      status: "error",
+      executionId,
+      error:
+        ended?.error ??
+        `The run is ${ended?.status ?? "gone"}: it was ended from outside while this pass ran.`,
+      ...(outcome.logs.length ? { logs: outcome.logs } : {}),
+    };
+  }
   await context.hooks(executionId, "completed", "completed");
   let result = outcome.result;
   if (context.transformResult) {

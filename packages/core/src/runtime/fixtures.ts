@@ -4,14 +4,17 @@ import type { Executor } from "../executor.ts";
 import { memoryStore } from "../memory-store.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
 import { createConfigurator } from "./configuration.ts";
+import { livePassesOf } from "./live-passes.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
 
 export function testContext(
   connectors: Connector[],
   options: { executor?: Executor; now?: () => number; maxCalls?: number } = {},
 ): RunContext {
+  const store = memoryStore();
   return {
-    journal: memoryStore().journal("test"),
+    journal: store.journal("test"),
+    live: livePassesOf(store),
     executor: options.executor ?? new MockExecutor(() => undefined),
     configurator: createConfigurator(connectors),
     now: options.now ?? (() => Date.now()),

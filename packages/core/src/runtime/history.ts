@@ -2,7 +2,6 @@ import { LIVENESS_MS } from "../invariants.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
 import type { PendingAction } from "../types.ts";
 import { withdrawPending } from "./decisions.ts";
-import { livePasses } from "./live-passes.ts";
 import { codec, type RunContext } from "./run-context.ts";
 
 /** Runs untouched this long are stale for `expirePaused` by default. */
@@ -120,7 +119,7 @@ export async function expirePaused(
     ...(await journal.listStale(["running"], time - Math.max(maxAgeMs, LIVENESS_MS))),
   ];
   for (const record of stale) {
-    if (record.status === "running" && livePasses.has(record.id)) continue;
+    if (record.status === "running" && context.live.has(record.id)) continue;
     const paused = record.status === "paused";
     const changed = await journal.updateExecution(record.id, [record.status], {
       status: paused ? "rejected" : "error",

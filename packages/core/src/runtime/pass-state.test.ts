@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HEARTBEAT_MS } from "../invariants.ts";
 import { runningRun, testContext } from "./fixtures.ts";
-import { livePasses } from "./live-passes.ts";
 import { PassState } from "./pass-state.ts";
 
 describe("PassState", () => {
@@ -27,20 +26,23 @@ describe("PassState", () => {
     await pass.end();
   });
 
-  it("ends only once every call it tracks has settled, and is live until then", async () => {
+  it("ends only once every call it tracks has settled, and is live until it is released", async () => {
     const context = testContext([]);
-    const id = await runningRun(context);
+    const id = await runningRun(context, "exec_released");
     const pass = new PassState(context, id, new Map());
     let finish = () => {};
     pass.track(new Promise<void>((resolve) => (finish = resolve)));
-    expect(livePasses.has(id)).toBe(true);
+    expect(context.live.has(id)).toBe(true);
     let ended = false;
     const ending = pass.end().then(() => (ended = true));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(ended).toBe(false);
     finish();
     await ending;
-    expect(livePasses.has(id)).toBe(false);
+    // live until it has reported
+    expect(context.live.has(id)).toBe(true);
+    pass.release();
+    expect(context.live.has(id)).toBe(false);
   });
 
   it("accepts a replay count only within what was offered and before any live call", async () => {

@@ -2,7 +2,6 @@ import { CodemodeError } from "../codemode-error.ts";
 import { HEARTBEAT_MS } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
 import { after, createAbortController, randomHex } from "../platform.ts";
-import { livePasses } from "./live-passes.ts";
 import type { RunContext } from "./run-context.ts";
 
 /**
@@ -17,6 +16,8 @@ export class PassState {
   readonly recorded: ReadonlyMap<number, JournalEntry>;
   /** a gated call was recorded pending: the run pauses once the pass has settled */
   paused = false;
+  /** the pending calls a person approved for this pass (an approval pass: all that were listed) */
+  readonly approved: ReadonlySet<number>;
   #cursor = 0;
   #stopped: string | undefined;
   readonly #context: RunContext;
@@ -34,12 +35,14 @@ export class PassState {
     context: RunContext,
     executionId: string,
     recorded: ReadonlyMap<number, JournalEntry>,
+    approved: ReadonlySet<number> = new Set(),
   ) {
     this.#context = context;
     this.executionId = executionId;
     this.recorded = recorded;
+    this.approved = approved;
     this.#renewed = context.now();
-    livePasses.add(executionId);
+    context.live.add(executionId);
     const beat = () => {
       this.#cancelHeartbeat = after(HEARTBEAT_MS, () => {
         void this.renew().finally(() => {
@@ -104,8 +107,8 @@ export class PassState {
   }
 
   /**
-   * Ends the pass: stopped, then settled. The run stays renewed (and live in this process) until
-   * its last call has settled, so nothing expires it while a call is still running.
+   * Ends the pass: stopped, then settled. The run stays renewed until its last call has settled,
+   * so nothing expires it while a call is still running.
    */
   async end(): Promise<void> {
     this.stop("The pass has ended.");
@@ -114,8 +117,12 @@ export class PassState {
     } finally {
       this.#ended = true;
       this.#cancelHeartbeat();
-      livePasses.delete(this.executionId);
     }
+  }
+
+  /** The pass has reported: its run is no longer live in this process. */
+  release(): void {
+    this.#context.live.delete(this.executionId);
   }
 
   /** A token for the step at `seq`: only it records the step's value, once. */
@@ -137,6 +144,14 @@ export class PassState {
   /** Whether the run's heartbeat is due (then `renew` it): checked on every call, cheaply. */
   renewDue(): boolean {
     return this.#context.now() - this.#renewed >= HEARTBEAT_MS;
+  }
+
+  /**
+   * The executor's heartbeat while the program holds the host's thread: renews the run when due. A
+   * store over synchronous SQLite (or memory) writes at once, without the event loop.
+   */
+  beat(): void {
+    if (this.renewDue()) void this.renew().catch(() => {});
   }
 
   /** Renews the run (a conditional write); a run someone else ended stops this pass. */

@@ -1,5 +1,5 @@
 import { CodemodeError } from "../codemode-error.ts";
-import { decodeErrorRecord, messageOf } from "../invariants.ts";
+import { decodeErrorRecord, LIVENESS_MS, messageOf } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
 import { createAbortController } from "../platform.ts";
 import { withdrawPending } from "./decisions.ts";
@@ -37,6 +37,9 @@ export interface RollbackReport {
 /** What rollback does with an entry, before any revert runs. */
 function classify(
   entry: JournalEntry,
+  now: number,
+  /** a rollback in this process is reverting it */
+  live: boolean,
   connectors: Awaited<ReturnType<RunContext["configurator"]["configure"]>>["connectors"],
 ): RollbackCall | "revert" {
   const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
@@ -53,6 +56,9 @@ function classify(
       outcome: "unrecorded",
       reason: `it ran, but its result was not recorded: ${entry.error ?? "unknown"}`,
     };
+  }
+  if (entry.state === "reverting" && (live || now - entry.updatedAt < LIVENESS_MS)) {
+    return { ...call, outcome: "skipped", reason: "another rollback is reverting it" };
   }
   if (entry.error !== undefined) {
     const record = decodeErrorRecord(entry.error, entry.result);
@@ -127,12 +133,20 @@ export async function rollback(context: RunContext, executionId: string): Promis
     return rollback(context, executionId);
   }
   const calls: RollbackCall[] = [];
+  const revertKey = (seq: number) => `${idempotencyKey(executionId, seq)}:revert`;
   const failures: string[] = [];
   const entries = (
-    await journal.listEntries(executionId, { states: ["applied", "executing", "error"] })
+    await journal.listEntries(executionId, {
+      states: ["applied", "executing", "error", "reverting"],
+    })
   ).filter((entry) => entry.kind === "call");
   for (const entry of entries.reverse()) {
-    const verdict = classify(entry, config.connectors);
+    const verdict = classify(
+      entry,
+      now(),
+      context.live.has(revertKey(entry.seq)),
+      config.connectors,
+    );
     if (verdict !== "revert") {
       calls.push(verdict);
       continue;
@@ -140,6 +154,17 @@ export async function rollback(context: RunContext, executionId: string): Promis
     const resolved = config.connectors.get(entry.connector);
     const method = resolved?.methods.get(entry.method);
     const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
+    // taken first (one taker across callers and processes); a rollback that died after taking it
+    // left it reverting, and a later one takes it again once that is stale
+    const taken = await journal.updateEntry(executionId, entry.seq, [entry.state], {
+      state: "reverting",
+      updatedAt: now(),
+    });
+    if (!taken) {
+      calls.push({ ...call, outcome: "skipped", reason: "another rollback is reverting it" });
+      continue;
+    }
+    context.live.add(revertKey(entry.seq));
     try {
       await resolved?.connector.revert?.(
         method?.original ?? entry.method,
@@ -148,19 +173,26 @@ export async function rollback(context: RunContext, executionId: string): Promis
         {
           executionId,
           seq: entry.seq,
-          idempotencyKey: `${idempotencyKey(executionId, entry.seq)}:revert`,
+          idempotencyKey: revertKey(entry.seq),
           signal: createAbortController().signal,
         },
       );
-      await journal.updateEntry(executionId, entry.seq, ["applied"], {
+      await journal.updateEntry(executionId, entry.seq, ["reverting"], {
         state: "reverted",
         updatedAt: now(),
       });
       calls.push({ ...call, outcome: "reverted" });
     } catch (error) {
       const reason = messageOf(error);
+      // it stays applied: a later rollback tries again
+      await journal.updateEntry(executionId, entry.seq, ["reverting"], {
+        state: "applied",
+        updatedAt: now(),
+      });
       failures.push(`#${entry.seq} ${entry.connector}.${entry.method}: ${reason}`);
       calls.push({ ...call, outcome: "failed", reason });
+    } finally {
+      context.live.delete(revertKey(entry.seq));
     }
   }
   const report = reportOf(calls);

@@ -3,6 +3,7 @@ import type { ExecuteLimits, Executor } from "../executor.ts";
 import type { Journal } from "../journal-store.ts";
 import { createValueCodec } from "../value-codec.ts";
 import type { Configurator } from "./configuration.ts";
+import type { LivePasses } from "./live-passes.ts";
 
 /** What every step of the runtime works with: passed explicitly, so each part can be tested alone. */
 export interface RunContext {
@@ -14,6 +15,8 @@ export interface RunContext {
   maxCalls: number;
   maxExecutions: number;
   transformResult: ((result: unknown) => unknown) | undefined;
+  /** the runs with a pass running over this store in this process */
+  live: LivePasses;
   /** the connectors' end-of-pass and end-of-run hooks; a failing hook never changes the outcome */
   hooks(
     executionId: string,

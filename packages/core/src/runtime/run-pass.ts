@@ -59,6 +59,7 @@ export function replayHint(
 export async function runPass(
   context: RunContext,
   execution: ExecutionRecord,
+  options: { approved?: boolean } = {},
 ): Promise<CodeModeOutput> {
   const config = await context.configurator.configure();
   const executionId = execution.id;
@@ -79,7 +80,14 @@ export async function runPass(
   const recorded = new Map(
     (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
   );
-  const pass = new PassState(context, executionId, recorded);
+  // an approval covers every call that was pending when it took the run, and nothing else
+  const approved = new Set<number>();
+  if (options.approved) {
+    for (const entry of recorded.values()) {
+      if (entry.state === "pending" && !entry.deferred) approved.add(entry.seq);
+    }
+  }
+  const pass = new PassState(context, executionId, recorded, approved);
   let outcome: ExecuteResult;
   try {
     const replay = replayHint(recorded, config, pass);
@@ -90,6 +98,7 @@ export async function runPass(
       signal: pass.controller.signal,
       ...(context.limits ? { limits: context.limits } : {}),
       ...(replay ? { replay } : {}),
+      heartbeat: () => pass.beat(),
     });
   } catch (error) {
     // an executor that throws broke its contract; the run fails with what it said
@@ -101,5 +110,10 @@ export async function runPass(
     // nothing the pass left running reaches a connector any more, and what it started settles
     await pass.end();
   }
-  return finishPass(context, pass, config, outcome);
+  try {
+    // still live here: no expiry in this process takes the run while its outcome is written
+    return await finishPass(context, pass, config, outcome);
+  } finally {
+    pass.release();
+  }
 }

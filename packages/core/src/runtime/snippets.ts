@@ -71,13 +71,21 @@ export async function saveSnippet(
       `No execution has the id "${String(options.executionId).slice(0, 100)}".`,
     );
   }
+  let inputSchema: string | undefined;
+  try {
+    inputSchema =
+      options.inputSchema === undefined ? undefined : JSON.stringify(options.inputSchema);
+  } catch (error) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `The snippet's inputSchema must be a JSON Schema as plain JSON: ${messageOf(error)}`,
+    );
+  }
   await context.journal.putSnippet({
     name,
     ...(options.description ? { description: options.description } : {}),
     code: execution.code,
-    ...(options.inputSchema !== undefined
-      ? { inputSchema: JSON.stringify(options.inputSchema) }
-      : {}),
+    ...(inputSchema !== undefined ? { inputSchema } : {}),
     connectors: execution.connectors,
     savedAt: context.now(),
   });
