@@ -98,7 +98,7 @@ describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", 
     const beside = hostileFrame(`(data, port) => {
       port.postMessage({ type: "log", nonce: data.nonce, line: data.nonce });
     }`);
-    await expect.poll(() => beside.heard.logs.length).toBe(1);
+    await expect.poll(() => beside.heard.logs.length, { timeout: 10_000 }).toBe(1);
     const other = beside.heard.logs[0] ?? "";
 
     const forger = hostileFrame(`(data, port) => {

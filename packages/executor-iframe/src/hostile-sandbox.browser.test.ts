@@ -168,7 +168,7 @@ describe("IframeSandboxExecutor: calls in flight", () => {
       }`,
       { maxConcurrentCalls: 8 },
     );
-    await expect.poll(() => heard.logs).toEqual([`refused ${1000 - 8}`]);
+    await expect.poll(() => heard.logs, { timeout: 10_000 }).toEqual([`refused ${1000 - 8}`]);
     expect(heard.calls).toHaveLength(8);
   });
 });
@@ -184,7 +184,7 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
       call(3);
       port.postMessage({ type: "log", nonce: data.nonce, line: "sent" });
     }`);
-    await expect.poll(() => heard.logs).toEqual(["sent"]);
+    await expect.poll(() => heard.logs, { timeout: 10_000 }).toEqual(["sent"]);
     expect(heard.calls.map(([id]) => id)).toEqual([1, 4]);
   });
 
@@ -196,7 +196,8 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
       };
       port.postMessage({ type: "call", nonce: data.nonce, id: 1, namespace: "ns", method: "echo", input: JSON.stringify("x".repeat(33 * 1024 * 1024)) });
     }`);
-    await expect.poll(() => heard.logs).toEqual(["1 TOO_LARGE"]);
+    // 33 MiB cross two message ports first: give a loaded machine time
+    await expect.poll(() => heard.logs, { timeout: 20_000 }).toEqual(["1 TOO_LARGE"]);
     expect(heard.calls).toEqual([]);
   });
 
@@ -213,7 +214,7 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
       post({ type: "log", line: "after the end" });
       post({ type: "done", outcome: ["ok", '"again"'], dropped: 0 });
     }`);
-    await expect.poll(() => heard.done.length).toBe(1);
+    await expect.poll(() => heard.done.length, { timeout: 10_000 }).toBe(1);
     await sleep(100);
     expect(heard.done).toEqual([["ok", '"real"']]);
     expect(heard.calls, "nothing reaches the host functions after the pass ended").toEqual([]);
