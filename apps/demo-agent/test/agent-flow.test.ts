@@ -70,7 +70,10 @@ describe("the demo agent's flow", () => {
       [1, "create_task", "applied"],
     ]);
 
-    expect(await demo.runtime.rollback({ executionId })).toMatchObject({ reverted: [1], skipped: [0] });
+    expect(await demo.runtime.rollback({ executionId })).toMatchObject({
+      reverted: [1],
+      skipped: [0],
+    });
     expect(demo.tracker.listTasks()).toHaveLength(7);
     expect((await demo.runtime.execution(executionId))?.status).toBe("rolled_back");
   });

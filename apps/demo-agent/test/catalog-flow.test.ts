@@ -53,7 +53,10 @@ describe("the catalog API and connector", () => {
       [1, "createItem", "applied"],
     ]);
 
-    expect(await demo.runtime.rollback({ executionId })).toMatchObject({ reverted: [1], skipped: [0] });
+    expect(await demo.runtime.rollback({ executionId })).toMatchObject({
+      reverted: [1],
+      skipped: [0],
+    });
     expect(demo.catalog.get(5)).toBeUndefined();
   });
 
