@@ -2,7 +2,7 @@ import type { CatalogOptions, DescribeOutput, SearchOutput } from "@codemode/typ
 import { CodemodeError } from "../codemode-error.ts";
 import type { Connector } from "../connector.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
-import { MAX_RECORDED_LENGTH, wellFormed } from "../invariants.ts";
+import { checkText, MAX_RECORDED_LENGTH, wellFormed } from "../invariants.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { randomHex } from "../platform.ts";
 import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
@@ -163,19 +163,6 @@ async function begin(context: RunContext, input: { code: string }): Promise<Code
   return runPass(context, record);
 }
 
-/** A host-side query or target: a string within its limit, or a clear error. */
-function hostText(value: unknown, what: string, max: number): string {
-  if (typeof value !== "string")
-    throw new CodemodeError("INVALID_INPUT", `${what} must be a string.`);
-  if (value.length > max) {
-    throw new CodemodeError(
-      "TOO_LARGE",
-      `${what} is ${value.length} characters; the limit is ${max}.`,
-    );
-  }
-  return value;
-}
-
 /**
  * The durable runtime: runs the model's code through an executor, numbers every connector call and
  * step, journals them, pauses for approvals, replays recorded results on later passes, rolls back,
@@ -232,11 +219,11 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     },
     deleteSnippet: (name) => journal.deleteSnippet(name),
     async search(query) {
-      const text = hostText(query, "A search query", MAX_QUERY_LENGTH);
+      const text = checkText(query, "A search query", MAX_QUERY_LENGTH);
       return (await snippetCatalog(journal, await configurator.configure())).search(text);
     },
     async describe(target) {
-      const text = hostText(target, "A describe target", MAX_TARGET_LENGTH);
+      const text = checkText(target, "A describe target", MAX_TARGET_LENGTH);
       return (await snippetCatalog(journal, await configurator.configure())).describe(text);
     },
   };

@@ -237,14 +237,7 @@ export async function callConnector(
         ? undefined
         : encodeForJournal(result, `The result of ${what}`);
   } catch (error) {
-    // it ran, and what it returned cannot be recorded: the entry says so, and the run fails
-    const message = messageOf(error);
-    await journal.updateEntry(pass.executionId, seq, ["executing"], {
-      state: "error",
-      error: message,
-      updatedAt: now(),
-    });
-    await pass.failRun(message);
+    await pass.failEntry(seq, messageOf(error));
     throw error;
   }
   reply.text = text;

@@ -1,5 +1,6 @@
 import type { ExecuteResult, SandboxError } from "../executor.ts";
 import { encodeForJournal, MAX_ERROR_MESSAGE_LENGTH, MAX_RECORDED_LENGTH } from "../invariants.ts";
+import type { ExecutionRecord } from "../journal-store.ts";
 import type { CodeModeOutput } from "../types.ts";
 import type { Configuration } from "./configuration.ts";
 import { pendingEntries } from "./history.ts";
@@ -54,6 +55,27 @@ export async function passErrorMessage(
 }
 
 /**
+ * The outcome of a pass whose run is no longer running (it failed, or was ended from outside
+ * meanwhile): the model hears what the journal says.
+ */
+async function endedFromOutside(
+  context: RunContext,
+  executionId: string,
+  logs: string[],
+  ended: ExecutionRecord | undefined,
+): Promise<CodeModeOutput> {
+  await context.hooks(executionId, "error", "error");
+  return {
+    status: "error",
+    executionId,
+    error:
+      ended?.error ??
+      `The run is ${ended?.status ?? "gone"}: it was ended from outside while this pass ran.`,
+    ...(logs.length ? { logs } : {}),
+  };
+}
+
+/**
  * `journal.finish` of ARCHITECTURE §3, once the pass has settled: the run pauses (a gated call was
  * recorded), fails (the journal or the code says so) or completes with its recorded result.
  */
@@ -75,16 +97,7 @@ export async function finishPass(
     return { status: "paused", executionId, pending };
   }
   if (final?.status !== "running") {
-    await context.hooks(executionId, "error", "error");
-    return {
-      status: "error",
-      executionId,
-      error:
-        final?.status === "error"
-          ? (final.error ?? "The run failed.")
-          : `The run is ${final?.status ?? "gone"}: it was ended from outside while this pass ran.`,
-      ...(outcome.logs.length ? { logs: outcome.logs } : {}),
-    };
+    return endedFromOutside(context, executionId, outcome.logs, final);
   }
   if ("error" in outcome) {
     return failPass(
@@ -112,17 +125,8 @@ export async function finishPass(
     updatedAt: now(),
   });
   if (!completed) {
-    // ended from outside in the meantime: the model hears what the journal says
     const ended = await journal.getExecution(executionId);
-    await context.hooks(executionId, "error", "error");
-    return {
-      status: "error",
-      executionId,
-      error:
-        ended?.error ??
-        `The run is ${ended?.status ?? "gone"}: it was ended from outside while this pass ran.`,
-      ...(outcome.logs.length ? { logs: outcome.logs } : {}),
-    };
+    return endedFromOutside(context, executionId, outcome.logs, ended);
   }
   await context.hooks(executionId, "completed", "completed");
   let result = outcome.result;

@@ -93,6 +93,19 @@ export class PassState {
     });
   }
 
+  /**
+   * A call or step ran but what it gave cannot be recorded: its entry says so (`error`, which a
+   * rollback reports as unrecorded) and the run fails.
+   */
+  async failEntry(seq: number, message: string): Promise<void> {
+    await this.#context.journal.updateEntry(this.executionId, seq, ["executing"], {
+      state: "error",
+      error: message,
+      updatedAt: this.#context.now(),
+    });
+    await this.failRun(message);
+  }
+
   /** Follows a host call of this pass until it settles: the pass reports only after. */
   track<T>(call: Promise<T>): Promise<T> {
     this.#inflight.add(call);

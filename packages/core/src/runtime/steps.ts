@@ -80,12 +80,7 @@ export async function recordStep(
   try {
     text = encodeForJournal(value, "The value of a codemode.step");
   } catch (error) {
-    await context.journal.updateEntry(pass.executionId, seq, ["executing"], {
-      state: "error",
-      error: messageOf(error),
-      updatedAt: context.now(),
-    });
-    await pass.failRun(messageOf(error));
+    await pass.failEntry(seq, messageOf(error));
     throw error;
   }
   await context.journal.applyEntry(pass.executionId, seq, {
