@@ -5,6 +5,7 @@ export {
   encodeErrorRecord,
   errorFromRecord,
   errorRecordOf,
+  messageOf,
 } from "./invariants.ts";
 export { knownEncodings } from "./known-encodings.ts";
 export {

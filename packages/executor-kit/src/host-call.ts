@@ -4,7 +4,7 @@ import {
   type ExecuteResult,
   type HostNamespaces,
 } from "@codemode/core";
-import { errorRecordOf, knownEncodings } from "@codemode/core/internal";
+import { errorRecordOf, knownEncodings, messageOf } from "@codemode/core/internal";
 
 /** A failure as it crosses the boundary. */
 export interface ErrorInfo {
@@ -52,9 +52,8 @@ export function describeNamespaces(globals: HostNamespaces): Record<string, stri
   return out;
 }
 
-export function messageOf(error: unknown): string {
-  return errorRecordOf(error).message;
-}
+/** The message of a thrown value of any shape (core's, shared). */
+export { messageOf };
 
 /** A failure of any shape as it crosses: name, message, code and data (core's `errorRecordOf`). */
 export function errorInfoOf(error: unknown): ErrorInfo {

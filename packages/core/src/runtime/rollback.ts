@@ -2,6 +2,7 @@ import { CodemodeError } from "../codemode-error.ts";
 import { decodeErrorRecord, LIVENESS_MS, messageOf } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
 import { createAbortController } from "../platform.ts";
+import type { Configuration } from "./configuration.ts";
 import { withdrawPending } from "./decisions.ts";
 import { codec, idempotencyKey, type RunContext } from "./run-context.ts";
 
@@ -40,7 +41,7 @@ function classify(
   now: number,
   /** a rollback in this process is reverting it */
   live: boolean,
-  connectors: Awaited<ReturnType<RunContext["configurator"]["configure"]>>["connectors"],
+  connectors: Configuration["connectors"],
 ): RollbackCall | "revert" {
   const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
   if (entry.state === "executing") {
