@@ -6,6 +6,7 @@ import {
   encodeForJournal,
   errorFromRecord,
   errorRecordOf,
+  MAX_ERROR_DATA_KEYS,
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_RECORDED_LENGTH,
   wellFormed,
@@ -87,6 +88,17 @@ describe("errorRecordOf: a failure of any shape is recorded as a failure", () =>
     const record = errorRecordOf(error);
     expect(record.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_LENGTH + 1);
     expect(record.data).toBeUndefined();
+  });
+
+  it("keeps at most the first MAX_ERROR_DATA_KEYS data properties", () => {
+    const error = Object.assign(
+      new Error("many"),
+      Object.fromEntries(Array.from({ length: 250 }, (_, index) => [`k${index}`, index])),
+    );
+    const data = errorRecordOf(error).data as Record<string, number>;
+    expect(Object.keys(data)).toHaveLength(MAX_ERROR_DATA_KEYS);
+    expect(data.k0).toBe(0);
+    expect(data.k99).toBe(99);
   });
 
   it("a record round-trips through the journal into the same error, and an old row keeps its message", () => {

@@ -26,6 +26,8 @@ export const MAX_RECORDED_LENGTH = 1_000_000;
 export const MAX_ERROR_MESSAGE_LENGTH = 10_000;
 /** Characters of an error's data (its codec text) the journal keeps; more is left out. */
 export const MAX_ERROR_DATA_LENGTH = 100_000;
+/** Own data properties of an error the journal keeps, at most (the first ones). */
+export const MAX_ERROR_DATA_KEYS = 100;
 /** How often a running pass renews its run. */
 export const HEARTBEAT_MS = 10_000;
 /** A running run not renewed this long has no live pass (expiry waits at least this long). */
@@ -117,16 +119,15 @@ function dataOf(error: object): Record<string, unknown> | undefined {
     return undefined;
   }
   const data: Record<string, unknown> = {};
-  let any = false;
+  let count = 0;
   for (const key of keys) {
     if (OWN_FIELDS.has(key)) continue;
     const value = read(error, key);
     if (typeof value === "function" || typeof value === "symbol") continue;
     data[key] = value;
-    any = true;
-    if (keys.length > 100) break;
+    if (++count >= MAX_ERROR_DATA_KEYS) break;
   }
-  if (!any) return undefined;
+  if (count === 0) return undefined;
   try {
     const text = codec.encode(data);
     if (text.length > MAX_ERROR_DATA_LENGTH) return undefined;
