@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV4 } from "@ai-sdk/provider";
 import { type ModelMessage, stepCountIs, streamText, type Tool } from "ai";
 import type { CodeModeOutput } from "codemode";
 import type { ChatEvent } from "./chat-event.ts";
@@ -18,7 +18,7 @@ export const SYSTEM_PROMPT = [
 ].join(" ");
 
 export interface ChatTurn {
-  model: LanguageModelV3;
+  model: LanguageModelV3 | LanguageModelV4;
   tool: Tool;
   /** the conversation so far */
   history: ModelMessage[];

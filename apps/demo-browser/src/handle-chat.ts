@@ -1,7 +1,7 @@
 // POST /api/chat: the page sends its UI messages and the schemas of the tools it runs itself; the
 // model answers as a UI message stream. A call of a client tool ends the step: the tool has no
 // `execute` here, so the call goes back to the page, which runs it and sends the conversation again.
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV4 } from "@ai-sdk/provider";
 import {
   convertToModelMessages,
   jsonSchema,
@@ -40,7 +40,10 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 const badRequest = (error: string) => Response.json({ error }, { status: 400 });
 
-export async function handleChat(request: Request, model: LanguageModelV3): Promise<Response> {
+export async function handleChat(
+  request: Request,
+  model: LanguageModelV3 | LanguageModelV4,
+): Promise<Response> {
   let body: { messages?: unknown; clientTools?: unknown };
   try {
     body = (await request.json()) as typeof body;

@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV4 } from "@ai-sdk/provider";
 import { createWorkersAI } from "workers-ai-provider";
 import type { ModelInfo, ModelProvider } from "./model-info.ts";
 import { OFFLINE_MODEL_LABEL } from "./offline-demo-model.ts";
@@ -16,7 +16,7 @@ export interface ModelSettings {
 }
 
 export interface SelectedModel extends ModelInfo {
-  model: LanguageModelV3;
+  model: LanguageModelV3 | LanguageModelV4;
 }
 
 export const DEFAULT_WORKERS_AI_MODEL = "@cf/meta/llama-4-scout-17b-16e-instruct";

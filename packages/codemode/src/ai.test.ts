@@ -103,7 +103,7 @@ describe("createCodeTool", () => {
     await expect(
       execute(
         { code: "async () => { console.log('before'); await codemode.countTasks({}); }" },
-        { toolCallId: "t", messages: [] },
+        { toolCallId: "t", messages: [], context: undefined },
       ),
     ).rejects.toThrow(/Invalid input for codemode\.countTasks[\s\S]*Console output:\nbefore/);
   });

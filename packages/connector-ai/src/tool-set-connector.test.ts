@@ -41,7 +41,7 @@ function payments() {
             id,
             amount,
             toolCallId: options.toolCallId,
-            context: options.experimental_context,
+            context: options.context,
           });
           return { id, paid: amount };
         },
@@ -115,7 +115,7 @@ describe("toolSetConnector", () => {
     ]);
     expect(asked[0]).toMatchObject({
       amount: 40,
-      options: { messages, experimental_context: { tenant: "acme" } },
+      options: { messages, context: { tenant: "acme" }, experimental_context: { tenant: "acme" } },
     });
 
     const approved = await runtime.approve({ executionId: paused.executionId });

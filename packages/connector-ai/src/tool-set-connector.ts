@@ -10,11 +10,26 @@ export interface ToolSetConnectorOptions {
   tools: ToolSet;
   /** passed to every tool's `execute` and `needsApproval` as the AI SDK's `messages` */
   messages?: ModelMessage[];
-  /** passed to every tool's `execute` and `needsApproval` as `experimental_context` */
+  /** passed to every tool's `execute` and `needsApproval` as `context` (AI SDK 7; `experimental_context` in 6) */
   context?: unknown;
 }
 
 type AnyTool = Tool<unknown, unknown>;
+type ExecuteOptions = ToolExecutionOptions<unknown>;
+
+/** What a tool's `execute` and `needsApproval` receive, in the shape of AI SDK 7 and of 6 alike. */
+function toolOptions(
+  call: { executionId: string; seq: number },
+  messages: ModelMessage[],
+  context: unknown,
+): ExecuteOptions {
+  return {
+    toolCallId: toolCallId(call),
+    messages,
+    context,
+    experimental_context: context,
+  } as ExecuteOptions;
+}
 
 /** The AI SDK's call id for a sandbox call: stable across passes of one run, like the idempotency key. */
 function toolCallId(call: { executionId: string; seq: number }): string {
@@ -61,32 +76,36 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
       typeof tool.inputSchema === "function"
         ? (tool.inputSchema as () => unknown)()
         : tool.inputSchema;
+    // AI SDK 7 lets a description depend on the tool's context
+    const description: unknown =
+      typeof tool.description === "function"
+        ? (tool.description as (options: { context: unknown }) => unknown)({
+            context: options.context,
+          })
+        : tool.description;
     const execute = tool.execute;
     const needsApproval = tool.needsApproval;
     methods[name] = {
-      ...(tool.description ? { description: tool.description } : {}),
+      ...(typeof description === "string" && description ? { description } : {}),
       inputSchema,
       ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
       ...(needsApproval === true
         ? { requiresApproval: true }
         : typeof needsApproval === "function"
           ? {
-              requiresApproval: (input: unknown, call: { executionId: string; seq: number }) =>
-                needsApproval(input, {
-                  toolCallId: toolCallId(call),
-                  messages,
-                  experimental_context: options.context,
-                }),
+              requiresApproval: async (
+                input: unknown,
+                call: { executionId: string; seq: number },
+              ) =>
+                (await needsApproval(input, toolOptions(call, messages, options.context))) === true,
             }
           : {}),
       ...(typeof execute === "function"
         ? {
             execute: async (input: unknown, call: CallContext) => {
-              const callOptions: ToolExecutionOptions = {
-                toolCallId: toolCallId(call),
-                messages,
-                abortSignal: call.signal as ToolExecutionOptions["abortSignal"],
-                experimental_context: options.context,
+              const callOptions: ExecuteOptions = {
+                ...toolOptions(call, messages, options.context),
+                abortSignal: call.signal as ExecuteOptions["abortSignal"],
               };
               return settle(await execute(input, callOptions));
             },
