@@ -147,7 +147,8 @@ export class DemoAgent extends DurableObject<Env> {
       await this.runtime.ready();
       const messages = await runChatTurn({
         model: this.model().model,
-        tool: this.runtime.tool(),
+        // the page decides paused runs in its side panel (approvals in the chat: the demo issue)
+        tool: this.runtime.tool({ approvals: "host" }),
         history,
         text,
         send: (event) => this.broadcast(event),

@@ -28,7 +28,7 @@ export function agentInNode() {
     await runtime.ready();
     const messages = await runChatTurn({
       model: offlineAgentModel(),
-      tool: runtime.tool(),
+      tool: runtime.tool({ approvals: "host" }),
       history: history.list(),
       text,
       send: (event) => events.push(event),

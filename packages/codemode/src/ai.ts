@@ -11,6 +11,7 @@ import {
 } from "./code-tool.ts";
 
 export { type ToolSetConnectorOptions, toolSetConnector } from "@codemode/connector-ai";
+export { withApprovalDetails } from "./approval-details.ts";
 export type { CodeToolOutput } from "./code-tool.ts";
 
 export interface CreateCodeToolOptions {

@@ -6,11 +6,14 @@ export {
 export {
   type CodeModeInput,
   type CodeModeOutput,
+  type CodemodeApprovalDescriptor,
   CodemodeError,
   type CodemodeErrorCode,
+  type CodemodeProgress,
   type CodemodeRuntime,
   type CodemodeRuntimeOptions,
   type CodemodeTool,
+  type CodemodeToolOutput,
   type Connector,
   createCodemodeRuntime,
   type DescribeOutput,
@@ -21,6 +24,7 @@ export {
   type RollbackCall,
   type RollbackReport,
   type RuntimeExecution,
+  type RuntimeToolOptions,
   type SearchOutput,
   sqliteStore,
 } from "@codemode/core";

@@ -1,44 +1,248 @@
-// runtime.tool() as an AI SDK tool, driven by the AI SDK's mock model over two steps: the first runs
-// code that pauses for approval, the second reads the paused output and answers.
+// runtime.tool() as an AI SDK tool, driven by the AI SDK's mock model. With the AI SDK's approvals
+// (the default) a paused run is a tool approval request in the UI message stream; the person's
+// answer, sent back as the AI SDK's chat does, gives the tool its real outcome and the model its next
+// step. With `approvals: "host"` the tool returns the paused run for the host to decide.
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
-import { generateText, stepCountIs } from "ai";
+import {
+  convertToModelMessages,
+  generateText,
+  readUIMessageStream,
+  stepCountIs,
+  streamText,
+  type UIMessage,
+} from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codeThenAnswerModel } from "../test/code-then-answer-model.ts";
-import { createCodemodeRuntime, functionConnector, memoryStore } from "./index.ts";
+import { withApprovalDetails } from "./ai.ts";
+import {
+  type CodemodeApprovalDescriptor,
+  createCodemodeRuntime,
+  functionConnector,
+  memoryStore,
+} from "./index.ts";
 
-describe("runtime.tool()", () => {
-  it("works as an AI SDK tool through generateText, pausing on approval", async () => {
-    const created: string[] = [];
-    const issues = functionConnector({
-      name: "issues",
-      instructions: "The team's issue tracker.",
-      methods: {
-        list: {
-          description: "List open issues.",
-          inputSchema: z.object({}),
-          execute: async () => [{ number: 1 }],
-        },
-        create: {
-          description: "Open an issue.",
-          inputSchema: z.object({ title: z.string() }),
-          requiresApproval: true,
-          execute: async ({ title }) => {
-            created.push(title);
-            return { number: 2 };
-          },
+function issueTracker() {
+  const created: string[] = [];
+  const issues = functionConnector({
+    name: "issues",
+    instructions: "The team's issue tracker.",
+    methods: {
+      list: {
+        description: "List open issues.",
+        inputSchema: z.object({}),
+        execute: async () => [{ number: 1 }, { number: 3 }],
+      },
+      create: {
+        description: "Open an issue.",
+        inputSchema: z.object({ title: z.string() }),
+        requiresApproval: true,
+        execute: async ({ title }) => {
+          created.push(title);
+          return { number: created.length + 10 };
         },
       },
+    },
+  });
+  const runtime = createCodemodeRuntime({
+    store: memoryStore(),
+    executor: new QuickJSExecutor(),
+    connectors: [issues],
+  });
+  return { runtime, created };
+}
+
+const CODE =
+  'const open = await issues.list({}); const made = await Promise.all([issues.create({ title: "Triage" }), issues.create({ title: "Plan" })]); return { open: open.length, made: made.map((m) => m.number) };';
+
+type ToolPart = {
+  type: string;
+  toolCallId: string;
+  state: string;
+  output?: unknown;
+  preliminary?: boolean;
+  approval?: { id: string; approved?: boolean; reason?: string; descriptor?: unknown };
+};
+
+/** One request of a chat: the route's streamText, its UI message stream read as the chat reads it. */
+async function chatTurn(
+  runtime: ReturnType<typeof issueTracker>["runtime"],
+  model: ReturnType<typeof codeThenAnswerModel>["model"],
+  messages: UIMessage[],
+) {
+  await runtime.rejectDenied(messages);
+  const result = streamText({
+    model,
+    tools: { codemode: runtime.tool() },
+    messages: await convertToModelMessages(messages),
+    stopWhen: stepCountIs(3),
+  });
+  const last = messages[messages.length - 1];
+  const stream = result
+    .toUIMessageStream({
+      originalMessages: messages,
+    })
+    .pipeThrough(withApprovalDetails(runtime));
+  let message: UIMessage | undefined;
+  const seen: ToolPart[][] = [];
+  for await (const snapshot of readUIMessageStream({
+    stream,
+    ...(last?.role === "assistant" ? { message: last } : {}),
+  })) {
+    message = snapshot;
+    seen.push(snapshot.parts.filter((part) => part.type === "tool-codemode") as ToolPart[]);
+  }
+  if (!message) throw new Error("no assistant message");
+  return { message, seen };
+}
+
+/** What the AI SDK's chat does on `addToolApprovalResponse`. */
+function answer(message: UIMessage, approved: boolean, reason?: string): UIMessage {
+  return {
+    ...message,
+    parts: message.parts.map((part) => {
+      const tool = part as unknown as ToolPart;
+      return tool.state === "approval-requested"
+        ? ({
+            ...tool,
+            state: "approval-responded",
+            approval: { ...tool.approval, approved, ...(reason ? { reason } : {}) },
+          } as unknown as typeof part)
+        : part;
+    }),
+  };
+}
+
+const user = (text: string): UIMessage => ({
+  id: "u1",
+  role: "user",
+  parts: [{ type: "text", text }],
+});
+
+describe("runtime.tool() with the AI SDK's approvals", () => {
+  it("asks in the chat, runs what the person approved, and the model reads the real outcome", async () => {
+    const { runtime, created } = issueTracker();
+    const { model, prompts } = codeThenAnswerModel(CODE, "Both issues are open now.");
+    const first = await chatTurn(runtime, model, [user("Open triage and planning issues.")]);
+    const requested = first.message.parts.find(
+      (part) => (part as unknown as ToolPart).state === "approval-requested",
+    ) as unknown as ToolPart;
+    expect(requested).toBeDefined();
+    const descriptor = requested.approval?.descriptor as CodemodeApprovalDescriptor;
+    // the request shows every call the run waits for, with its exact input; none ran yet
+    expect(descriptor.pending).toEqual([
+      expect.objectContaining({
+        seq: 1,
+        connector: "issues",
+        method: "create",
+        args: { title: "Triage" },
+      }),
+      expect.objectContaining({
+        seq: 2,
+        connector: "issues",
+        method: "create",
+        args: { title: "Plan" },
+      }),
+    ]);
+    expect(created).toEqual([]);
+    expect(prompts).toHaveLength(1);
+
+    const approved = answer(first.message, true);
+    const second = await chatTurn(runtime, model, [
+      user("Open triage and planning issues."),
+      approved,
+    ]);
+    const done = second.message.parts.find(
+      (part) => (part as unknown as ToolPart).state === "output-available",
+    ) as unknown as ToolPart;
+    expect(done.output).toMatchObject({ status: "completed", result: { open: 2, made: [11, 12] } });
+    expect(created).toEqual(["Triage", "Plan"]);
+    // progress came first, as preliminary results, then the outcome
+    expect(second.seen.flat().some((part) => part.preliminary === true)).toBe(true);
+    // the model's next step read the outcome, and answered
+    expect(JSON.stringify(prompts[1])).toContain('"status":"completed"');
+    expect(second.message.parts.at(-1)).toMatchObject({
+      type: "text",
+      text: "Both issues are open now.",
     });
+    expect((await runtime.execution(descriptor.executionId))?.status).toBe("completed");
+
+    // the same answer sent again runs nothing twice
+    await chatTurn(runtime, model, [user("Open triage and planning issues."), approved]);
+    expect(created).toEqual(["Triage", "Plan"]);
+  });
+
+  it("rejects the whole run when the person denies it, with the reason", async () => {
+    const { runtime, created } = issueTracker();
+    const { model, prompts } = codeThenAnswerModel(CODE, "Understood, nothing was opened.");
+    const first = await chatTurn(runtime, model, [user("Open issues.")]);
+    const requested = first.message.parts.find(
+      (part) => (part as unknown as ToolPart).state === "approval-requested",
+    ) as unknown as ToolPart;
+    const { executionId } = (requested.approval as { descriptor: CodemodeApprovalDescriptor })
+      .descriptor;
+    const denied = answer(first.message, false, "not this week");
+    const second = await chatTurn(runtime, model, [user("Open issues."), denied]);
+    expect(created).toEqual([]);
+    const run = await runtime.execution(executionId);
+    expect(run).toMatchObject({ status: "rejected" });
+    expect(run?.error).toContain("not this week");
+    expect(await runtime.pending(executionId)).toEqual([]);
+    expect(second.message.parts.at(-1)).toMatchObject({ text: "Understood, nothing was opened." });
+    expect(JSON.stringify(prompts[1])).toContain("execution-denied");
+    // an approval that arrives afterwards, from outside the chat, finds nothing to run
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });
+    expect(created).toEqual([]);
+  });
+
+  it("does not run a paused call when execute is reached without the person's answer", async () => {
+    const { runtime, created } = issueTracker();
+    const tool = runtime.tool();
+    const options = { toolCallId: "t-1", messages: [] };
+    expect(await tool.needsApproval?.({ code: CODE }, options)).toBe(true);
+    const outputs = [];
+    for await (const output of tool.execute({ code: CODE }, options)) outputs.push(output);
+    expect(outputs.at(-1)).toMatchObject({ status: "paused" });
+    expect(created).toEqual([]);
+  });
+
+  it("streams a run that cannot pause from execute, and keeps the model's reading compact", async () => {
     const runtime = createCodemodeRuntime({
       store: memoryStore(),
       executor: new QuickJSExecutor(),
-      connectors: [issues],
+      connectors: [
+        functionConnector({
+          name: "math",
+          methods: { double: { inputSchema: z.number(), execute: async (n: number) => n * 2 } },
+        }),
+      ],
     });
+    const tool = runtime.tool();
+    const code =
+      "let n = 1; for (let i = 0; i < 5; i++) n = await math.double(n); for (let i = 0; i < 80; i++) console.log('line', i); return n;";
+    expect(await tool.needsApproval?.({ code }, { toolCallId: "s-1", messages: [] })).toBe(false);
+    const outputs = [];
+    for await (const output of tool.execute({ code }, { toolCallId: "s-1", messages: [] })) {
+      outputs.push(output);
+    }
+    const final = outputs.at(-1);
+    expect(final).toMatchObject({ status: "completed", result: 32 });
+    expect(outputs.slice(0, -1).every((output) => output.status === "running")).toBe(true);
+    expect(outputs.length).toBeGreaterThan(1);
+    const seen = tool.toModelOutput({ output: final });
+    const logs = (seen.value as { logs: string[] }).logs;
+    expect(logs).toHaveLength(51);
+    expect(logs[0]).toBe("… 30 earlier lines");
+  });
+});
+
+describe("runtime.tool() with the host's approvals", () => {
+  it("returns the paused run through generateText; the host approves it", async () => {
+    const { runtime, created } = issueTracker();
     const code =
       'const open = await issues.list({}); if (open.length) await issues.create({ title: "Triage" }); return open.length;';
     const { model, prompts } = codeThenAnswerModel(code, "Waiting for your approval.");
-    const tool = runtime.tool();
+    const tool = runtime.tool({ approvals: "host" });
     const result = await generateText({
       model,
       tools: { codemode: tool },
@@ -60,7 +264,7 @@ describe("runtime.tool()", () => {
     expect(tool.description).toContain("- issues: The team's issue tracker.");
     expect(await runtime.approve({ executionId: output.executionId })).toMatchObject({
       status: "completed",
-      result: 1,
+      result: 2,
     });
     expect(created).toEqual(["Triage"]);
   });

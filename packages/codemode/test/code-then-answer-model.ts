@@ -1,5 +1,6 @@
 // The AI SDK's mock model scripted for a code tool: its first step calls `codemode` with the given
-// code, its second answers with the given text. It keeps the prompts it was given.
+// code, every later one answers with the given text, generated or streamed. It keeps the prompts it
+// was given.
 import { MockLanguageModelV3 } from "ai/test";
 
 const usage = {
@@ -7,9 +8,38 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
+const streamOf = (parts: unknown[]) =>
+  new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+
 export function codeThenAnswerModel(code: string, answer: string) {
   const prompts: unknown[] = [];
   const model = new MockLanguageModelV3({
+    doStream: async (options) => {
+      prompts.push(options.prompt);
+      const parts =
+        prompts.length === 1
+          ? [
+              {
+                type: "tool-call",
+                toolCallId: "c1",
+                toolName: "codemode",
+                input: JSON.stringify({ code }),
+              },
+              { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
+            ]
+          : [
+              { type: "text-start", id: "t" },
+              { type: "text-delta", id: "t", delta: answer },
+              { type: "text-end", id: "t" },
+              { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
+            ];
+      return { stream: streamOf(parts) as never };
+    },
     doGenerate: async (options) => {
       prompts.push(options.prompt);
       return prompts.length === 1

@@ -32,7 +32,19 @@ export {
   TERMINAL_STATUSES,
 } from "./journal-store.ts";
 export { memoryStore } from "./memory-store.ts";
-export type { CodeInputSchema, CodemodeTool } from "./runtime/code-tool.ts";
+export { type ApprovalResponse, approvalResponsesOf } from "./runtime/approval-responses.ts";
+export {
+  type CodeInputSchema,
+  type CodemodeApprovalDescriptor,
+  type CodemodeModelOutput,
+  type CodemodeProgress,
+  type CodemodeTool,
+  type CodemodeToolCallOptions,
+  type CodemodeToolOutput,
+  MODEL_LOG_LINES,
+  modelOutputOf,
+  type ProgressCall,
+} from "./runtime/code-tool.ts";
 export {
   type CodemodeRuntime,
   type CodemodeRuntimeOptions,
@@ -41,6 +53,8 @@ export {
 } from "./runtime/create-codemode-runtime.ts";
 export { DEFAULT_EXPIRY_MS, type RuntimeExecution } from "./runtime/history.ts";
 export type { RollbackCall, RollbackReport } from "./runtime/rollback.ts";
+export { PROGRESS_RECENT_CALLS, type RuntimeToolOptions } from "./runtime/runtime-tool.ts";
+export { MAX_TOOL_CALL_ID_LENGTH } from "./runtime/tool-call-runs.ts";
 export {
   type ErrorRecord,
   MAX_QUERY_LENGTH,

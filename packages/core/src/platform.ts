@@ -8,7 +8,11 @@ interface AbortControllerLike {
 }
 
 declare const AbortController: { new (): AbortControllerLike };
-declare const crypto: { getRandomValues<T extends Uint8Array>(array: T): T };
+declare const crypto: {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+  subtle: { digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer> };
+};
+declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 
@@ -21,6 +25,12 @@ export function randomHex(): string {
   return [...crypto.getRandomValues(new Uint8Array(8))]
     .map((byte) => byte.toString(16).padStart(2, "0"))
     .join("");
+}
+
+/** The SHA-256 digest of `text` (UTF-8), in hex. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** Runs `callback` after `ms`; returns a function that cancels it. */

@@ -1,4 +1,4 @@
-import type { CodeModeInput, CodeModeOutput } from "../types.ts";
+import type { CodeModeInput, CodeModeOutput, PendingAction } from "../types.ts";
 
 /**
  * The input schema of the `codemode` tool: a Standard Schema that offers its JSON Schema (what the AI
@@ -19,11 +19,73 @@ export interface CodeInputSchema {
   };
 }
 
-/** The `codemode` tool as the AI SDK (and anything with JSON Schema tools) takes it. */
+/** A connector call of the run so far, as a preliminary result shows it. */
+export interface ProgressCall {
+  connector: string;
+  method: string;
+  failed: boolean;
+}
+
+/**
+ * A preliminary result of the `codemode` tool while its run goes on: the calls made so far (the
+ * AI SDK shows these to the person; the model reads only the final result).
+ */
+export interface CodemodeProgress {
+  status: "running";
+  executionId?: string;
+  calls: ProgressCall[];
+}
+
+/** What the `codemode` tool yields: progress while the run goes on, then the pass's outcome. */
+export type CodemodeToolOutput = CodeModeOutput | CodemodeProgress;
+
+/** What the AI SDK hands `execute` and `needsApproval` (the parts the tool reads). */
+export interface CodemodeToolCallOptions {
+  toolCallId?: string;
+  messages?: unknown;
+  abortSignal?: unknown;
+}
+
+/** A JSON value, as the AI SDK types a tool result the model reads. */
+export type JsonValue =
+  | null
+  | string
+  | number
+  | boolean
+  | JsonValue[]
+  | { [key: string]: JsonValue | undefined };
+
+/** The AI SDK's `ToolResultOutput`, the shapes this tool gives the model. */
+export type CodemodeModelOutput =
+  | { type: "json"; value: JsonValue }
+  | { type: "text"; value: string };
+
+const json = (value: unknown): CodemodeModelOutput => ({ type: "json", value: value as JsonValue });
+
+/**
+ * The `codemode` tool as the AI SDK takes it (and anything with JSON Schema tools): `execute`
+ * yields preliminary results and then the outcome; with the AI SDK's approvals, `needsApproval`
+ * runs the first pass and asks the person when it pauses.
+ */
 export interface CodemodeTool {
   description: string;
   inputSchema: CodeInputSchema;
-  execute: (input: CodeModeInput) => Promise<CodeModeOutput>;
+  needsApproval?: (input: CodeModeInput, options?: CodemodeToolCallOptions) => Promise<boolean>;
+  execute: (
+    input: CodeModeInput,
+    options?: CodemodeToolCallOptions,
+  ) => AsyncIterable<CodemodeToolOutput>;
+  toModelOutput: (options: { output: unknown }) => CodemodeModelOutput;
+}
+
+/**
+ * What the UI's approval request of a `codemode` call carries (`approval.descriptor` of the tool
+ * part, added by `runtime.approvalDetails()`): the run and every call it waits for, with the exact
+ * input recorded.
+ */
+export interface CodemodeApprovalDescriptor {
+  executionId: string;
+  pending: PendingAction[];
 }
 
 const SCHEMA = {
@@ -64,4 +126,49 @@ export function codeInputSchema(): CodeInputSchema {
     },
   });
   return inputSchema;
+}
+
+/** Console lines the model reads from one run; the rest are counted. */
+export const MODEL_LOG_LINES = 50;
+
+/**
+ * What the model reads of the tool's output: the outcome without what only a person's screen needs,
+ * the console output cut to its last `MODEL_LOG_LINES` lines.
+ */
+export function modelOutputOf(output: unknown): CodemodeModelOutput {
+  const value = output as Partial<CodeModeOutput> | undefined;
+  if (typeof value !== "object" || value === null || typeof value.status !== "string") {
+    return json(output ?? null);
+  }
+  const logs = (value as { logs?: unknown }).logs;
+  const kept =
+    Array.isArray(logs) && logs.length > MODEL_LOG_LINES
+      ? [`… ${logs.length - MODEL_LOG_LINES} earlier lines`, ...logs.slice(-MODEL_LOG_LINES)]
+      : logs;
+  switch (value.status) {
+    case "completed":
+      return json({
+        status: "completed",
+        executionId: value.executionId,
+        result: (value as { result?: unknown }).result ?? null,
+        ...(kept ? { logs: kept } : {}),
+      });
+    case "paused":
+      return json({
+        status: "paused",
+        executionId: value.executionId,
+        waitingFor: ((value as { pending?: PendingAction[] }).pending ?? []).map(
+          ({ seq, connector, method, args }) => ({ seq, call: `${connector}.${method}`, args }),
+        ),
+      });
+    case "error":
+      return json({
+        status: "error",
+        executionId: value.executionId,
+        error: (value as { error?: unknown }).error,
+        ...(kept ? { logs: kept } : {}),
+      });
+    default:
+      return json(value);
+  }
 }

@@ -2,14 +2,14 @@ import type { CatalogOptions, DescribeOutput, SearchOutput } from "@codemode/typ
 import { CodemodeError } from "../codemode-error.ts";
 import type { Connector } from "../connector.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
-import { checkText, MAX_RECORDED_LENGTH, wellFormed } from "../invariants.ts";
+import { checkText } from "../invariants.ts";
 import type { JournalStore } from "../journal-store.ts";
-import { randomHex } from "../platform.ts";
 import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
 import { sqliteStore } from "../sql-store.ts";
 import type { CodeModeOutput, PendingAction } from "../types.ts";
-import { type CodemodeTool, codeInputSchema } from "./code-tool.ts";
+import { begin } from "./begin-run.ts";
+import type { CodemodeApprovalDescriptor, CodemodeTool } from "./code-tool.ts";
 import { createConfigurator } from "./configuration.ts";
 import { approve, reject, resolve } from "./decisions.ts";
 import {
@@ -23,7 +23,12 @@ import {
 import { livePassesOf } from "./live-passes.ts";
 import { type RollbackReport, rollback } from "./rollback.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
-import { runPass } from "./run-pass.ts";
+import {
+  approvalDescriptor,
+  type RuntimeToolOptions,
+  rejectDenied,
+  runtimeTool,
+} from "./runtime-tool.ts";
 import { saveSnippet, snippetCatalog } from "./snippets.ts";
 
 /** Runs kept after a new one starts (terminal runs beyond it are pruned). */
@@ -61,12 +66,33 @@ export interface CodemodeRuntime {
    * generic until then: await this before handing the tool to a model.
    */
   ready(): Promise<void>;
-  tool(options?: { description?: string }): CodemodeTool;
+  /**
+   * The `codemode` tool for the AI SDK (and anything that takes JSON Schema tools): `execute` yields
+   * preliminary results (the calls so far) and then the outcome, `toModelOutput` keeps what the model
+   * reads compact, and with `approvals: "ai-sdk"` (default) a run that pauses becomes the AI SDK's
+   * tool approval request, and the tool's result the run's outcome once the person has answered.
+   */
+  tool(options?: RuntimeToolOptions): CodemodeTool;
+  /**
+   * What the approval request of the `codemode` call `toolCallId` with `code` shows: its run and the
+   * calls it waits for, with their exact input (`withApprovalDetails` of `codemode/ai` puts it in
+   * the UI message stream); nothing when the call has no paused run.
+   */
+  approvalDescriptor(
+    toolCallId: string,
+    code: string,
+  ): Promise<CodemodeApprovalDescriptor | undefined>;
+  /**
+   * Rejects the paused run of every `codemode` call that the conversation's messages (model or UI
+   * messages) say a person denied; returns their ids. Call it with the incoming messages before the
+   * model runs: the AI SDK does not call a tool whose approval was denied.
+   */
+  rejectDenied(messages: unknown): Promise<string[]>;
   execute(input: { code: string }): Promise<CodeModeOutput>;
   /** approves every call the paused run waits for (its `pending`): each runs once */
   approve(options: { executionId: string }): Promise<CodeModeOutput>;
   /** ends the paused run without the call at `seq` or any other it waits for */
-  reject(options: { executionId: string; seq: number }): Promise<boolean>;
+  reject(options: { executionId: string; seq: number; reason?: string }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
   rollback(options: { executionId: string }): Promise<RollbackReport>;
   pending(executionId?: string): Promise<PendingAction[]>;
@@ -134,36 +160,6 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
 }
 
 /**
- * `journal.begin` of ARCHITECTURE §3: checks the code, records the run `running` and runs its first
- * pass.
- */
-async function begin(context: RunContext, input: { code: string }): Promise<CodeModeOutput> {
-  const config = await context.configurator.configure();
-  const code = typeof input?.code === "string" ? input.code : "";
-  const refused =
-    code.length > MAX_RECORDED_LENGTH
-      ? `The code is too large to record (${code.length} characters, the limit is ${MAX_RECORDED_LENGTH}). Move data out of the code and pass a reference.`
-      : !wellFormed(code)
-        ? "The code contains a lone surrogate or a NUL character, which the journal cannot store as it is; write it as an escape (\\u…) in a string."
-        : undefined;
-  if (refused) return { status: "error", executionId: "", error: refused };
-  const time = context.now();
-  const id = `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
-  await context.journal.createExecution({
-    id,
-    code,
-    status: "running",
-    connectors: [...config.connectors.keys()],
-    createdAt: time,
-    updatedAt: time,
-  });
-  await context.journal.pruneExecutions(context.maxExecutions, id);
-  const record = await context.journal.getExecution(id);
-  if (!record) throw new CodemodeError("STORE_FAILED", `The journal lost execution "${id}".`);
-  return runPass(context, record);
-}
-
-/**
  * The durable runtime: runs the model's code through an executor, numbers every connector call and
  * step, journals them, pauses for approvals, replays recorded results on later passes, rolls back,
  * keeps snippets, and turns every failure of the code into data.
@@ -173,26 +169,15 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
   const { journal, configurator } = context;
   const execute = (input: { code: string }) => begin(context, input);
   const runtime: CodemodeRuntime = {
-    tool(toolOptions = {}) {
-      const inputSchema = codeInputSchema();
-      return {
-        get description() {
-          return (
-            toolOptions.description ??
-            configurator.current?.description ??
-            "Run JavaScript that composes the configured connectors."
-          );
-        },
-        inputSchema,
-        execute: (input) => execute(input),
-      };
-    },
+    tool: (toolOptions) => runtimeTool(context, toolOptions),
+    approvalDescriptor: (toolCallId, code) => approvalDescriptor(context, toolCallId, code),
+    rejectDenied: (messages) => rejectDenied(context, messages),
     execute,
     async ready() {
       await configurator.configure();
     },
     approve: ({ executionId }) => approve(context, executionId),
-    reject: ({ executionId, seq }) => reject(context, executionId, seq),
+    reject: ({ executionId, seq, reason }) => reject(context, executionId, seq, reason),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
     rollback: ({ executionId }) => rollback(context, executionId),
     pending: (executionId) => pending(context, executionId),

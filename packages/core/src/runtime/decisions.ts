@@ -1,6 +1,7 @@
 import { encodeForJournal, messageOf } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
 import { missingConnectors } from "./configuration.ts";
+import type { CallObserver } from "./host-globals.ts";
 import type { RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
 
@@ -23,6 +24,7 @@ export async function resume(
   executionId: string,
   claimed?: () => Promise<CodeModeOutput | undefined>,
   approved = false,
+  onCall?: CallObserver,
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
   const execution = await journal.getExecution(executionId);
@@ -45,14 +47,22 @@ export async function resume(
   }
   const refused = await claimed?.();
   if (refused) return refused;
-  return runPass(context, { ...execution, status: "running" }, { approved });
+  return runPass(
+    context,
+    { ...execution, status: "running" },
+    { approved, ...(onCall ? { onCall } : {}) },
+  );
 }
 
 /**
  * `runtime.approve`: the person approved every call the paused run waits for (its `pending`); the
  * run resumes and each runs once, with the input recorded when it paused.
  */
-export async function approve(context: RunContext, executionId: string): Promise<CodeModeOutput> {
+export async function approve(
+  context: RunContext,
+  executionId: string,
+  onCall?: CallObserver,
+): Promise<CodeModeOutput> {
   const deferred = (await context.journal.listEntries(executionId, { states: ["pending"] })).find(
     (entry) => entry.state === "pending" && entry.deferred,
   );
@@ -63,7 +73,7 @@ export async function approve(context: RunContext, executionId: string): Promise
       error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
     };
   }
-  return resume(context, executionId, undefined, true);
+  return resume(context, executionId, undefined, true, onCall);
 }
 
 /** Marks every pending call of a run that ended without them as never run. */
@@ -82,13 +92,17 @@ export async function reject(
   context: RunContext,
   executionId: string,
   seq: number,
+  reason?: string,
 ): Promise<boolean> {
   const { journal, now } = context;
   const entry = await journal.getEntry(executionId, seq);
   if (entry?.state !== "pending") return false;
+  const why =
+    typeof reason === "string" && reason.trim() ? `: ${reason.trim().slice(0, 1000)}` : ".";
   if (
     !(await journal.updateExecution(executionId, ["paused"], {
       status: "rejected",
+      error: `A person rejected ${entry.connector}.${entry.method} (call #${seq})${why}`,
       updatedAt: now(),
     }))
   )

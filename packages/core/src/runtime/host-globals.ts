@@ -9,6 +9,17 @@ import type { RunContext } from "./run-context.ts";
 import { snippetCatalog, snippetFor } from "./snippets.ts";
 import { decideStep, recordStep } from "./steps.ts";
 
+/** Hears of each connector call of a pass once it has settled (progress for a person to watch). */
+export type CallObserver = (call: { connector: string; method: string; failed: boolean }) => void;
+
+const tell = (observer: CallObserver, call: Parameters<CallObserver>[0]) => {
+  try {
+    observer(call);
+  } catch {
+    // an observer only watches: its failure changes nothing
+  }
+};
+
 /**
  * The host functions of one pass: every connector method, and the `codemode` SDK with the prelude's
  * channel. Each call is tracked by the pass, so the pass reports only once all have settled.
@@ -17,6 +28,7 @@ export function hostGlobals(
   context: RunContext,
   pass: PassState,
   config: Configuration,
+  onCall?: CallObserver,
 ): HostNamespaces {
   const globals: HostNamespaces = {};
   for (const resolved of config.connectors.values()) {
@@ -29,6 +41,13 @@ export function hostGlobals(
           callConnector(context, pass, resolved, method, input, known, reply),
         );
         knownEncodings.noteReply(promise, reply);
+        if (onCall) {
+          const connector = resolved.name;
+          promise.then(
+            () => tell(onCall, { connector, method, failed: false }),
+            () => tell(onCall, { connector, method, failed: true }),
+          );
+        }
         return promise;
       };
     }

@@ -6,7 +6,7 @@ import { SANDBOX_PRELUDE } from "../sandbox-protocol.ts";
 import type { CodeModeOutput } from "../types.ts";
 import { type Configuration, missingConnectors } from "./configuration.ts";
 import { failPass, finishPass } from "./finish-pass.ts";
-import { hostGlobals } from "./host-globals.ts";
+import { type CallObserver, hostGlobals } from "./host-globals.ts";
 import { PassState } from "./pass-state.ts";
 import { codec, type RunContext } from "./run-context.ts";
 
@@ -59,7 +59,7 @@ export function replayHint(
 export async function runPass(
   context: RunContext,
   execution: ExecutionRecord,
-  options: { approved?: boolean } = {},
+  options: { approved?: boolean; onCall?: CallObserver } = {},
 ): Promise<CodeModeOutput> {
   const config = await context.configurator.configure();
   const executionId = execution.id;
@@ -93,7 +93,7 @@ export async function runPass(
     const replay = replayHint(recorded, config, pass);
     outcome = await context.executor.execute({
       code,
-      globals: hostGlobals(context, pass, config),
+      globals: hostGlobals(context, pass, config, options.onCall),
       prelude: SANDBOX_PRELUDE,
       signal: pass.controller.signal,
       ...(context.limits ? { limits: context.limits } : {}),

@@ -1,0 +1,54 @@
+import { CodemodeError } from "../codemode-error.ts";
+import { MAX_RECORDED_LENGTH, wellFormed } from "../invariants.ts";
+import { randomHex } from "../platform.ts";
+import type { CodeModeOutput } from "../types.ts";
+import type { CallObserver } from "./host-globals.ts";
+import { recordedOutcome } from "./recorded-outcome.ts";
+import type { RunContext } from "./run-context.ts";
+import { runPass } from "./run-pass.ts";
+
+/** Why the journal cannot take this code as it is, if it cannot. */
+export function refusedCode(code: string): string | undefined {
+  return code.length > MAX_RECORDED_LENGTH
+    ? `The code is too large to record (${code.length} characters, the limit is ${MAX_RECORDED_LENGTH}). Move data out of the code and pass a reference.`
+    : !wellFormed(code)
+      ? "The code contains a lone surrogate or a NUL character, which the journal cannot store as it is; write it as an escape (\\u…) in a string."
+      : undefined;
+}
+
+/**
+ * `journal.begin` of ARCHITECTURE §3: checks the code, records the run `running` and runs its first
+ * pass. With an `id` (a tool call's run), a run the journal already has under it is not started
+ * again: its recorded outcome comes back.
+ */
+export async function begin(
+  context: RunContext,
+  input: { code: string },
+  options: { id?: string; onCall?: CallObserver } = {},
+): Promise<CodeModeOutput> {
+  const config = await context.configurator.configure();
+  const code = typeof input?.code === "string" ? input.code : "";
+  const refused = refusedCode(code);
+  if (refused) return { status: "error", executionId: "", error: refused };
+  const time = context.now();
+  const id = options.id ?? `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
+  try {
+    await context.journal.createExecution({
+      id,
+      code,
+      status: "running",
+      connectors: [...config.connectors.keys()],
+      createdAt: time,
+      updatedAt: time,
+    });
+  } catch (error) {
+    // a run under a chosen id may exist already (another request of the same tool call won)
+    const existing = options.id === undefined ? undefined : await context.journal.getExecution(id);
+    if (!existing) throw error;
+    return recordedOutcome(context, existing);
+  }
+  await context.journal.pruneExecutions(context.maxExecutions, id);
+  const record = await context.journal.getExecution(id);
+  if (!record) throw new CodemodeError("STORE_FAILED", `The journal lost execution "${id}".`);
+  return runPass(context, record, options.onCall ? { onCall: options.onCall } : {});
+}

@@ -1,0 +1,216 @@
+import type { CodeModeInput, CodeModeOutput } from "../types.ts";
+import { approvalResponsesOf } from "./approval-responses.ts";
+import { begin } from "./begin-run.ts";
+import {
+  type CodemodeApprovalDescriptor,
+  type CodemodeProgress,
+  type CodemodeTool,
+  type CodemodeToolCallOptions,
+  type CodemodeToolOutput,
+  codeInputSchema,
+  modelOutputOf,
+  type ProgressCall,
+} from "./code-tool.ts";
+import { approve, reject } from "./decisions.ts";
+import { pendingEntries } from "./history.ts";
+import type { CallObserver } from "./host-globals.ts";
+import { recordedOutcome } from "./recorded-outcome.ts";
+import type { RunContext } from "./run-context.ts";
+import { toolCallRun } from "./tool-call-runs.ts";
+
+export interface RuntimeToolOptions {
+  /** replaces the generated description */
+  description?: string;
+  /**
+   * How a run that pauses is decided. `"ai-sdk"` (default): the AI SDK's own tool approval, where
+   * the first pass runs in `needsApproval`, the person answers the approval request, and the tool's
+   * result is the run's real outcome. `"host"`: the tool returns `{ status: "paused" }` and the host
+   * decides with `runtime.approve` / `runtime.reject`.
+   */
+  approvals?: "ai-sdk" | "host";
+}
+
+/** Preliminary results keep the last few calls; the count covers them all. */
+export const PROGRESS_RECENT_CALLS = 10;
+/** Outcomes and runs a tool remembers between `needsApproval` and `execute` of one request. */
+const MEMORY = 256;
+
+class Recent<V> {
+  readonly #map = new Map<string, V>();
+  set(key: string, value: V) {
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    if (this.#map.size > MEMORY) this.#map.delete(this.#map.keys().next().value as string);
+  }
+  get(key: string) {
+    return this.#map.get(key);
+  }
+  take(key: string) {
+    const value = this.#map.get(key);
+    this.#map.delete(key);
+    return value;
+  }
+}
+
+/**
+ * Runs `run` and yields its progress while it goes on (coalesced: one preliminary result per time
+ * the consumer asks, however many calls settled meanwhile), then its outcome.
+ */
+async function* withProgress(
+  run: (onCall: CallObserver) => Promise<CodeModeOutput>,
+  executionId: string | undefined,
+): AsyncGenerator<CodemodeToolOutput> {
+  const recent: ProgressCall[] = [];
+  let count = 0;
+  let wake: (() => void) | undefined;
+  let settled = false;
+  const onCall: CallObserver = (call) => {
+    count++;
+    recent.push(call);
+    if (recent.length > PROGRESS_RECENT_CALLS) recent.shift();
+    wake?.();
+  };
+  const outcome = run(onCall).finally(() => {
+    settled = true;
+    wake?.();
+  });
+  outcome.catch(() => {});
+  let reported = 0;
+  while (!settled) {
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      if (settled || count > reported) resolve();
+    });
+    wake = undefined;
+    if (!settled && count > reported) {
+      reported = count;
+      const progress: CodemodeProgress & { callCount: number } = {
+        status: "running",
+        ...(executionId ? { executionId } : {}),
+        callCount: count,
+        calls: [...recent],
+      };
+      yield progress;
+    }
+  }
+  yield await outcome;
+}
+
+/** Rejects the paused runs of tool calls the conversation says a person denied; returns their ids. */
+export async function rejectDenied(context: RunContext, messages: unknown): Promise<string[]> {
+  const rejected: string[] = [];
+  const denied = approvalResponsesOf(messages).filter(
+    (answer) => !answer.approved && answer.code !== undefined,
+  );
+  for (const answer of denied.slice(-100)) {
+    const { id, run } = await toolCallRun(context, answer.toolCallId, answer.code as string);
+    if (run?.status !== "paused") continue;
+    const [first] = await pendingEntries(context, id);
+    if (first && (await reject(context, id, first.seq, answer.reason))) rejected.push(id);
+  }
+  return rejected;
+}
+
+/** Whether any configured method can pause a run (a gated or deferred one). */
+async function mayPause(context: RunContext): Promise<boolean> {
+  const config = await context.configurator.configure();
+  for (const connector of config.connectors.values()) {
+    for (const { definition } of connector.methods.values()) {
+      if (definition.requiresApproval || definition.deferred) return true;
+    }
+  }
+  return false;
+}
+
+/** `runtime.tool()`: the `codemode` tool, with the AI SDK's approvals or the host's. */
+export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {}): CodemodeTool {
+  const aiSdk = (options.approvals ?? "ai-sdk") === "ai-sdk";
+  const firstPasses = new Recent<CodeModeOutput>();
+  const code = (input: CodeModeInput) => (typeof input?.code === "string" ? input.code : "");
+  const idOf = (callOptions: CodemodeToolCallOptions | undefined) =>
+    typeof callOptions?.toolCallId === "string" && callOptions.toolCallId.length > 0
+      ? callOptions.toolCallId
+      : undefined;
+
+  async function* execute(
+    input: CodeModeInput,
+    callOptions?: CodemodeToolCallOptions,
+  ): AsyncGenerator<CodemodeToolOutput> {
+    const toolCallId = idOf(callOptions);
+    if (!aiSdk || toolCallId === undefined) {
+      yield* withProgress((onCall) => begin(context, input, { onCall }), undefined);
+      return;
+    }
+    await rejectDenied(context, callOptions?.messages);
+    const ran = firstPasses.take(toolCallId);
+    if (ran) {
+      yield ran;
+      return;
+    }
+    const { id, run } = await toolCallRun(context, toolCallId, code(input));
+    if (!run) {
+      yield* withProgress((onCall) => begin(context, input, { id, onCall }), id);
+      return;
+    }
+    if (run.status === "paused") {
+      const answer = approvalResponsesOf(callOptions?.messages).find(
+        (candidate) => candidate.toolCallId === toolCallId,
+      );
+      // only the person's answer in this conversation approves; a call without one stays paused
+      if (answer?.approved === true && (answer.code === undefined || answer.code === run.code)) {
+        yield* withProgress((onCall) => approve(context, id, onCall), id);
+        return;
+      }
+    }
+    if (run.status === "completed" || run.status === "paused" || run.status === "running") {
+      yield await recordedOutcome(context, run);
+      return;
+    }
+    // the id came back with another conversation's finished run: this call gets a run of its own
+    yield* withProgress((onCall) => begin(context, input, { onCall }), undefined);
+  }
+
+  const tool: CodemodeTool = {
+    get description() {
+      return (
+        options.description ??
+        context.configurator.current?.description ??
+        "Run JavaScript that composes the configured connectors."
+      );
+    },
+    inputSchema: codeInputSchema(),
+    execute,
+    toModelOutput: ({ output }) => modelOutputOf(output),
+  };
+  if (aiSdk) {
+    tool.needsApproval = async (input, callOptions) => {
+      const toolCallId = idOf(callOptions);
+      if (toolCallId === undefined) return false;
+      await rejectDenied(context, callOptions?.messages);
+      const { id, run } = await toolCallRun(context, toolCallId, code(input));
+      // the AI SDK asks again when the answer comes back: the run is still paused, still gated
+      if (run) return run.status === "paused";
+      // nothing can pause: the run starts in `execute`, where its progress streams
+      if (!(await mayPause(context))) return false;
+      const outcome = await begin(context, input, { id });
+      if (outcome.status === "paused") return true;
+      firstPasses.set(toolCallId, outcome);
+      return false;
+    };
+  }
+  return tool;
+}
+
+/**
+ * What the approval request of a `codemode` call shows: its run and every call the run waits for,
+ * or nothing when the call has no paused run.
+ */
+export async function approvalDescriptor(
+  context: RunContext,
+  toolCallId: string,
+  code: string,
+): Promise<CodemodeApprovalDescriptor | undefined> {
+  const { id, run } = await toolCallRun(context, toolCallId, code);
+  if (run?.status !== "paused") return undefined;
+  return { executionId: id, pending: await pendingEntries(context, id) };
+}
