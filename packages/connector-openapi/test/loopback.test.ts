@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   HTTP_ERROR_NOTE,
   HttpError,
+  MAX_PATH_LENGTH,
   type OpenApiConnectorOptions,
   openApiConnector,
 } from "../src/index.ts";
@@ -428,6 +429,12 @@ describe("the request escape hatch", () => {
       const error = await failure(connector.invoke("request", { path }, context()));
       expect(error.message).toContain("takes a path that starts with a single /");
     }
+    const long = await failure(
+      connector.invoke("request", { path: `/${"a".repeat(MAX_PATH_LENGTH)}` }, context()),
+    );
+    expect(long.message).toBe(
+      `tasks.request takes a path of at most ${MAX_PATH_LENGTH} characters, not ${MAX_PATH_LENGTH + 1}.`,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
