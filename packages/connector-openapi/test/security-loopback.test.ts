@@ -236,6 +236,21 @@ describe("credentials per operation (OpenAPI 3)", () => {
     expect(everything).not.toContain(BASIC.slice("Basic ".length));
   });
 
+  it("refuses a malformed credential when the connector is made", () => {
+    const made = (credentials: unknown) => () =>
+      vault({ credentials: credentials as Credential[] });
+    expect(made([ALL[0], { type: "oauth2", token: "x" }])).toThrow(
+      'openApiConnector "vault": credentials[1] has no known type ("bearer", "basic" or "apiKey").',
+    );
+    expect(made({ type: "apiKey", in: "body", name: "k", value: "v" })).toThrow(
+      'credentials[0] needs in: "header", "query" or "cookie".',
+    );
+    expect(made({ type: "bearer", token: 42 })).toThrow(
+      "credentials[0] needs token: a string or a function that returns one.",
+    );
+    expect(made({ type: "basic", password: "p" })).toThrow("credentials[0] needs a username.");
+  });
+
   it("refuses, when the document is read, a credential for a scheme it does not declare", async () => {
     const error = await failure(
       vault({ credentials: { type: "bearer", token: SECRETS.bearer, scheme: "bearer" } }).methods(),
