@@ -29,6 +29,7 @@ function operation(parameters: ParameterSpec[], path = "/items"): OperationSpec 
     inputSchema: { type: "object" },
     outputSchema: undefined,
     tags: [],
+    security: undefined,
   };
 }
 

@@ -1,13 +1,26 @@
+import { CodemodeError } from "@codemode/core";
+import { isObject } from "./openapi-document.ts";
 import { utf8 } from "./platform.ts";
 
 /** A secret, or a function that returns one when a request is made (a token that expires). */
 export type Secret = string | (() => string | Promise<string>);
 
-/** How the host authenticates requests; applied after the sandbox's input, never shown to it. */
+/**
+ * How the host authenticates requests; applied after the sandbox's input, never shown to it. A request
+ * carries only the credentials its operation's `security` asks for: `scheme` names the document's
+ * security scheme a credential is for; without it, the credential serves every scheme it fits (a
+ * bearer token: HTTP bearer, OAuth 2 and OpenID Connect; an API key: the scheme with its `in` and `name`).
+ */
 export type Credential =
-  | { type: "bearer"; token: Secret }
-  | { type: "basic"; username: string; password: Secret }
-  | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string; value: Secret };
+  | { type: "bearer"; token: Secret; scheme?: string }
+  | { type: "basic"; username: string; password: Secret; scheme?: string }
+  | {
+      type: "apiKey";
+      in: "header" | "query" | "cookie";
+      name: string;
+      value: Secret;
+      scheme?: string;
+    };
 
 /** Where credentials go in one request. */
 export interface CredentialTarget {
@@ -30,6 +43,73 @@ function base64(text: string): string {
     out += index + 2 < bytes.length ? BASE64[triple & 63] : "=";
   }
   return out;
+}
+
+/** What the credential is, for messages: never its secret. */
+export function describeCredential(credential: Credential): string {
+  const named = credential.scheme === undefined ? "" : ` for "${credential.scheme}"`;
+  if (credential.type === "apiKey") {
+    const place = credential.in === "query" ? "query parameter" : credential.in;
+    return `an API key in the ${place} "${credential.name}"${named}`;
+  }
+  return `${credential.type === "bearer" ? "a bearer token" : "basic credentials"}${named}`;
+}
+
+/** The credentials option as a list, each one checked: a mistake is `INVALID_CONFIG` naming it. */
+export function readCredentials(connector: string, value: unknown): Credential[] {
+  if (value === undefined) return [];
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  list.forEach((credential, index) => {
+    const problem = credentialProblem(credential);
+    if (problem) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `openApiConnector "${connector}": credentials[${index}] ${problem}.`,
+      );
+    }
+  });
+  return list as Credential[];
+}
+
+function credentialProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return "must be an object";
+  const secret = (field: string) =>
+    typeof value[field] === "string" || typeof value[field] === "function"
+      ? undefined
+      : `needs ${field}: a string or a function that returns one`;
+  if (value.scheme !== undefined && (typeof value.scheme !== "string" || value.scheme === "")) {
+    return "has a scheme that is not a name";
+  }
+  switch (value.type) {
+    case "bearer":
+      return secret("token");
+    case "basic":
+      return typeof value.username === "string" ? secret("password") : "needs a username";
+    case "apiKey":
+      if (!["header", "query", "cookie"].includes(value.in as string)) {
+        return 'needs in: "header", "query" or "cookie"';
+      }
+      return typeof value.name === "string" && value.name !== ""
+        ? secret("value")
+        : "needs the name of its header, query parameter or cookie";
+    default:
+      return 'has no known type ("bearer", "basic" or "apiKey")';
+  }
+}
+
+/** The secrets written in the options (not those a function returns), for clearing messages. */
+export function fixedSecrets(credentials: readonly Credential[]): string[] {
+  const secrets: string[] = [];
+  for (const credential of credentials) {
+    const secret =
+      credential.type === "bearer"
+        ? credential.token
+        : credential.type === "basic"
+          ? credential.password
+          : credential.value;
+    if (typeof secret === "string" && secret.length > 0) secrets.push(secret);
+  }
+  return secrets;
 }
 
 async function reveal(secret: Secret): Promise<string> {
@@ -55,8 +135,10 @@ export async function applyCredentials(
       }
       case "basic": {
         const password = await reveal(credential.password);
-        secrets.push(password);
-        target.headers.authorization = `Basic ${base64(`${credential.username}:${password}`)}`;
+        const encoded = base64(`${credential.username}:${password}`);
+        // a server that echoes the header would show the encoded pair, not the password
+        secrets.push(password, encoded);
+        target.headers.authorization = `Basic ${encoded}`;
         break;
       }
       case "apiKey": {

@@ -1,17 +1,24 @@
 import {
-  type ApprovalRule,
   type CallContext,
   CodemodeError,
   type Connector,
   type ConnectorMethod,
 } from "@codemode/core";
-import { buildRequest, type PreparedRequest } from "./build-request.ts";
-import { applyCredentials, type Credential, redact } from "./credentials.ts";
-import { HttpError } from "./http-error.ts";
+import { buildRequest } from "./build-request.ts";
+import { type Credential, fixedSecrets, readCredentials } from "./credentials.ts";
+import { HTTP_ERROR_NOTE } from "./http-error.ts";
 import { loadDocument } from "./load-document.ts";
+import { operationMatcher } from "./match-operation.ts";
 import { isObject, type JsonObject, type OpenApiDocument } from "./openapi-document.ts";
 import type { OperationSpec } from "./operation-spec.ts";
-import { type FetchLike, platformFetch } from "./platform.ts";
+import {
+  checkOptions,
+  isAbsoluteUrl,
+  type OpenApiConnectorOptions,
+  type OperationInfo,
+  type OperationOptions,
+  type UntypedOperations,
+} from "./options.ts";
 import {
   buildRawRequest,
   READ_METHODS,
@@ -19,71 +26,15 @@ import {
   requestNeedsApproval,
 } from "./raw-request.ts";
 import { readOperations } from "./read-operations.ts";
-import { readResponse } from "./read-response.ts";
-
-/** An operation as the approval policy and `include` see it. */
-export interface OperationInfo {
-  /** the method's name in the connector */
-  name: string;
-  operationId: string | undefined;
-  /** upper case */
-  method: string;
-  path: string;
-  tags: readonly string[];
-}
-
-/** What a `revert` function can do: call the API with the connector's credentials. */
-export interface OpenApiClient {
-  /** calls an operation (or `request` / `request_write`) by its method name */
-  call(method: string, input?: unknown): Promise<unknown>;
-  /** the call context of the rollback (its idempotency key ends in `:revert`) */
-  context: CallContext;
-}
-
-/** Options for one operation, by its method name or its `operationId`. */
-export interface OperationOptions {
-  /** overrides the connector's approval policy for this operation; a function decides per call */
-  requiresApproval?: boolean | ApprovalRule;
-  /**
-   * Undoes an applied call on rollback, e.g. a DELETE built from what a POST returned. A promise it
-   * returns is awaited; its value is ignored.
-   */
-  // biome-ignore lint/suspicious/noExplicitAny: the input and result are the operation's, untyped here
-  revert?: (input: any, result: any, client: OpenApiClient) => unknown;
-  /** the call fails with a catchable error after this long */
-  timeoutMs?: number;
-}
-
-export interface OpenApiConnectorOptions {
-  /** the sandbox global */
-  name: string;
-  /** the description: an object, or a URL (or a path where the platform has a file system) */
-  document: OpenApiDocument | string;
-  /** a line or two for the model; default: the document's title */
-  instructions?: string;
-  /** where requests go; default: the first of the document's `servers` (variables at their defaults) */
-  baseUrl?: string;
-  /** applied on the host to every request, never visible to the sandbox */
-  credentials?: Credential | readonly Credential[];
-  /** headers sent with every request (a `User-Agent`, an API version) */
-  headers?: Record<string, string>;
-  /** default: the platform's `fetch`, read at each call */
-  fetch?: FetchLike;
-  /** validate the document against the OpenAPI schema (default true; costs time on large documents) */
-  validate?: boolean;
-  /** let the document (and its `$ref`s) come from loopback and private addresses; default false */
-  internalUrls?: boolean;
-  /** which operations need approval; default: every method but GET, HEAD and OPTIONS */
-  requiresApproval?: (operation: OperationInfo) => boolean;
-  /** per-operation options, by method name or operationId */
-  operations?: Record<string, OperationOptions>;
-  /** which operations become methods (default: all) */
-  include?: (operation: OperationInfo) => boolean;
-  /** add the `request` method for undeclared calls (approval unless GET, HEAD or OPTIONS); default true */
-  request?: boolean;
-  /** the header that carries the call's idempotency key on non-GET requests; `false` sends none */
-  idempotencyHeader?: string | false;
-}
+import {
+  type CredentialChoice,
+  checkCredentialSchemes,
+  chooseCredentials,
+  type DocumentSecurity,
+  readDocumentSecurity,
+} from "./security.ts";
+import { type SendSettings, sendRequest } from "./send-request.ts";
+import { serverUrl } from "./server-url.ts";
 
 /** A connector over an OpenAPI document; `schemaRoot` is the document its schemas' `$ref`s point into. */
 export interface OpenApiConnector extends Connector {
@@ -93,12 +44,23 @@ export interface OpenApiConnector extends Connector {
   methods(): Promise<Record<string, ConnectorMethod>>;
 }
 
+type Revert = (input: unknown, result: unknown, client: UntypedClient) => unknown;
+interface UntypedClient {
+  call(method: string, input?: unknown): Promise<unknown>;
+  context: CallContext;
+}
+
 interface Model {
   document: OpenApiDocument;
-  baseUrl: string;
+  settings: SendSettings;
   methods: Record<string, ConnectorMethod>;
   operations: Map<string, OperationSpec>;
-  reverts: Map<string, NonNullable<OperationOptions["revert"]>>;
+  reverts: Map<string, Revert>;
+  security: DocumentSecurity;
+  /** what each operation's requests carry, by method name */
+  choices: Map<string, CredentialChoice>;
+  /** the declared operation an escape-hatch request reaches, made on its first use */
+  matcher?: (method: string, path: string) => OperationSpec | undefined;
 }
 
 const REQUEST = "request";
@@ -116,74 +78,20 @@ function operationsOf(document: OpenApiDocument): OperationSpec[] {
   return operations;
 }
 
-/** The base URL from `servers` (OpenAPI 3) or `schemes`, `host` and `basePath` (Swagger 2). */
-function serverUrl(document: OpenApiDocument): string | undefined {
-  const root = document as unknown as JsonObject;
-  if (typeof root.swagger === "string") {
-    if (typeof root.host !== "string") return undefined;
-    const schemes = Array.isArray(root.schemes) ? root.schemes : [];
-    const scheme = schemes.includes("https") || schemes.length === 0 ? "https" : String(schemes[0]);
-    return `${scheme}://${root.host}${typeof root.basePath === "string" ? root.basePath : ""}`;
-  }
-  const server = Array.isArray(root.servers) ? root.servers[0] : undefined;
-  if (!isObject(server) || typeof server.url !== "string") return undefined;
-  const variables = isObject(server.variables) ? server.variables : {};
-  return server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const variable = variables[name];
-    return isObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
-  });
-}
-
-function checkOptions(options: OpenApiConnectorOptions): void {
-  if (typeof options?.name !== "string" || options.name.trim() === "") {
-    throw new CodemodeError(
-      "INVALID_CONFIG",
-      "openApiConnector needs a name: the sandbox global it becomes.",
-    );
-  }
-  if (typeof options.document !== "string" && !isObject(options.document)) {
-    throw new CodemodeError(
-      "INVALID_CONFIG",
-      `openApiConnector "${options.name}" needs a document: an OpenAPI or Swagger object, a URL or a path.`,
-    );
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== "function") {
-    throw new CodemodeError(
-      "INVALID_CONFIG",
-      `openApiConnector "${options.name}": fetch must be a function.`,
-    );
-  }
-  if (options.baseUrl !== undefined && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+/i.test(options.baseUrl)) {
-    throw new CodemodeError(
-      "INVALID_CONFIG",
-      `openApiConnector "${options.name}": baseUrl must be an absolute URL, not "${options.baseUrl}".`,
-    );
-  }
-}
-
 /**
  * An OpenAPI 3.0/3.1 or Swagger 2.0 document's operations as a Code Mode namespace. Each operation is
  * a method whose input holds its path, query, header and cookie parameters and its body; credentials,
- * the base URL and `fetch` stay on the host. The document is read (parsed, validated, external `$ref`s
- * bundled) on the first `methods()` or call; configuration mistakes found then reject with
- * `INVALID_CONFIG`.
+ * the base URL and `fetch` stay on the host, and each request carries only the credentials its
+ * operation's `security` asks for. The document is read (parsed, validated, external `$ref`s bundled)
+ * on the first `methods()` or call; configuration mistakes found then reject with `INVALID_CONFIG`.
+ * `Operations` types what `revert` and its client see.
  */
-export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConnector {
-  checkOptions(options);
+export function openApiConnector<Operations extends object = UntypedOperations>(
+  options: OpenApiConnectorOptions<NoInfer<Operations>>,
+): OpenApiConnector {
+  checkOptions(options as OpenApiConnectorOptions);
   const connectorName = options.name;
-  const credentials: readonly Credential[] =
-    options.credentials === undefined
-      ? []
-      : Array.isArray(options.credentials)
-        ? options.credentials
-        : [options.credentials as Credential];
-  const idempotencyHeader =
-    options.idempotencyHeader === false
-      ? undefined
-      : (options.idempotencyHeader ?? "Idempotency-Key");
-  const fixedHeaders = Object.fromEntries(
-    Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-  );
+  const credentials: readonly Credential[] = readCredentials(connectorName, options.credentials);
   const escapeHatch = options.request !== false;
   let document: OpenApiDocument | undefined;
   let model: Promise<Model> | undefined;
@@ -194,18 +102,24 @@ export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConne
       internalUrls: options.internalUrls === true,
     });
     const baseUrl = (options.baseUrl ?? serverUrl(document))?.replace(/\/+$/, "");
-    if (baseUrl === undefined || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+/i.test(baseUrl)) {
+    if (baseUrl === undefined || !isAbsoluteUrl(baseUrl)) {
       throw new CodemodeError(
         "INVALID_CONFIG",
         `openApiConnector "${connectorName}" needs a baseUrl: the document names no absolute server URL${baseUrl ? ` ("${baseUrl}")` : ""}.`,
       );
     }
-    const configured = new Map(Object.entries(options.operations ?? {}));
+    const all = operationsOf(document);
+    const security = readDocumentSecurity(document, all);
+    checkCredentialSchemes(connectorName, credentials, security);
+    const configured = new Map<string, OperationOptions>(
+      Object.entries((options.operations ?? {}) as Record<string, OperationOptions>),
+    );
     const used = new Set<string>();
     const methods: Record<string, ConnectorMethod> = {};
     const operations = new Map<string, OperationSpec>();
-    const reverts = new Map<string, NonNullable<OperationOptions["revert"]>>();
-    for (const operation of operationsOf(document)) {
+    const reverts = new Map<string, Revert>();
+    const choices = new Map<string, CredentialChoice>();
+    for (const operation of all) {
       const info: OperationInfo = {
         name: operation.name,
         operationId: operation.operationId,
@@ -238,8 +152,13 @@ export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConne
           `openApiConnector "${connectorName}": the revert of "${operation.name}" must be a function.`,
         );
       }
-      if (own.revert) reverts.set(operation.name, own.revert);
+      if (own.revert) reverts.set(operation.name, own.revert as Revert);
       operations.set(operation.name, operation);
+      const where = `${connectorName}.${operation.name}`;
+      choices.set(
+        operation.name,
+        chooseCredentials(where, operation.security, security, credentials),
+      );
       methods[operation.name] = {
         description: operation.description,
         inputSchema: operation.inputSchema,
@@ -275,7 +194,20 @@ export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConne
         revertible: false,
       };
     }
-    return { document, baseUrl, methods, operations, reverts };
+    const settings: SendSettings = {
+      connector: connectorName,
+      baseUrl,
+      fetch: options.fetch,
+      headers: Object.fromEntries(
+        Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+      ),
+      idempotencyHeader:
+        options.idempotencyHeader === false
+          ? undefined
+          : (options.idempotencyHeader ?? "Idempotency-Key"),
+      secrets: fixedSecrets(credentials),
+    };
+    return { document, settings, methods, operations, reverts, security, choices };
   };
 
   const load = (): Promise<Model> => {
@@ -286,68 +218,10 @@ export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConne
     return model;
   };
 
-  const send = async (
-    base: string,
-    request: PreparedRequest,
-    context: CallContext,
-    idempotencyKey: string,
-  ): Promise<unknown> => {
-    const fetch = options.fetch ?? platformFetch();
-    if (!fetch) {
-      throw new CodemodeError(
-        "INVALID_CONFIG",
-        `openApiConnector "${connectorName}": this platform has no fetch; pass one in the options.`,
-      );
-    }
-    const headers: Record<string, string> = {
-      accept: "application/json, */*;q=0.8",
-      ...fixedHeaders,
-      ...request.headers,
-    };
-    if (idempotencyHeader && request.method !== "GET" && !SAFE_METHODS.has(request.method)) {
-      headers[idempotencyHeader.toLowerCase()] = idempotencyKey;
-    }
-    const target = { headers, query: [...request.query], cookies: [...request.cookies] };
-    const secrets = await applyCredentials(credentials, target);
-    if (target.cookies.length > 0) {
-      headers.cookie = [headers.cookie, ...target.cookies].filter(Boolean).join("; ");
-    }
-    const separator = request.path.includes("?") ? "&" : "?";
-    const url = `${base}${request.path}${target.query.length > 0 ? separator + target.query.join("&") : ""}`;
-    const where = `${request.method} ${redact(request.path, secrets)}`;
-    let response: Awaited<ReturnType<FetchLike>>;
-    try {
-      response = await fetch(url, {
-        method: request.method,
-        headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
-        signal: context.signal,
-      });
-    } catch (error) {
-      if (context.signal.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new CodemodeError(
-        "CONNECTOR_FAILED",
-        redact(`${connectorName}: ${where} could not be sent: ${message}`, secrets),
-        { cause: error },
-      );
-    }
-    if (!response.ok) {
-      let body = "";
-      try {
-        body = (await response.text()).slice(0, 4_000);
-      } catch {
-        // the status says enough
-      }
-      throw new HttpError({
-        status: response.status,
-        statusText: response.statusText,
-        method: request.method,
-        path: redact(request.path, secrets),
-        body: redact(body, secrets),
-      });
-    }
-    return readResponse(response);
+  /** The credentials a request carries, or the error that says why it is not sent. */
+  const credentialsFor = (choice: CredentialChoice): readonly Credential[] => {
+    if (choice.refusal !== undefined) throw new CodemodeError("INVALID_CONFIG", choice.refusal);
+    return choice.credentials;
   };
 
   const call = async (
@@ -359,7 +233,23 @@ export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConne
     const current = await load();
     const where = `${connectorName}.${name}`;
     if (escapeHatch && name === REQUEST) {
-      return send(current.baseUrl, buildRawRequest(where, input), context, idempotencyKey);
+      const request = buildRawRequest(where, input);
+      current.matcher ??= operationMatcher(operationsOf(current.document));
+      // a declared path carries what its operation would; any other, the document's default
+      const reached = current.matcher(request.method, request.path);
+      const choice = chooseCredentials(
+        reached ? `${where} (${reached.method} ${reached.path})` : where,
+        reached?.security,
+        current.security,
+        credentials,
+      );
+      return sendRequest(
+        current.settings,
+        request,
+        credentialsFor(choice),
+        context,
+        idempotencyKey,
+      );
     }
     const operation = Object.hasOwn(current.methods, name)
       ? current.operations.get(name)
@@ -370,24 +260,22 @@ export function openApiConnector(options: OpenApiConnectorOptions): OpenApiConne
         `Connector "${connectorName}" has no method "${name}".`,
       );
     }
-    return send(
-      current.baseUrl,
-      buildRequest(connectorName, operation, input),
-      context,
-      idempotencyKey,
-    );
+    const request = buildRequest(connectorName, operation, input);
+    const choice = current.choices.get(name) as CredentialChoice;
+    return sendRequest(current.settings, request, credentialsFor(choice), context, idempotencyKey);
   };
 
   return {
     specificationVersion: "v1",
     name: connectorName,
     get instructions() {
-      if (options.instructions) return options.instructions;
       const info =
         document && isObject((document as unknown as JsonObject).info)
           ? ((document as unknown as JsonObject).info as JsonObject)
           : undefined;
-      return typeof info?.title === "string" ? info.title : undefined;
+      const title = typeof info?.title === "string" ? info.title.trim() : "";
+      const lead = options.instructions?.trim() || title;
+      return lead ? `${lead}\n${HTTP_ERROR_NOTE}` : HTTP_ERROR_NOTE;
     },
     get schemaRoot() {
       return document;

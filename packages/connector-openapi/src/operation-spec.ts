@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonSchemaObject } from "@codemode/typegen";
+import type { SecurityRequirement } from "./security.ts";
 
 /** Where a parameter goes in the request. */
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
@@ -50,4 +51,6 @@ export interface OperationSpec {
   inputSchema: JsonSchemaObject;
   outputSchema: JsonSchema | undefined;
   tags: string[];
+  /** the operation's own `security` alternatives; undefined when it has none (the document's apply) */
+  security: readonly SecurityRequirement[] | undefined;
 }

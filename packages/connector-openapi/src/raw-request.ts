@@ -16,6 +16,9 @@ export interface RawRequest {
   contentType?: string;
 }
 
+/** Characters of the escape hatch's path (servers refuse much shorter request lines). */
+export const MAX_PATH_LENGTH = 8_000;
+
 /** Methods the escape hatch sends without approval. */
 export const READ_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS"];
 const METHODS: readonly string[] = [...READ_METHODS, "POST", "PUT", "PATCH", "DELETE"];
@@ -69,6 +72,12 @@ export function buildRawRequest(where: string, input: unknown): PreparedRequest 
     throw new CodemodeError(
       "INVALID_INPUT",
       `${where} sends ${METHODS.join(", ")}, not ${method}.`,
+    );
+  }
+  if (input.path.length > MAX_PATH_LENGTH) {
+    throw new CodemodeError(
+      "INVALID_INPUT",
+      `${where} takes a path of at most ${MAX_PATH_LENGTH} characters, not ${input.path.length}.`,
     );
   }
   // a path, never a URL: credentials go to the configured base URL and nowhere else

@@ -13,6 +13,7 @@ import type {
   ParameterLocation,
   ParameterSpec,
 } from "./operation-spec.ts";
+import { readRequirements } from "./security.ts";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
@@ -148,6 +149,7 @@ export function readOperations(document: OpenApiDocument): OperationSpec[] {
         },
         outputSchema: readOutput(root, operation.responses, swagger2),
         tags,
+        security: readRequirements(operation.security),
       });
     }
   }

@@ -3,7 +3,13 @@
 import { type ApprovalRule, type CallContext, CodemodeError } from "@codemode/core";
 import { createCatalog } from "@codemode/typegen";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HttpError, type OpenApiConnectorOptions, openApiConnector } from "../src/index.ts";
+import {
+  HTTP_ERROR_NOTE,
+  HttpError,
+  MAX_PATH_LENGTH,
+  type OpenApiConnectorOptions,
+  openApiConnector,
+} from "../src/index.ts";
 import { connectorDefinition } from "./connector-definition.ts";
 import { taskApiDocument } from "./task-api-document.ts";
 import {
@@ -127,7 +133,8 @@ describe("methods", () => {
       connectors: [connectorDefinition(connector, methods)],
     });
     const all = catalog.connectors[0]?.all() ?? "";
-    expect(connector.instructions).toBe("Task API");
+    expect(connector.instructions).toBe(`Task API\n${HTTP_ERROR_NOTE}`);
+    expect(all).toContain("error.status === 404");
     expect(all).toMatch(/type Task = \{[\s\S]*subtasks\?: Task\[\];/);
     expect(all).toContain("getTask(input: GetTaskInput): Promise<GetTaskOutput>;");
     expect(all).toContain("type GetTaskOutput = Task;");
@@ -342,11 +349,21 @@ describe("credentials", () => {
     const query = await failure(
       tasks({
         credentials: { type: "apiKey", in: "query", name: "api_key", value: "key_wrong_0000" },
-      }).invoke("getTask", { taskId: "1" }, context()),
+      }).invoke("whoami", {}, context()),
     );
-    expect(query.message).toMatch(/^GET \/tasks\/1 failed with HTTP 401/);
+    expect(query.message).toMatch(/^GET \/whoami failed with HTTP 401/);
     expect(query.message).not.toContain("key_wrong_0000");
-    expect(lastRequest().url).toBe("/v1/tasks/1?api_key=key_wrong_0000");
+    expect(lastRequest().url).toBe("/v1/whoami?api_key=key_wrong_0000");
+
+    // basic credentials travel base64-encoded: the encoded pair is cleared as well
+    const basic = await failure(
+      tasks({
+        credentials: { type: "basic", username: BASIC_USER, password: "pw_wrong_1234" },
+      }).invoke("whoami", {}, context()),
+    );
+    const encoded = Buffer.from(`${BASIC_USER}:pw_wrong_1234`).toString("base64");
+    expect(basic.message).toContain("got Authorization: Basic [redacted]");
+    expect(basic.message).not.toContain(encoded);
   });
 });
 
@@ -412,6 +429,12 @@ describe("the request escape hatch", () => {
       const error = await failure(connector.invoke("request", { path }, context()));
       expect(error.message).toContain("takes a path that starts with a single /");
     }
+    const long = await failure(
+      connector.invoke("request", { path: `/${"a".repeat(MAX_PATH_LENGTH)}` }, context()),
+    );
+    expect(long.message).toBe(
+      `tasks.request takes a path of at most ${MAX_PATH_LENGTH} characters, not ${MAX_PATH_LENGTH + 1}.`,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

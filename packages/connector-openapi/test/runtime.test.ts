@@ -1,10 +1,11 @@
 // End to end through the durable runtime: QuickJS runs the model's code, a memory store journals it,
 // and the connector calls the task API on loopback. A read runs at once; a write pauses for approval,
 // runs exactly once after it, and a rollback calls its revert (a DELETE built from the POST's result).
+// An HTTP failure reaches the sandbox's catch with its status and body, and replays the same.
 import { createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openApiConnector } from "../src/index.ts";
+import { BODY_EXCERPT_LENGTH, openApiConnector } from "../src/index.ts";
 import { taskApiDocument } from "./task-api-document.ts";
 import { BEARER_TOKEN, startTaskServer, type TaskServer } from "./task-server.ts";
 
@@ -108,5 +109,52 @@ describe("openApiConnector in the durable runtime", () => {
     expect(server.tasks.has("2")).toBe(false);
     expect(server.requests.at(-1)).toMatchObject({ method: "DELETE", url: "/v1/tasks/2" });
     expect(posts()).toHaveLength(1);
+  });
+
+  it("lets the sandbox's catch read an HTTP failure's status and bounded body, live and replayed", async () => {
+    const described = JSON.stringify(await runtime().describe("tasks"));
+    expect(described).toContain("if (error.status === 404)");
+    const gets = () => server.requests.filter((request) => request.url === "/v1/tasks/gone");
+    const code = `async () => {
+      let seen;
+      try {
+        await tasks.getTask({ taskId: "gone" });
+      } catch (error) {
+        if (error.status !== 404) throw error;
+        seen = {
+          status: error.status,
+          statusText: error.statusText,
+          name: error.name,
+          code: error.code,
+          method: error.method,
+          path: error.path,
+          bodyLength: error.body.length,
+          problem: JSON.parse(error.body.slice(0, error.body.indexOf(',"detail"')) + "}").error,
+        };
+      }
+      const created = await tasks.createTask({ body: { title: "after the 404" } });
+      return { seen, id: created.id };
+    }`;
+    const paused = await runtime().execute({ code });
+    expect(paused.status).toBe("paused");
+    expect(gets()).toHaveLength(1);
+    // the next pass replays the recorded failure: the same fields, without a second request
+    const done = await runtime().approve({ executionId: paused.executionId });
+    expect(done).toMatchObject({
+      status: "completed",
+      result: {
+        seen: {
+          status: 404,
+          statusText: "Not Found",
+          name: "HttpError",
+          code: "HTTP_ERROR",
+          method: "GET",
+          path: "/tasks/gone",
+          bodyLength: BODY_EXCERPT_LENGTH + 1,
+          problem: "no task gone",
+        },
+      },
+    });
+    expect(gets()).toHaveLength(1);
   });
 });

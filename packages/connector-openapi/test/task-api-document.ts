@@ -1,6 +1,7 @@
 // A small but realistic OpenAPI 3.1 description of a task API, written for these tests; the server in
 // task-server.ts implements it. Parameters are shared through `$ref` (as GitHub's document does), a
-// task's subtasks make the Task schema recursive, and two security schemes are declared.
+// task's subtasks make the Task schema recursive; tasks need a bearer token (the document's default),
+// /health needs nothing and /whoami takes any of five schemes.
 import type { OpenAPIV3_1 } from "openapi-types";
 
 export function taskApiDocument(port = 8080): OpenAPIV3_1.Document {
@@ -191,7 +192,13 @@ export function taskApiDocument(port = 8080): OpenAPIV3_1.Document {
         get: {
           operationId: "whoami",
           summary: "Which credential the request carried.",
-          security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { basic: [] }],
+          security: [
+            { bearerAuth: [] },
+            { apiKeyHeader: [] },
+            { apiKeyQuery: [] },
+            { apiKeyCookie: [] },
+            { basic: [] },
+          ],
           responses: {
             "200": {
               description: "The scheme.",
@@ -277,6 +284,7 @@ export function taskApiDocument(port = 8080): OpenAPIV3_1.Document {
         basic: { type: "http", scheme: "basic" },
         apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },
         apiKeyQuery: { type: "apiKey", in: "query", name: "api_key" },
+        apiKeyCookie: { type: "apiKey", in: "cookie", name: "session" },
       },
     },
   };
