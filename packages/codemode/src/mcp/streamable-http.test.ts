@@ -100,8 +100,8 @@ afterEach(async () => {
 });
 
 /**
- * A client of `url`. With `answer`, it has form elicitation and answers every question with it,
- * after `gate` (so two clients can hold their questions open at once).
+ * A client of `url`. With `answer`, it has form elicitation and answers every question with what
+ * `answer` resolves to.
  */
 async function connect(
   url: URL,
@@ -129,8 +129,8 @@ type Output = { status: string; executionId: string; result?: unknown };
 const run = async (client: Client, code: string) =>
   (await client.callTool({ name: "codemode", arguments: { code } })).structuredContent as Output;
 
-/** resolves once `count` calls have arrived, each then waiting for all */
-function barrier(count: number) {
+/** an answer of yes that waits until `count` questions have arrived */
+function yesOnceAllAsked(count: number) {
   let arrived = 0;
   let release!: () => void;
   const all = new Promise<void>((resolve) => {
@@ -140,6 +140,7 @@ function barrier(count: number) {
     arrived++;
     if (arrived === count) release();
     await all;
+    return true;
   };
 }
 
@@ -186,9 +187,9 @@ describe("Streamable HTTP with sessions", () => {
     const { runtime, sent } = mailRuntime();
     const { handle, sessions } = sessionHandler(runtime, {});
     const url = await listen(handle);
-    const bothAsked = barrier(2);
-    const alice = await connect(url, async () => (await bothAsked(), true));
-    const bob = await connect(url, async () => (await bothAsked(), true));
+    const yesOnceBothAsked = yesOnceAllAsked(2);
+    const alice = await connect(url, yesOnceBothAsked);
+    const bob = await connect(url, yesOnceBothAsked);
     expect(sessions.size).toBe(2);
     const [forAlice, forBob] = await Promise.all([
       run(alice.client, sendTo("alice")),
