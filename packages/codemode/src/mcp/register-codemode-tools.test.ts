@@ -7,7 +7,10 @@ import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
@@ -120,6 +123,43 @@ describe("registerCodemodeTools", () => {
       properties: { seq: { type: "integer" } },
       required: ["executionId", "seq"],
     });
+    await client.close();
+  });
+
+  it("withdraws an open question when the client cancels the codemode call; the run stays paused", async () => {
+    const { runtime, sent } = mailRuntime();
+    const server = new McpServer({ name: "shop", version: "1.0.0" });
+    registerCodemodeTools(server, { runtime });
+    const client = new Client(
+      { name: "test-client", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    let asked!: (signal: AbortSignal) => void;
+    const question = new Promise<AbortSignal>((resolve) => {
+      asked = resolve;
+    });
+    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+      asked(extra.signal);
+      return new Promise(() => {}); // the person never answers
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    // the SDK drops a cancellation of request id 0: the question must not be the server's first request
+    await server.server.ping();
+
+    const cancel = new AbortController();
+    const call = client.callTool({ name: "codemode", arguments: { code: FORWARD } }, undefined, {
+      signal: cancel.signal,
+    });
+    const signal = await question;
+    expect(signal.aborted).toBe(false);
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => signal.aborted).toBe(true);
+    const [waiting] = await runtime.pending();
+    expect(waiting).toMatchObject({ method: "send", args: { to: "oncall" } });
+    expect((await runtime.execution(waiting?.executionId as string))?.status).toBe("paused");
+    expect(sent).toEqual([]);
     await client.close();
   });
 

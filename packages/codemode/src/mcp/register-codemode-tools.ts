@@ -98,9 +98,9 @@ function checkOptions(options: CodemodeToolsOptions): {
  * at most `maxReplyLength` characters. Registering is cheap: a server per request (stateless
  * Streamable HTTP) or per session can share one runtime.
  *
- * The `codemode` tool's description lists the connectors' methods: await `runtime.ready()` first
- * (connectors that list asynchronously, MCP, are ready then), or the description is updated, and
- * `notifications/tools/list_changed` sent, once they have listed.
+ * The `codemode` tool's description names the connectors: await `runtime.ready()` first
+ * (connectors that list asynchronously, MCP, have listed then), or the description is updated, and
+ * `notifications/tools/list_changed` sent, once they have.
  */
 export function registerCodemodeTools(
   server: McpServer,
@@ -120,8 +120,8 @@ export function registerCodemodeTools(
       ? { ...output, message: WAITING }
       : output;
 
-  const description = runtime.tool();
-  const initial = description.description;
+  const runtimeTool = runtime.tool();
+  const initial = runtimeTool.description;
   const codemode = server.registerTool(
     CODE_TOOL,
     { ...codeTool, description: initial },
@@ -142,10 +142,10 @@ export function registerCodemodeTools(
       return respond(waiting(output), output.status === "error");
     },
   );
-  // the description lists the connectors' methods once they have listed (at once when they had)
+  // the description names the connectors once they have listed (at once when they had)
   runtime.ready().then(
     () => {
-      const current = description.description;
+      const current = runtimeTool.description;
       if (codemode.description === initial && current !== initial) {
         codemode.update({ description: current });
       }
