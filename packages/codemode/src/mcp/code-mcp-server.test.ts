@@ -2,13 +2,12 @@
 // run code, pause; approve through elicitation when the client offers it, out of band through the
 // runtime by default, or with tools only when the host opts into them by name; replies stay compact
 // and bounded whatever the code returns.
-import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { createCodemodeRuntime, functionConnector, memoryStore } from "./index.ts";
-import { type CodeMcpServerOptions, codeMcpServer, MAX_REPLY_LENGTH } from "./mcp.ts";
+import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import { type CodeMcpServerOptions, codeMcpServer, MAX_REPLY_LENGTH } from "../mcp.ts";
 
 interface Setup {
   approvals?: CodeMcpServerOptions["approvals"];
@@ -19,35 +18,7 @@ interface Setup {
 }
 
 function setup({ approvals, answer, transformResult, maxReplyLength }: Setup = {}) {
-  const sent: string[] = [];
-  const mail = functionConnector({
-    name: "mail",
-    methods: {
-      inbox: {
-        description: "Unread messages.",
-        execute: async () => [{ from: "ops", subject: "Disk full" }],
-      },
-      send: {
-        description: "Send a message.",
-        inputSchema: {
-          type: "object",
-          properties: { to: { type: "string" }, text: { type: "string" } },
-          required: ["to", "text"],
-        },
-        requiresApproval: true,
-        execute: async ({ to }: { to: string }) => {
-          sent.push(to);
-          return { sent: true };
-        },
-      },
-    },
-  });
-  const runtime = createCodemodeRuntime({
-    store: memoryStore(),
-    executor: new QuickJSExecutor(),
-    connectors: [mail],
-    ...(transformResult ? { transformResult } : {}),
-  });
+  const { runtime, sent } = mailRuntime(transformResult ? { transformResult } : {});
   const server = codeMcpServer({
     runtime,
     ...(approvals ? { approvals } : {}),
@@ -72,12 +43,6 @@ function setup({ approvals, answer, transformResult, maxReplyLength }: Setup = {
   };
   return { client, connect, sent, asked, runtime };
 }
-
-const CODE = `async () => {
-  const [first] = await mail.inbox({});
-  await mail.send({ to: "oncall", text: first.subject });
-  return "forwarded";
-}`;
 
 /** two gated calls in one Promise.all: they pause together */
 const TWO_SENDS = `async () => {
@@ -117,7 +82,7 @@ describe("approvals by default", () => {
     expect(tools[0]?.inputSchema).toMatchObject({ required: ["code"] });
     expect(tools[1]?.annotations).toMatchObject({ readOnlyHint: true });
 
-    const paused = await client.callTool({ name: "codemode", arguments: { code: CODE } });
+    const paused = await client.callTool({ name: "codemode", arguments: { code: FORWARD } });
     const output = paused.structuredContent as Output;
     expect(output).toMatchObject({
       status: "paused",
@@ -156,7 +121,7 @@ describe("approvals by default", () => {
       "codemode",
       "codemode_pending",
     ]);
-    const done = await client.callTool({ name: "codemode", arguments: { code: CODE } });
+    const done = await client.callTool({ name: "codemode", arguments: { code: FORWARD } });
     expect(done.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
     expect(asked).toHaveLength(1);
     expect(sent).toEqual(["oncall"]);
@@ -182,7 +147,7 @@ describe('approvals: "client-tools" (the host opted in by name)', () => {
       "codemode_approve",
       "codemode_reject",
     ]);
-    const paused = await client.callTool({ name: "codemode", arguments: { code: CODE } });
+    const paused = await client.callTool({ name: "codemode", arguments: { code: FORWARD } });
     const output = paused.structuredContent as Output;
     expect(output).toMatchObject({ status: "paused" });
     expect(sent).toEqual([]);
@@ -201,7 +166,7 @@ describe('approvals: "elicitation"', () => {
   it("asks the client's user, showing the exact input, and runs the call once when approved", async () => {
     const { client, connect, sent, asked } = setup({ approvals: "elicitation", answer: true });
     await connect();
-    const done = await client.callTool({ name: "codemode", arguments: { code: CODE } });
+    const done = await client.callTool({ name: "codemode", arguments: { code: FORWARD } });
     expect(done.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
     expect(asked).toEqual([
       expect.stringContaining('mail.send({"to":"oncall","text":"Disk full"})'),
@@ -213,7 +178,7 @@ describe('approvals: "elicitation"', () => {
   it("ends the run without the call when the user declines", async () => {
     const { client, connect, sent, runtime } = setup({ approvals: "elicitation", answer: false });
     await connect();
-    const declined = await client.callTool({ name: "codemode", arguments: { code: CODE } });
+    const declined = await client.callTool({ name: "codemode", arguments: { code: FORWARD } });
     expect(declined.isError).toBe(true);
     const output = declined.structuredContent as Output;
     expect(output).toMatchObject({ status: "error" });
@@ -294,7 +259,7 @@ describe("replies", () => {
     expect(JSON.stringify(reply).length).toBeLessThanOrEqual(2 * MAX_REPLY_LENGTH);
   });
 
-  it("handle any depth without a stack overflow; too deep for structuredContent, the value is text only", async () => {
+  it("handle any depth without a stack overflow; too deep for structuredContent, the value is whole in the text only", async () => {
     const { reply, text } = await callCode("async () => 1", {
       transformResult: () => {
         let value: unknown = "leaf";
@@ -304,7 +269,11 @@ describe("replies", () => {
     });
     expect(text.length).toBeLessThanOrEqual(MAX_REPLY_LENGTH);
     expect(text).toMatch(/^\{"status":"completed",.*\[\[\[\["leaf"\]\]\]\]/);
-    expect(reply.structuredContent).toBeUndefined();
+    expect(reply.structuredContent).toEqual({
+      status: "completed",
+      executionId: expect.stringMatching(/^exec_/),
+      message: expect.stringContaining("deeper than 100 levels"),
+    });
   });
 
   it("say the result was too large, and what to do, past MAX_REPLY_LENGTH", async () => {

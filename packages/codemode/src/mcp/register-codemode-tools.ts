@@ -1,0 +1,172 @@
+// Code Mode's tools registered onto an MCP SDK McpServer, beside the application's own tools.
+import { type CodeModeOutput, CodemodeError, type CodemodeRuntime } from "@codemode/core";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { MAX_REPLY_LENGTH, MIN_REPLY_LENGTH, reply } from "./reply.ts";
+import { canElicit, settleByElicitation } from "./settle-by-elicitation.ts";
+import {
+  APPROVE_TOOL,
+  approveTool,
+  CODE_TOOL,
+  codeTool,
+  PENDING_TOOL,
+  pendingTool,
+  REJECT_TOOL,
+  rejectTool,
+} from "./tool-definitions.ts";
+
+/** Who approves a paused run's calls; see `CodemodeToolsOptions.approvals`. */
+export type McpApprovals = "elicitation" | "host" | "client-tools";
+
+export interface CodemodeToolsOptions {
+  runtime: CodemodeRuntime;
+  /**
+   * Who approves the calls of a paused run. No default lets the MCP client approve: the model that
+   * writes the code usually drives that client.
+   *
+   * - `"elicitation"` (default): while the `codemode` call is open, the server asks the client's user
+   *   about every pending call, one question per call with its exact input, before any of them runs;
+   *   they run once all are approved, and a decline of any one rejects the run. When the client has
+   *   no form elicitation (as far as this server knows: a stateless HTTP server never saw the
+   *   client's `initialize`), a question fails, or an input is too large to show, the run is returned
+   *   as paused, for the host application to approve or reject out of band (`runtime.approve`,
+   *   `runtime.reject`).
+   * - `"host"`: never ask through the client; a paused run is returned as paused for the host
+   *   application to approve or reject out of band.
+   * - `"client-tools"`: also serve `codemode_approve` and `codemode_reject`. The model driving the
+   *   client can call them and so approve its own calls: only for clients where a person, not the
+   *   model, calls these tools.
+   *
+   * `codemode_pending` (read-only) lists the waiting calls in every mode.
+   */
+  approvals?: McpApprovals;
+  /**
+   * The most characters of JSON text a reply carries, from 1,000 to `MAX_REPLY_LENGTH` (the
+   * default). `structuredContent` is the same value.
+   */
+  maxReplyLength?: number;
+}
+
+/** The tools `registerCodemodeTools` registered (each can be disabled, updated or removed). */
+export interface RegisteredCodemodeTools {
+  codemode: RegisteredTool;
+  pending: RegisteredTool;
+  /** with `approvals: "client-tools"` only */
+  approve?: RegisteredTool;
+  reject?: RegisteredTool;
+}
+
+const APPROVALS: readonly McpApprovals[] = ["elicitation", "host", "client-tools"];
+
+const WAITING =
+  "The run waits for a person to approve or reject these calls outside this conversation; the application resumes it. Do not run the code again. codemode_pending lists what waits.";
+
+function checkOptions(options: CodemodeToolsOptions): {
+  approvals: McpApprovals;
+  limit: number;
+} {
+  if (typeof options?.runtime?.execute !== "function") {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      "codemode/mcp needs a runtime (from createCodemodeRuntime).",
+    );
+  }
+  const approvals = options.approvals ?? "elicitation";
+  if (!APPROVALS.includes(approvals)) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `codemode/mcp: approvals must be ${APPROVALS.map((mode) => `"${mode}"`).join(", ")}, not ${JSON.stringify(String(approvals))}.` +
+        (String(approvals) === "tools"
+          ? ' The approval tools are now opt-in as "client-tools": the model driving the client can call them and approve its own calls.'
+          : ""),
+    );
+  }
+  const limit = options.maxReplyLength ?? MAX_REPLY_LENGTH;
+  if (!Number.isInteger(limit) || limit < MIN_REPLY_LENGTH || limit > MAX_REPLY_LENGTH) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `codemode/mcp: maxReplyLength must be an integer from ${MIN_REPLY_LENGTH} to ${MAX_REPLY_LENGTH}, not ${limit}.`,
+    );
+  }
+  return { approvals, limit };
+}
+
+/**
+ * Registers Code Mode's tools onto an `McpServer` (from `@modelcontextprotocol/sdk/server/mcp.js`),
+ * beside the tools the application registered itself: `codemode` runs code and answers with the
+ * `CodeModeOutput`, `codemode_pending` lists the calls that wait, and with `approvals:
+ * "client-tools"` `codemode_approve` and `codemode_reject` decide them. Replies are compact JSON of
+ * at most `maxReplyLength` characters. Registering is cheap: a server per request (stateless
+ * Streamable HTTP) or per session can share one runtime.
+ *
+ * The `codemode` tool's description names the connectors: await `runtime.ready()` first
+ * (connectors that list asynchronously, MCP, have listed then), or the description is updated, and
+ * `notifications/tools/list_changed` sent, once they have.
+ */
+export function registerCodemodeTools(
+  server: McpServer,
+  options: CodemodeToolsOptions,
+): RegisteredCodemodeTools {
+  if (typeof server?.registerTool !== "function") {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      "registerCodemodeTools needs an McpServer (from @modelcontextprotocol/sdk/server/mcp.js); codeMcpServer makes one.",
+    );
+  }
+  const { approvals, limit } = checkOptions(options);
+  const { runtime } = options;
+  const respond = (output: unknown, isError = false) => reply(output, limit, isError);
+  const waiting = (output: CodeModeOutput): CodeModeOutput & { message?: string } =>
+    output.status === "paused" && approvals !== "client-tools"
+      ? { ...output, message: WAITING }
+      : output;
+
+  const runtimeTool = runtime.tool();
+  const initial = runtimeTool.description;
+  const codemode = server.registerTool(
+    CODE_TOOL,
+    { ...codeTool, description: initial },
+    async ({ code }, extra) => {
+      let output = await runtime.execute({ code });
+      if (output.status === "paused" && approvals === "elicitation" && canElicit(server.server)) {
+        output = await settleByElicitation(
+          {
+            runtime,
+            server: server.server,
+            requestId: extra.requestId,
+            signal: extra.signal,
+            limit,
+          },
+          output,
+        );
+      }
+      return respond(waiting(output), output.status === "error");
+    },
+  );
+  // the description names the connectors once they have listed (at once when they had)
+  runtime.ready().then(
+    () => {
+      const current = runtimeTool.description;
+      if (codemode.description === initial && current !== initial) {
+        codemode.update({ description: current });
+      }
+    },
+    () => {
+      // a configuration that fails is reported by every codemode call
+    },
+  );
+
+  const pending = server.registerTool(PENDING_TOOL, pendingTool, async ({ executionId }) =>
+    respond({ pending: await runtime.pending(executionId) }),
+  );
+  const tools: RegisteredCodemodeTools = { codemode, pending };
+  if (approvals !== "client-tools") return tools;
+
+  tools.approve = server.registerTool(APPROVE_TOOL, approveTool, async ({ executionId }) => {
+    const output = await runtime.approve({ executionId });
+    return respond(output, output.status === "error");
+  });
+  tools.reject = server.registerTool(REJECT_TOOL, rejectTool, async ({ executionId, seq }) =>
+    respond({ rejected: await runtime.reject({ executionId, seq }) }),
+  );
+  return tools;
+}

@@ -1,0 +1,48 @@
+// A runtime over a small mail connector for the codemode/mcp tests: `mail.inbox` reads, `mail.send`
+// needs approval and records whom it reached.
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import { createCodemodeRuntime, functionConnector, memoryStore } from "../src/index.ts";
+
+export function mailRuntime(options: { transformResult?: (result: unknown) => unknown } = {}) {
+  const sent: string[] = [];
+  const mail = functionConnector({
+    name: "mail",
+    methods: {
+      inbox: {
+        description: "Unread messages.",
+        execute: async () => [{ from: "ops", subject: "Disk full" }],
+      },
+      send: {
+        description: "Send a message.",
+        inputSchema: {
+          type: "object",
+          properties: { to: { type: "string" }, text: { type: "string" } },
+          required: ["to", "text"],
+        },
+        requiresApproval: true,
+        execute: async ({ to }: { to: string }) => {
+          sent.push(to);
+          return { sent: true };
+        },
+      },
+    },
+  });
+  const runtime = createCodemodeRuntime({
+    store: memoryStore(),
+    executor: new QuickJSExecutor(),
+    connectors: [mail],
+    ...(options.transformResult ? { transformResult: options.transformResult } : {}),
+  });
+  return { runtime, sent };
+}
+
+/** reads one mail, forwards it (a gated call) and returns "forwarded" */
+export const FORWARD = `async () => {
+  const [first] = await mail.inbox({});
+  await mail.send({ to: "oncall", text: first.subject });
+  return "forwarded";
+}`;
+
+/** one gated call to `to` */
+export const sendTo = (to: string) =>
+  `async () => { await mail.send({ to: ${JSON.stringify(to)}, text: "hi" }); return ${JSON.stringify(`sent to ${to}`)}; }`;
