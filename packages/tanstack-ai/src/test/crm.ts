@@ -5,6 +5,7 @@ import { QuickJSExecutor } from "@codemode/executor-quickjs";
 
 export function crmRuntime() {
   const sent: Array<{ customer: string; amount: number }> = [];
+  const found: string[] = [];
   const crm = functionConnector({
     name: "crm",
     instructions: "The customers of the shop.",
@@ -18,6 +19,7 @@ export function crmRuntime() {
         },
         execute: async (input) => {
           const { name } = input as { name: string };
+          found.push(name);
           return { id: `cus_${name.toLowerCase()}`, name, balance: 120 };
         },
       },
@@ -42,5 +44,5 @@ export function crmRuntime() {
     executor: new QuickJSExecutor(),
     connectors: [crm],
   });
-  return { runtime, sent };
+  return { runtime, sent, found };
 }
