@@ -128,8 +128,8 @@ describe("codemodeApprovals", () => {
     });
     expect(sent).toHaveLength(1);
     expect(JSON.parse(replayed.text)).toMatchObject({
-      status: "error",
-      error: expect.stringContaining("no longer waits for approval"),
+      status: "completed",
+      message: expect.stringContaining("no longer waits and is now completed"),
     });
   });
 
@@ -319,6 +319,28 @@ describe("codemodeApprovals", () => {
     expect(adapter.calls).toHaveLength(2);
     expect(sent).toEqual([]);
     expect(await runtime.pending()).toHaveLength(1);
+  });
+
+  it("on a later turn, a paused output the client kept reads as its run's status now", async () => {
+    const { serve, adapter, runtime } = setup([callCode(BILL_ADA), report, report]);
+    // too large to show: the model gets the paused output, and the host decides
+    const first = await serve({}, { maxShownLength: 40 });
+    const history = [
+      ...(adapter.calls[1]?.messages ?? []),
+      { role: "assistant" as const, content: first.text },
+      { role: "user" as const, content: "Done?" },
+    ];
+    const output = toolResult(history, "call-1") as { executionId: string };
+    expect(output).toMatchObject({ status: "paused" });
+    // the host approves out of band; the client's history still holds the paused output
+    await runtime.approve({ executionId: output.executionId });
+    await serve({ messages: history });
+    expect(toolResult(adapter.calls[2]?.messages ?? [], "call-1")).toEqual({
+      status: "completed",
+      executionId: output.executionId,
+      message:
+        "This run was paused when this result was recorded; it no longer waits and is now completed. Do not run the code again for its effects.",
+    });
   });
 
   it("a run whose calls are too large to show is not asked about: it waits for the host", async () => {

@@ -2,16 +2,21 @@
 // person becomes a `codemodeApproval` interrupt showing the exact recorded inputs; the person's
 // answer, on the continuation, approves or rejects the run through the runtime, and the model's
 // next turn reads the run's new outcome in place of the paused one.
-import { CodemodeError, type CodemodeRuntime, type PendingAction } from "@codemode/core";
+import {
+  CodemodeError,
+  type CodemodeRuntime,
+  type ExecutionStatus,
+  type PendingAction,
+} from "@codemode/core";
 import {
   type ChatMiddleware,
   type ChatMiddlewareContext,
   canonicalInterruptJson,
   type GenericInterruptResolution,
-  type ModelMessage,
 } from "@tanstack/ai";
 import { type CodemodeApprovalCall, codemodeApproval } from "./codemode-approval.ts";
 import { CODEMODE_TOOL_NAME } from "./codemode-tool.ts";
+import { currentToolMessages } from "./current-tool-messages.ts";
 import { asJson, type CodemodeToolOutput, toolOutput } from "./tool-output.ts";
 
 /** The most characters of JSON the calls of one interrupt may take (their inputs, mostly). */
@@ -30,12 +35,23 @@ export interface CodemodeApprovalsOptions {
   maxShownLength?: number;
 }
 
+/** What the model reads for a paused run that was decided elsewhere or earlier. */
+interface EndedRun {
+  status: ExecutionStatus;
+  executionId: string;
+  message: string;
+}
+
+type RunReport = CodemodeToolOutput | EndedRun;
+
 /** What one chat() call (one AG-UI run) keeps between its hooks. */
 interface RunState {
   /** `codemode` tool call id → the id of its paused run, to ask about at the next boundary */
   toAsk: Map<string, string>;
   /** tool call id → the run's outcome after a decision, for that call's tool message */
-  decided: Map<string, { executionId: string; output: CodemodeToolOutput }>;
+  decided: Map<string, { executionId: string; output: RunReport }>;
+  /** whether the paused outputs in the history were checked against the journal */
+  checked: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -58,19 +74,6 @@ function question(calls: readonly CodemodeApprovalCall[]): string {
   return calls.length === 1
     ? `The code wants to call ${named(calls)}. Approve it?`
     : `The code wants to make ${calls.length} calls together (${named(calls)}). None runs unless you approve; approving runs each once.`;
-}
-
-/** The `executionId` a tool message's content names, if it is a `codemode` output. */
-function executionIdOf(content: ModelMessage["content"]): string | undefined {
-  if (typeof content !== "string") return undefined;
-  try {
-    const parsed: unknown = JSON.parse(content);
-    return isRecord(parsed) && typeof parsed.executionId === "string"
-      ? parsed.executionId
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const noLongerWaiting = (executionId: string): CodemodeToolOutput => ({
@@ -120,7 +123,7 @@ export function codemodeApprovals(
   const stateOf = (ctx: ChatMiddlewareContext): RunState => {
     let state = states.get(ctx);
     if (!state) {
-      state = { toAsk: new Map(), decided: new Map() };
+      state = { toAsk: new Map(), decided: new Map(), checked: false };
       states.set(ctx, state);
     }
     return state;
@@ -152,12 +155,16 @@ export function codemodeApprovals(
   async function decide(
     state: RunState,
     resolution: GenericInterruptResolution<typeof codemodeApproval>,
-  ): Promise<{ decision: string; output: CodemodeToolOutput } | undefined> {
+  ): Promise<{ decision: string; output: RunReport } | undefined> {
     const payload = resolution.request.payload;
     if (!payload) return undefined;
     const { executionId, toolCallId, calls } = payload;
     const now = await runtime.pending(executionId);
-    if (now.length === 0) return { decision: "stale", output: noLongerWaiting(executionId) };
+    const stale = async () => ({
+      decision: "stale",
+      output: (await ended(executionId)) ?? noLongerWaiting(executionId),
+    });
+    if (now.length === 0) return stale();
     const paused = () => toolOutput({ status: "paused", executionId, pending: now });
     if (resolution.status === "cancelled") {
       return {
@@ -180,7 +187,7 @@ export function codemodeApprovals(
               error: `A person rejected ${named(now)}; the run ended without running the calls it waited for. Do not run the code again unless the user asks.`,
             },
           }
-        : { decision: "stale", output: noLongerWaiting(executionId) };
+        : stale();
     }
     // the approval covers exactly the calls shown, with the inputs shown
     if (canonicalInterruptJson(now.map(shownCall)) !== canonicalInterruptJson(calls)) {
@@ -192,27 +199,46 @@ export function codemodeApprovals(
     return { decision: "approved", output };
   }
 
+  /** What a paused output the client kept says once its run no longer waits; undefined while it does. */
+  async function ended(executionId: string): Promise<EndedRun | undefined> {
+    if ((await runtime.pending(executionId)).length > 0) return undefined;
+    const execution = await runtime.execution(executionId);
+    if (!execution || execution.status === "paused") return undefined;
+    return {
+      status: execution.status,
+      executionId,
+      message: `This run was paused when this result was recorded; it no longer waits and is now ${execution.status}. Do not run the code again for its effects.`,
+    };
+  }
+
   return {
     name: "codemode-approvals",
-    onConfig(ctx, config) {
+    async onConfig(ctx, config) {
       if (ctx.phase === "init" && !config.tools.some((tool) => tool.name === toolName)) {
         throw new CodemodeError(
           "INVALID_CONFIG",
           `codemodeApprovals: chat() has no tool named "${toolName}"; add codemodeTool(runtime) to its tools, or give codemodeApprovals the tool's name as toolName.`,
         );
       }
-      const state = states.get(ctx);
-      if (ctx.phase !== "beforeModel" || !state || state.decided.size === 0) return;
-      const messages = config.messages.map((message) => {
-        const decided =
-          message.role === "tool" && message.toolCallId !== undefined
-            ? state.decided.get(message.toolCallId)
-            : undefined;
-        if (!decided || executionIdOf(message.content) !== decided.executionId) return message;
-        return { ...message, content: JSON.stringify(decided.output) };
-      });
-      state.decided.clear();
-      return { messages };
+      if (ctx.phase !== "beforeModel") return;
+      const state = stateOf(ctx);
+      if (state.checked && state.decided.size === 0) return;
+      const check = !state.checked;
+      state.checked = true;
+      const { decided } = state;
+      state.decided = new Map();
+      const messages = await currentToolMessages(
+        config.messages,
+        toolName,
+        async (toolCallId, run) => {
+          const decision = decided.get(toolCallId);
+          if (decision) return decision.executionId === run.executionId && decision.output;
+          // once per request: a paused output the client kept, of a run decided since
+          if (!check || run.status !== "paused") return undefined;
+          return ended(run.executionId);
+        },
+      );
+      return messages ? { messages } : undefined;
     },
     onAfterToolCall(ctx, info) {
       if (info.toolName !== toolName || !info.ok || !isRecord(info.result)) return;
