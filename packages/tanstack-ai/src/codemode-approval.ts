@@ -1,7 +1,9 @@
 // The interrupt a paused run raises in TanStack AI: what the person is shown (every call the run
 // waits for, with its exact input) and what they answer.
+import type { PendingAction } from "@codemode/core";
 import { defineInterrupt } from "@tanstack/ai";
 import { standardJsonSchema } from "./standard-json-schema.ts";
+import { asJson } from "./tool-output.ts";
 
 /** One call the run waits for, as the person sees it. */
 export interface CodemodeApprovalCall {
@@ -104,3 +106,26 @@ export const codemodeApproval = defineInterrupt({
   payloadSchema,
   responseSchema,
 });
+
+/** The calls a run waits for as the person sees them: each input as plain JSON. */
+export function shownCalls(pending: readonly PendingAction[]): CodemodeApprovalCall[] {
+  return pending.map((action) => ({
+    seq: action.seq,
+    connector: action.connector,
+    method: action.method,
+    input: asJson(action.args),
+  }));
+}
+
+/** `connector.method` of the first three calls, and how many more. */
+export function callNames(calls: readonly { connector: string; method: string }[]): string {
+  const names = calls.slice(0, 3).map((call) => `${call.connector}.${call.method}`);
+  return calls.length > 3 ? `${names.join(", ")} and ${calls.length - 3} more` : names.join(", ");
+}
+
+/** The interrupt's message: what the person is asked. */
+export function approvalQuestion(calls: readonly CodemodeApprovalCall[]): string {
+  return calls.length === 1
+    ? `The code wants to call ${callNames(calls)}. Approve it?`
+    : `The code wants to make ${calls.length} calls together (${callNames(calls)}). None runs unless you approve; approving runs each once.`;
+}

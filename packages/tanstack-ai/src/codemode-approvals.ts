@@ -2,22 +2,12 @@
 // person becomes a `codemodeApproval` interrupt showing the exact recorded inputs; the person's
 // answer, on the continuation, approves or rejects the run through the runtime, and the model's
 // next turn reads the run's new outcome in place of the paused one.
-import {
-  CodemodeError,
-  type CodemodeRuntime,
-  type ExecutionStatus,
-  type PendingAction,
-} from "@codemode/core";
-import {
-  type ChatMiddleware,
-  type ChatMiddlewareContext,
-  canonicalInterruptJson,
-  type GenericInterruptResolution,
-} from "@tanstack/ai";
-import { type CodemodeApprovalCall, codemodeApproval } from "./codemode-approval.ts";
+import { CodemodeError, type CodemodeRuntime } from "@codemode/core";
+import type { ChatMiddleware, ChatMiddlewareContext } from "@tanstack/ai";
+import { decideApproval, endedRun, type RunReport } from "./approval-decision.ts";
+import { approvalQuestion, codemodeApproval, shownCalls } from "./codemode-approval.ts";
 import { CODEMODE_TOOL_NAME } from "./codemode-tool.ts";
 import { currentToolMessages } from "./current-tool-messages.ts";
-import { asJson, type CodemodeToolOutput, toolOutput } from "./tool-output.ts";
 
 /** The most characters of JSON the calls of one interrupt may take (their inputs, mostly). */
 export const MAX_SHOWN_LENGTH = 100_000;
@@ -35,15 +25,6 @@ export interface CodemodeApprovalsOptions {
   maxShownLength?: number;
 }
 
-/** What the model reads for a paused run that was decided elsewhere or earlier. */
-interface EndedRun {
-  status: ExecutionStatus;
-  executionId: string;
-  message: string;
-}
-
-type RunReport = CodemodeToolOutput | EndedRun;
-
 /** What one chat() call (one AG-UI run) keeps between its hooks. */
 interface RunState {
   /** `codemode` tool call id → the id of its paused run, to ask about at the next boundary */
@@ -56,32 +37,6 @@ interface RunState {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A pending action as the person sees it: its input as plain JSON. */
-const shownCall = (action: PendingAction): CodemodeApprovalCall => ({
-  seq: action.seq,
-  connector: action.connector,
-  method: action.method,
-  input: asJson(action.args),
-});
-
-function named(calls: readonly { connector: string; method: string }[]): string {
-  const names = calls.slice(0, 3).map((call) => `${call.connector}.${call.method}`);
-  return calls.length > 3 ? `${names.join(", ")} and ${calls.length - 3} more` : names.join(", ");
-}
-
-function question(calls: readonly CodemodeApprovalCall[]): string {
-  return calls.length === 1
-    ? `The code wants to call ${named(calls)}. Approve it?`
-    : `The code wants to make ${calls.length} calls together (${named(calls)}). None runs unless you approve; approving runs each once.`;
-}
-
-const noLongerWaiting = (executionId: string): CodemodeToolOutput => ({
-  status: "error",
-  executionId,
-  error:
-    "The run no longer waits for approval (it was approved, rejected or expired elsewhere). Do not run the code again for its effects.",
-});
 
 /**
  * A TanStack AI chat middleware that turns the `codemode` tool's paused runs into
@@ -133,82 +88,21 @@ export function codemodeApprovals(
   async function ask(state: RunState) {
     const requests = [];
     for (const [toolCallId, executionId] of state.toAsk) {
-      const pending = await runtime.pending(executionId);
-      if (pending.length === 0) continue;
-      const calls = pending.map(shownCall);
+      const calls = shownCalls(await runtime.pending(executionId));
+      if (calls.length === 0) continue;
       // too large to show whole: the run waits for the host (runtime.approve or reject)
       if (JSON.stringify(calls).length > maxShownLength) continue;
       requests.push(
         codemodeApproval.interrupt({
           key: executionId,
           reason: "approval",
-          message: question(calls),
+          message: approvalQuestion(calls),
           payload: { executionId, toolCallId, calls },
         }),
       );
     }
     state.toAsk.clear();
     return requests.length > 0 ? { interrupts: requests } : undefined;
-  }
-
-  /** Applies one answer to its run; the run's outcome for the model. */
-  async function decide(
-    state: RunState,
-    resolution: GenericInterruptResolution<typeof codemodeApproval>,
-  ): Promise<{ decision: string; output: RunReport } | undefined> {
-    const payload = resolution.request.payload;
-    if (!payload) return undefined;
-    const { executionId, toolCallId, calls } = payload;
-    const now = await runtime.pending(executionId);
-    const stale = async () => ({
-      decision: "stale",
-      output: (await ended(executionId)) ?? noLongerWaiting(executionId),
-    });
-    if (now.length === 0) return stale();
-    const paused = () => toolOutput({ status: "paused", executionId, pending: now });
-    if (resolution.status === "cancelled") {
-      return {
-        decision: "cancelled",
-        output: {
-          ...paused(),
-          message:
-            "The person closed the approval without deciding. The run still waits for these calls; do not run the code again.",
-        },
-      };
-    }
-    if (!resolution.response.approved) {
-      const rejected = await runtime.reject({ executionId, seq: (now[0] as PendingAction).seq });
-      return rejected
-        ? {
-            decision: "rejected",
-            output: {
-              status: "error",
-              executionId,
-              error: `A person rejected ${named(now)}; the run ended without running the calls it waited for. Do not run the code again unless the user asks.`,
-            },
-          }
-        : stale();
-    }
-    // the approval covers exactly the calls shown, with the inputs shown
-    if (canonicalInterruptJson(now.map(shownCall)) !== canonicalInterruptJson(calls)) {
-      state.toAsk.set(toolCallId, executionId);
-      return { decision: "changed", output: paused() };
-    }
-    const output = toolOutput(await runtime.approve({ executionId }));
-    if (output.status === "paused") state.toAsk.set(toolCallId, executionId);
-    return { decision: "approved", output };
-  }
-
-  /** What a paused output the client kept says once its run no longer waits; undefined while it does. */
-  async function ended(executionId: string): Promise<EndedRun | undefined> {
-    if ((await runtime.pending(executionId)).length > 0) return undefined;
-    const execution = await runtime.execution(executionId);
-    if (!execution || execution.status === "paused") return undefined;
-    return {
-      status: execution.status,
-      executionId,
-      message: `This run was paused when this result was recorded; it no longer waits and is now ${execution.status}. Do not run the code again for its effects.`,
-    };
   }
 
   return {
@@ -235,7 +129,7 @@ export function codemodeApprovals(
           if (decision) return decision.executionId === run.executionId && decision.output;
           // once per request: a paused output the client kept, of a run decided since
           if (!check || run.status !== "paused") return undefined;
-          return ended(run.executionId);
+          return endedRun(runtime, run.executionId);
         },
       );
       return messages ? { messages } : undefined;
@@ -255,19 +149,13 @@ export function codemodeApprovals(
     async onInterruptResolution(ctx, resolutions) {
       const state = stateOf(ctx);
       for (const resolution of resolutions.for(codemodeApproval)) {
-        const outcome = await decide(state, resolution);
-        if (!outcome) continue;
-        const { toolCallId, executionId } = resolution.request.payload as {
-          toolCallId: string;
-          executionId: string;
-        };
-        state.decided.set(toolCallId, { executionId, output: outcome.output });
-        ctx.emitCustomEvent(CODEMODE_DECISION_EVENT, {
-          toolCallId,
-          executionId,
-          decision: outcome.decision,
-          output: outcome.output,
-        });
+        const payload = resolution.request.payload;
+        if (!payload) continue;
+        const { executionId, toolCallId } = payload;
+        const { decision, output, askAgain } = await decideApproval(runtime, resolution, payload);
+        if (askAgain) state.toAsk.set(toolCallId, executionId);
+        state.decided.set(toolCallId, { executionId, output });
+        ctx.emitCustomEvent(CODEMODE_DECISION_EVENT, { toolCallId, executionId, decision, output });
       }
     },
   };
