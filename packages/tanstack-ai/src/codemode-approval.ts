@@ -1,0 +1,131 @@
+// The interrupt a paused run raises in TanStack AI: what the person is shown (every call the run
+// waits for, with its exact input) and what they answer.
+import type { PendingAction } from "@codemode/core";
+import { defineInterrupt } from "@tanstack/ai";
+import { standardJsonSchema } from "./standard-json-schema.ts";
+import { asJson } from "./tool-output.ts";
+
+/** One call the run waits for, as the person sees it. */
+export interface CodemodeApprovalCall {
+  /** the call's number in the run */
+  seq: number;
+  connector: string;
+  method: string;
+  /** the input recorded when the run paused, as plain JSON (the value codec's form) */
+  input: unknown;
+}
+
+/** The interrupt's payload: the paused run, the `codemode` tool call it answers, the calls. */
+export interface CodemodeApprovalPayload {
+  executionId: string;
+  toolCallId: string;
+  calls: CodemodeApprovalCall[];
+}
+
+/** The person's answer: `true` runs every call shown, once; `false` ends the run without them. */
+export interface CodemodeApprovalResponse {
+  approved: boolean;
+}
+
+/** The most characters of an id in a payload the client sends back. */
+const MAX_ID_LENGTH = 1_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown) =>
+  typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
+
+function payloadProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return "The payload is an object.";
+  if (!isId(value.executionId)) return "The payload needs an executionId.";
+  if (!isId(value.toolCallId)) return "The payload needs a toolCallId.";
+  if (!Array.isArray(value.calls) || value.calls.length === 0) {
+    return "The payload needs the calls the run waits for.";
+  }
+  for (const call of value.calls) {
+    if (
+      !isRecord(call) ||
+      !Number.isSafeInteger(call.seq) ||
+      (call.seq as number) < 0 ||
+      !isId(call.connector) ||
+      !isId(call.method) ||
+      !("input" in call)
+    ) {
+      return "Each call has a seq, a connector, a method and an input.";
+    }
+  }
+  return undefined;
+}
+
+const payloadSchema = standardJsonSchema<CodemodeApprovalPayload>(
+  {
+    type: "object",
+    properties: {
+      executionId: { type: "string" },
+      toolCallId: { type: "string" },
+      calls: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          properties: {
+            seq: { type: "integer", minimum: 0 },
+            connector: { type: "string" },
+            method: { type: "string" },
+            input: {},
+          },
+          required: ["seq", "connector", "method", "input"],
+        },
+      },
+    },
+    required: ["executionId", "toolCallId", "calls"],
+  },
+  payloadProblem,
+);
+
+const responseSchema = standardJsonSchema<CodemodeApprovalResponse>(
+  {
+    type: "object",
+    properties: { approved: { type: "boolean" } },
+    required: ["approved"],
+  },
+  (value) =>
+    isRecord(value) && typeof value.approved === "boolean"
+      ? undefined
+      : "The answer is { approved: boolean }.",
+);
+
+/**
+ * The generic interrupt `codemodeApprovals` raises for a paused run. Register it on the server,
+ * `chat({ interrupts: [codemodeApproval] })`, and on the client, `useChat({ interrupts:
+ * [codemodeApproval] })`, which then shows `interrupt.payload.calls` and answers with
+ * `interrupt.resolveInterrupt({ approved })`.
+ */
+export const codemodeApproval = defineInterrupt({
+  id: "codemode-approval",
+  payloadSchema,
+  responseSchema,
+});
+
+/** The calls a run waits for as the person sees them: each input as plain JSON. */
+export function shownCalls(pending: readonly PendingAction[]): CodemodeApprovalCall[] {
+  return pending.map((action) => ({
+    seq: action.seq,
+    connector: action.connector,
+    method: action.method,
+    input: asJson(action.args),
+  }));
+}
+
+/** `connector.method` of the first three calls, and how many more. */
+export function callNames(calls: readonly { connector: string; method: string }[]): string {
+  const names = calls.slice(0, 3).map((call) => `${call.connector}.${call.method}`);
+  return calls.length > 3 ? `${names.join(", ")} and ${calls.length - 3} more` : names.join(", ");
+}
+
+/** The interrupt's message: what the person is asked. */
+export function approvalQuestion(calls: readonly CodemodeApprovalCall[]): string {
+  return calls.length === 1
+    ? `The code wants to call ${callNames(calls)}. Approve it?`
+    : `The code wants to make ${calls.length} calls together (${callNames(calls)}). None runs unless you approve; approving runs each once.`;
+}
