@@ -1,4 +1,8 @@
-import { type FunctionMethod, functionConnector } from "@codemode/connector-function";
+import {
+  type FunctionMethod,
+  functionConnector,
+  type MethodSchema,
+} from "@codemode/connector-function";
 import { type CallContext, CodemodeError, type Connector } from "@codemode/core";
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from "ai";
 
@@ -19,6 +23,11 @@ type AnyTool = Tool<unknown, unknown>;
 /** The AI SDK's call id for a sandbox call: stable across passes of one run, like the idempotency key. */
 function toolCallId(call: { executionId: string; seq: number }): string {
   return `codemode-${call.executionId}-${call.seq}`;
+}
+
+/** A tool's schema, with the AI SDK's `lazySchema()` made; functionConnector checks what it is. */
+function resolved(schema: unknown): MethodSchema | undefined {
+  return (typeof schema === "function" ? (schema as () => unknown)() : schema) as MethodSchema;
 }
 
 /** A streaming `execute` yields its results; the last one is the call's result. */
@@ -57,16 +66,14 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
     if (typeof tool !== "object" || tool === null) {
       throw new CodemodeError("INVALID_CONFIG", `Tool "${name}" is not an AI SDK tool.`);
     }
-    const inputSchema =
-      typeof tool.inputSchema === "function"
-        ? (tool.inputSchema as () => unknown)()
-        : tool.inputSchema;
+    const inputSchema = resolved(tool.inputSchema);
+    const outputSchema = resolved(tool.outputSchema);
     const execute = tool.execute;
     const needsApproval = tool.needsApproval;
     methods[name] = {
       ...(tool.description ? { description: tool.description } : {}),
       inputSchema,
-      ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+      ...(outputSchema !== undefined ? { outputSchema } : {}),
       ...(needsApproval === true
         ? { requiresApproval: true }
         : typeof needsApproval === "function"

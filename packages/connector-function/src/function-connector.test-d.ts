@@ -41,6 +41,11 @@ describe("functionConnector types", () => {
           // @ts-expect-error the schema has `title`, not `titel`
           execute: ({ titel }) => titel,
         },
+        annotated: {
+          inputSchema: issue,
+          // @ts-expect-error where the schema gives a type, the function cannot claim another
+          execute: (input: { title: string; priority: number }) => input.priority,
+        },
       },
     });
   });
@@ -60,6 +65,13 @@ describe("functionConnector types", () => {
             // @ts-expect-error the result has `number`, not `id`
             result.id;
           },
+        },
+        narrowed_result: {
+          inputSchema: issue,
+          outputSchema: z.object({ number: z.number() }),
+          execute: async () => ({ number: 7 }),
+          // @ts-expect-error where the schemas give types, revert cannot claim narrower ones
+          revert: (_input, _result: { number: 7 }) => {},
         },
         wrong_result: {
           outputSchema: z.object({ number: z.number() }),
@@ -105,10 +117,14 @@ describe("functionConnector types", () => {
             expectTypeOf(result).toEqualTypeOf<unknown>();
           },
         },
-        destructured: {
+        annotated: {
+          // where no schema gives a type, the function may declare one itself
           inputSchema: { type: "object", properties: { id: { type: "integer" } } },
-          // @ts-expect-error JSON Schema alone does not type the input
-          execute: ({ id }) => id,
+          execute: ({ id }: { id: number }) => ({ closed: id }),
+          revert: (input: { id: number }, result: { closed: number }) => {
+            expectTypeOf(input.id).toEqualTypeOf<number>();
+            expectTypeOf(result.closed).toEqualTypeOf<number>();
+          },
         },
         typed: {
           inputSchema: jsonSchema<{ title: string }>({
@@ -147,6 +163,23 @@ describe("functionConnector types", () => {
         find: {
           inputSchema: schema,
           execute: (input) => expectTypeOf(input).toEqualTypeOf<{ query: string }>(),
+        },
+      },
+    });
+  });
+
+  it("types methods that give the compiler nothing to infer from as FunctionMethod", () => {
+    functionConnector({
+      name: "echo",
+      methods: {
+        take: {
+          execute: (input, context) => {
+            expectTypeOf(input).toEqualTypeOf<unknown>();
+            expectTypeOf(context).toEqualTypeOf<CallContext>();
+            // @ts-expect-error no schema, no type
+            input.text;
+            return input;
+          },
         },
       },
     });

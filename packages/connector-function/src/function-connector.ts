@@ -1,69 +1,15 @@
 import {
-  type ApprovalRule,
-  type CallContext,
   CodemodeError,
   type Connector,
   type ConnectorMethod,
   type ExecutionEndStatus,
   type PassEndStatus,
-  type ReplayPolicy,
 } from "@codemode/core";
 import { compileSchema, type Validate } from "./compile-schema.ts";
-import type { InferSchema, MethodSchema } from "./method-schema.ts";
+import type { FunctionMethod, TypedMethods } from "./function-method.ts";
 
 /** How many of an invalid input's issues the error names. */
 const MAX_LISTED_ISSUES = 10;
-
-/** What a method is besides its schemas; `Input` and `Result` are the types the schemas give. */
-export interface FunctionMethodOptions<Input, Result> {
-  description?: string;
-  /**
-   * a person approves each call: the run pauses there until `runtime.approve`; a function decides
-   * per call from the input as the model sent it (on the host, before the call is recorded and
-   * before the input is validated, so it is `unknown`)
-   */
-  requiresApproval?: boolean | ApprovalRule;
-  /** the result comes from outside (a client, a long job) through `runtime.resolve`; no `execute` */
-  deferred?: boolean;
-  /** "record" (default): later passes replay the result; "reexecute": they call again */
-  replay?: ReplayPolicy;
-  /** the call fails with a catchable error after this long */
-  timeoutMs?: number;
-  /** extra words that name the method for search */
-  keywords?: readonly string[];
-  /** the function, with the validated input (the schema's output: Zod defaults filled in) */
-  execute?: (input: Input, context: CallContext) => Result | PromiseLike<Result>;
-  /** undoes an applied call when the run is rolled back, from its input and recorded result */
-  revert?: (input: Input, result: Result, context: CallContext) => void | PromiseLike<void>;
-}
-
-/** One method: a plain function with a schema for its input and, optionally, for its result. */
-export interface FunctionMethod<Input = unknown, Result = unknown>
-  extends FunctionMethodOptions<Input, Result> {
-  /**
-   * Zod, any Standard Schema, the AI SDK's `jsonSchema()`, or JSON Schema (typed with
-   * `jsonSchema<T>()`, else `unknown`); the input is validated against it before `execute`
-   */
-  inputSchema?: MethodSchema;
-  /** the same kinds; it types the result in the model's declarations and for `execute` and `revert` */
-  outputSchema?: MethodSchema;
-}
-
-/** `unknown` for a schema (so the schema keeps its own type), `MethodSchema` for anything else. */
-type SchemaCheck<S> = [S] extends [MethodSchema | undefined] ? unknown : MethodSchema;
-
-/** The methods as `functionConnector` types them: each one's schemas type its functions. */
-export type TypedMethods<Inputs, Outputs> = { [K in keyof Inputs]: { inputSchema?: Inputs[K] } } & {
-  [K in keyof Outputs]: { outputSchema?: Outputs[K] };
-} & {
-  [K in keyof NoInfer<Inputs>]: FunctionMethodOptions<
-    InferSchema<NoInfer<Inputs[K]>>,
-    InferSchema<NoInfer<Outputs[K & keyof Outputs]>>
-  > & {
-    inputSchema?: SchemaCheck<NoInfer<Inputs[K]>>;
-    outputSchema?: SchemaCheck<NoInfer<Outputs[K & keyof Outputs]>>;
-  };
-};
 
 export interface FunctionConnectorOptions<Methods = Record<string, FunctionMethod>> {
   /** the sandbox global */
@@ -80,7 +26,7 @@ export interface FunctionConnectorOptions<Methods = Record<string, FunctionMetho
  * (Zod, Standard Schema or JSON Schema) before `execute`; an invalid input is a catchable error that
  * names the field. Configuration mistakes throw here, when the connector is made.
  */
-export function functionConnector<Inputs, Outputs>(
+export function functionConnector<Inputs = unknown, Outputs = unknown>(
   options: FunctionConnectorOptions<TypedMethods<Inputs, Outputs>>,
 ): Connector;
 export function functionConnector(options: FunctionConnectorOptions): Connector {

@@ -1,11 +1,5 @@
-export type { Issue } from "./compile-schema.ts";
-export {
-  type FunctionConnectorOptions,
-  type FunctionMethod,
-  type FunctionMethodOptions,
-  functionConnector,
-  type TypedMethods,
-} from "./function-connector.ts";
+export { type FunctionConnectorOptions, functionConnector } from "./function-connector.ts";
+export type { FunctionMethod, MethodSettings, TypedMethods } from "./function-method.ts";
 export { type JsonSchemaDocument, jsonSchema, type TypedJsonSchema } from "./json-schema.ts";
 export type {
   AiSdkSchema,
