@@ -214,6 +214,16 @@ describe("functionConnector types", () => {
           outputSchema: "string",
           execute: () => 1,
         },
+        array: {
+          // @ts-expect-error an array is not a schema
+          inputSchema: [{ type: "string" }],
+          execute: () => 1,
+        },
+        lazy: {
+          // @ts-expect-error a function is not a schema (a lazy one is called first)
+          inputSchema: () => ({ type: "object" }),
+          execute: () => 1,
+        },
         typo: {
           inputSchema: issue,
           // @ts-expect-error no such option
