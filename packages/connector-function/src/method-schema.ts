@@ -2,8 +2,9 @@ import type { JsonSchemaDocument, TypedJsonSchema } from "./json-schema.ts";
 
 /**
  * The schemas a method takes and the types they give its code. A schema is one of: a Standard Schema
- * (Zod 4 and 3, Valibot, ArkType… anything with `~standard.validate`), the AI SDK's `jsonSchema()`
- * object, or JSON Schema (an object or a boolean), typed with `jsonSchema<T>()` or else `unknown`.
+ * (Zod, Valibot, ArkType… anything with `~standard.validate`; the connector also needs its JSON
+ * Schema, so Zod 3 type-checks but is refused), the AI SDK's `jsonSchema()` object, or JSON Schema
+ * (an object or a boolean), typed with `jsonSchema<T>()` or else `unknown`.
  */
 
 /** The Standard Schema interface (standardschema.dev), as far as a method needs it. */
