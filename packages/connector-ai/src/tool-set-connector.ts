@@ -1,4 +1,8 @@
-import { type FunctionMethod, functionConnector } from "@codemode/connector-function";
+import {
+  type FunctionMethod,
+  functionConnector,
+  type MethodSchema,
+} from "@codemode/connector-function";
 import { type CallContext, CodemodeError, type Connector } from "@codemode/core";
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from "ai";
 
@@ -34,6 +38,11 @@ function toolOptions(
 /** The AI SDK's call id for a sandbox call: stable across passes of one run, like the idempotency key. */
 function toolCallId(call: { executionId: string; seq: number }): string {
   return `codemode-${call.executionId}-${call.seq}`;
+}
+
+/** A tool's schema, with the AI SDK's `lazySchema()` made; functionConnector checks what it is. */
+function resolved(schema: unknown): MethodSchema | undefined {
+  return (typeof schema === "function" ? (schema as () => unknown)() : schema) as MethodSchema;
 }
 
 /** A streaming `execute` yields its results; the last one is the call's result. */
@@ -72,10 +81,8 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
     if (typeof tool !== "object" || tool === null) {
       throw new CodemodeError("INVALID_CONFIG", `Tool "${name}" is not an AI SDK tool.`);
     }
-    const inputSchema =
-      typeof tool.inputSchema === "function"
-        ? (tool.inputSchema as () => unknown)()
-        : tool.inputSchema;
+    const inputSchema = resolved(tool.inputSchema);
+    const outputSchema = resolved(tool.outputSchema);
     // AI SDK 7 lets a description depend on the tool's context
     const description: unknown =
       typeof tool.description === "function"
@@ -88,7 +95,7 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
     methods[name] = {
       ...(typeof description === "string" && description ? { description } : {}),
       inputSchema,
-      ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+      ...(outputSchema !== undefined ? { outputSchema } : {}),
       ...(needsApproval === true
         ? { requiresApproval: true }
         : typeof needsApproval === "function"

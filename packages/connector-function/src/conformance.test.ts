@@ -1,8 +1,8 @@
-// functionConnector against the connector suite: a Zod method, a JSON Schema method that needs
+// functionConnector against the connector suite: a Zod method, a typed JSON Schema method that needs
 // approval and can be reverted, and lifecycle hooks that release what a run opened.
 import { runConnectorConformance } from "@codemode/conformance";
 import { z } from "zod";
-import { functionConnector } from "./index.ts";
+import { functionConnector, jsonSchema } from "./index.ts";
 
 const open = new Set<string>();
 
@@ -21,11 +21,11 @@ runConnectorConformance({
           },
         },
         "delete-note": {
-          inputSchema: {
+          inputSchema: jsonSchema<{ id: number }>({
             type: "object",
             properties: { id: { type: "integer" } },
             required: ["id"],
-          },
+          }),
           requiresApproval: true,
           execute: ({ id }) => ({ deleted: id }),
           revert: () => {},

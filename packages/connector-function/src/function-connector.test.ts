@@ -1,7 +1,10 @@
 import { type CallContext, CodemodeError } from "@codemode/core";
+import { jsonSchemaToTypeScript } from "@codemode/typegen";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { functionConnector } from "./function-connector.ts";
+import { jsonSchema } from "./json-schema.ts";
+import type { StandardSchema } from "./method-schema.ts";
 
 /** The error a promise rejects with. */
 const failure = (promise: Promise<unknown>) =>
@@ -158,5 +161,121 @@ describe("functionConnector", () => {
     } catch (error) {
       expect(CodemodeError.isInstance(error) && error.code).toBe("INVALID_CONFIG");
     }
+  });
+
+  it("runs a Standard Schema that is not Zod: its JSON Schema declares, its validate checks", async () => {
+    const moved: unknown[] = [];
+    // a hand-made Standard Schema with the JSON Schema extension: `{ x }` in, `{ x, y }` out
+    const point: StandardSchema<{ x: number }, { x: number; y: number }> & {
+      "~standard": { jsonSchema: { input: () => object; output: () => object } };
+    } = {
+      "~standard": {
+        version: 1,
+        vendor: "handmade",
+        validate: async (value) =>
+          typeof (value as { x?: unknown })?.x === "number"
+            ? { value: { x: (value as { x: number }).x, y: 0 } }
+            : { issues: [{ message: "x must be a number", path: ["x"] }] },
+        jsonSchema: {
+          input: () => ({ type: "object", properties: { x: { type: "number" } }, required: ["x"] }),
+          output: () => ({
+            type: "object",
+            properties: { x: { type: "number" }, y: { type: "number" } },
+            required: ["x", "y"],
+          }),
+        },
+      },
+    };
+    const geometry = functionConnector({
+      name: "geometry",
+      methods: {
+        move: {
+          inputSchema: point,
+          outputSchema: point,
+          execute: (input) => ({ x: input.x + 1, y: input.y }),
+          revert: (input, result) => {
+            moved.push({ input, result });
+          },
+        },
+      },
+    });
+    const { move } = await geometry.methods();
+    expect(jsonSchemaToTypeScript("MoveInput", move?.inputSchema)).toBe(
+      "type MoveInput = { x: number };",
+    );
+    expect(jsonSchemaToTypeScript("MoveOutput", move?.outputSchema)).toBe(
+      "type MoveOutput = { x: number; y: number };",
+    );
+    expect(await geometry.invoke("move", { x: 1 }, context)).toEqual({ x: 2, y: 0 });
+    const error = await failure(geometry.invoke("move", { x: "1" }, context));
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.message).toBe("Invalid input for geometry.move: x: x must be a number");
+    await geometry.revert?.("move", { x: 1 }, { x: 2, y: 0 }, context);
+    expect(moved).toEqual([{ input: { x: 1, y: 0 }, result: { x: 2, y: 0 } }]);
+  });
+
+  it("takes JSON Schema typed with jsonSchema<T>() as it is", async () => {
+    const schema = {
+      type: "object",
+      properties: { title: { type: "string" } },
+      required: ["title"],
+    };
+    const notes = functionConnector({
+      name: "notes",
+      methods: {
+        add: {
+          inputSchema: jsonSchema<{ title: string }>(schema),
+          execute: (input) => input.title.toUpperCase(),
+        },
+      },
+    });
+    expect((await notes.methods()).add?.inputSchema).toBe(schema);
+    expect(await notes.invoke("add", { title: "milk" }, context)).toBe("MILK");
+    expect((await failure(notes.invoke("add", {}, context))).code).toBe("INVALID_INPUT");
+  });
+
+  it("names the first ten issues of an input that fails in many places", async () => {
+    const tags = functionConnector({
+      name: "tags",
+      methods: {
+        set: {
+          inputSchema: { type: "array", items: { type: "string" } },
+          execute: () => null,
+        },
+      },
+    });
+    const error = await failure(
+      tags.invoke(
+        "set",
+        Array.from({ length: 30 }, (_, i) => i),
+        context,
+      ),
+    );
+    expect(error.message).toMatch(/^Invalid input for tags\.set: 0: .*; 9: [^;]*; and 20 more$/);
+    expect(error.details).toMatchObject({ more: 20 });
+    expect((error.details as { issues: unknown[] }).issues).toHaveLength(10);
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    [
+      "an input schema that is not one",
+      { inputSchema: 42 },
+      /^The inputSchema of method "a" of connector "x" is the number 42, not a schema/,
+    ],
+    [
+      "an output schema that is not one",
+      { outputSchema: "string" },
+      /^The outputSchema of method "a" of connector "x" is the string "string", not a schema/,
+    ],
+    [
+      "a Standard Schema without JSON Schema",
+      { inputSchema: { "~standard": { version: 1, vendor: "v", validate: () => ({ value: 1 }) } } },
+      /^The inputSchema of method "a" of connector "x" is a Standard Schema \(vendor "v"\) that offers no JSON Schema/,
+    ],
+  ])("refuses %s when the connector is made", (_name, schemas, message) => {
+    const make = () =>
+      functionConnector({ name: "x", methods: { a: { ...schemas, execute: () => 1 } } } as never);
+    expect(make).toThrow(message);
+    expect(() => make()).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
   });
 });
