@@ -9,9 +9,16 @@ export default defineConfig({
     "src/mcp.ts",
     "src/openapi.ts",
     "src/browser.ts",
+    "src/tanstack-ai.ts",
   ],
   platform: "neutral",
   dts: true,
   publint: true,
-  external: ["cloudflare:workers", "ai", /^@modelcontextprotocol\/sdk/],
+  external: [
+    "cloudflare:workers",
+    "ai",
+    /^@modelcontextprotocol\/sdk/,
+    /^@codemode\//,
+    /^@tanstack\//,
+  ],
 });

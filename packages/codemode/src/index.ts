@@ -2,6 +2,7 @@ export {
   type FunctionConnectorOptions,
   type FunctionMethod,
   functionConnector,
+  jsonSchema,
 } from "@codemode/connector-function";
 export {
   type CodeModeInput,
