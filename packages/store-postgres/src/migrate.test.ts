@@ -122,6 +122,15 @@ describe("postgresStore schema", () => {
     }
   });
 
+  it("refuses something that is not a node-postgres pool or client", async () => {
+    for (const client of [undefined, {}, { query: 1 }]) {
+      await expect(postgresStore(client as unknown as pg.Pool)).rejects.toMatchObject({
+        code: "INVALID_CONFIG",
+        message: expect.stringMatching(/needs a node-postgres Pool/),
+      });
+    }
+  });
+
   it("opens a current schema with a role that may only read and write rows", async () => {
     const role = `codemode_app_${process.pid}`;
     await postgresStore(pool, { schema: "granted" });

@@ -1,4 +1,4 @@
-import type { JournalStore } from "@codemode/core";
+import { CodemodeError, type JournalStore } from "@codemode/core";
 import { migrate, quoteSchema } from "./migrate.ts";
 import { createRunner, type PgClientLike } from "./pg-client.ts";
 import { PostgresJournal } from "./postgres-journal.ts";
@@ -35,6 +35,12 @@ export async function postgresStore(
   client: PgClientLike,
   options: PostgresStoreOptions = {},
 ): Promise<JournalStore> {
+  if (typeof (client as { query?: unknown } | null)?.query !== "function") {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      "postgresStore(client) needs a node-postgres Pool (or a connected Client).",
+    );
+  }
   const name = options.schema ?? "public";
   const schema = quoteSchema(name);
   await migrate(client, name);
