@@ -22,12 +22,17 @@ const MISSING =
   "PostgreSQL's server programs (initdb, pg_ctl) were not found. Install Debian's package `postgresql` " +
   "(apt-get install -y postgresql), or set CODEMODE_PG_BIN to the folder that holds them.";
 
-/** The folder with initdb and pg_ctl: CODEMODE_PG_BIN, the PATH, or the newest /usr/lib/postgresql/<v>/bin. */
-export function postgresBinaries(): string {
+/**
+ * The folder with initdb and pg_ctl: `CODEMODE_PG_BIN`, a folder of the `PATH`, or the newest
+ * `<debian>/<version>/bin` (Debian's layout); a clear error naming the package when none has them.
+ */
+export function postgresBinaries(
+  env: Record<string, string | undefined> = process.env,
+  debian = "/usr/lib/postgresql",
+): string {
   const candidates: string[] = [];
-  if (process.env.CODEMODE_PG_BIN) candidates.push(process.env.CODEMODE_PG_BIN);
-  candidates.push(...(process.env.PATH ?? "").split(delimiter).filter(Boolean));
-  const debian = "/usr/lib/postgresql";
+  if (env.CODEMODE_PG_BIN) candidates.push(env.CODEMODE_PG_BIN);
+  candidates.push(...(env.PATH ?? "").split(delimiter).filter(Boolean));
   if (existsSync(debian)) {
     const versions = readdirSync(debian)
       .filter((name) => /^\d+$/.test(name))
@@ -120,7 +125,7 @@ export async function startPostgres(
     const port = await freePort();
     const serverOptions = [
       `-p ${port}`,
-      `-k ${folder}`,
+      `-k '${folder}'`,
       "-c listen_addresses=127.0.0.1",
       ...options,
     ].join(" ");
