@@ -1,0 +1,144 @@
+// What a journaled call costs in postgresStore on a PostgreSQL server on this machine, and the same
+// store's statements through the two maintained drivers: node-postgres (`pg`, what the store takes)
+// and porsager's `postgres` (through a small adapter to the store's `query`). A journaled call is
+// the two writes the runtime makes for it: the entry `executing` (putEntry), then `applied`
+// (applyEntry). The server keeps its defaults (fsync and synchronous commit on) unless the first
+// argument is `async`, which turns synchronous commit off to show the drivers' own share.
+//   pnpm bench            (in this package)    or    tsx bench/journaled-call.bench.ts async
+import { createCodemodeRuntime, type JournalStore } from "@codemode/core";
+import { mockConnector } from "@codemode/core/test";
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import pg from "pg";
+import postgres from "postgres";
+import { postgresStore } from "../src/index.ts";
+import type { PgQueryable } from "../src/pg-client.ts";
+import { startPostgres } from "../test/postgres-server.ts";
+
+const CALLS = 1_000;
+const ROUNDS = 5;
+const relaxed = process.argv[2] === "async";
+
+const server = await startPostgres(relaxed ? { synchronous_commit: "off" } : {});
+const connection = {
+  host: server.host,
+  port: server.port,
+  user: server.user,
+  database: "postgres",
+};
+
+/** porsager's driver behind the store's `query`: one connection, statements prepared by the driver. */
+function porsagerQueryable(sql: postgres.Sql): PgQueryable {
+  return {
+    async query({ text, values = [] }) {
+      const result = await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[], {
+        prepare: true,
+      });
+      return { rows: [...result], rowCount: result.count };
+    },
+  };
+}
+
+/** Microseconds per journaled call (wall and this process's CPU) over `calls` calls in one run. */
+async function journaledCalls(store: JournalStore, id: string, calls: number) {
+  const journal = store.journal("bench");
+  await journal.createExecution({
+    id,
+    code: "async () => 1",
+    status: "running",
+    connectors: ["svc"],
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let seq = 0; seq < calls; seq++) {
+    const time = Date.now();
+    await journal.putEntry({
+      executionId: id,
+      seq,
+      kind: "call",
+      connector: "svc",
+      method: "write",
+      args: `{"seq":${seq},"title":"a journaled call"}`,
+      state: "executing",
+      requiresApproval: false,
+      deferred: false,
+      replay: "record",
+      createdAt: time,
+      updatedAt: time,
+    });
+    if (!(await journal.applyEntry(id, seq, { result: '{"ok":true}', updatedAt: Date.now() }))) {
+      throw new Error(`entry ${seq} was not applied`);
+    }
+  }
+  const used = process.cpuUsage(cpu);
+  return {
+    wall: ((performance.now() - started) * 1000) / calls,
+    cpu: (used.user + used.system) / calls,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+const pool = new pg.Pool({ ...connection, max: 1 });
+const sql = postgres({ ...connection, max: 1, onnotice: () => {} });
+try {
+  const stores = {
+    "pg (node-postgres) 8.23": await postgresStore(pool, { schema: "bench_pg" }),
+    "postgres (porsager) 3.4": await postgresStore(porsagerQueryable(sql), {
+      schema: "bench_porsager",
+    }),
+  };
+  const results = new Map<string, { wall: number[]; cpu: number[] }>();
+  for (const [name, store] of Object.entries(stores)) {
+    await journaledCalls(store, "warm-up", 200);
+    results.set(name, { wall: [], cpu: [] });
+  }
+  // the drivers take turns, so a busy moment of the machine falls on both
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, store] of Object.entries(stores)) {
+      const { wall, cpu } = await journaledCalls(store, `round-${round}`, CALLS);
+      results.get(name)?.wall.push(wall);
+      results.get(name)?.cpu.push(cpu);
+    }
+  }
+  console.log(
+    `A journaled call (putEntry + applyEntry), ${CALLS} calls x ${ROUNDS} rounds, median; ` +
+      (relaxed ? "synchronous_commit = off" : "server defaults (fsync, synchronous commit)"),
+  );
+  for (const [name, { wall, cpu }] of results) {
+    console.log(
+      `  ${name.padEnd(26)} ${median(wall).toFixed(0).padStart(5)} µs wall  ${median(cpu).toFixed(0).padStart(4)} µs client CPU`,
+    );
+  }
+  const [first, second] = [...results.values()].map((result) => median(result.wall));
+  console.log(`  ratio postgres / pg: ${((second ?? 0) / (first ?? 1)).toFixed(2)}`);
+
+  // the whole runtime: a pass of QuickJS code making journaled calls through postgresStore
+  const connector = mockConnector({
+    name: "svc",
+    methods: { read: { description: "Read.", execute: (input) => input } },
+  });
+  const runtime = createCodemodeRuntime({
+    store: stores["pg (node-postgres) 8.23"],
+    executor: new QuickJSExecutor(),
+    connectors: [connector],
+  });
+  const calls = 200;
+  const code = `async () => { let n = 0; for (let i = 0; i < ${calls}; i++) n += (await svc.read({ i })).i; return n; }`;
+  await runtime.execute({ code });
+  const passes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const started = performance.now();
+    const output = await runtime.execute({ code });
+    if (output.status !== "completed") throw new Error(JSON.stringify(output));
+    passes.push(((performance.now() - started) * 1000) / calls);
+  }
+  console.log(
+    `A pass of ${calls} calls through the runtime (QuickJS, pg): ${median(passes).toFixed(0)} µs per call`,
+  );
+} finally {
+  await pool.end();
+  await sql.end();
+  server.stop();
+}

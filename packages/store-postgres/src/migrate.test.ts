@@ -1,0 +1,152 @@
+// The schema of postgresStore on a real PostgreSQL server: versioned, made in one transaction,
+// safe when several processes open an empty database at once, refused when newer.
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { testDatabase } from "../test/database.ts";
+import { postgresStore, SCHEMA_VERSION } from "./index.ts";
+
+const database = await testDatabase();
+const { pool } = database;
+
+const version = async (schema: string) =>
+  (await pool.query(`SELECT value FROM "${schema}".codemode_meta WHERE key = 'schema_version'`))
+    .rows[0]?.value;
+const tables = async (schema: string) =>
+  (
+    await pool.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+      [schema],
+    )
+  ).rows.map((row) => row.table_name as string);
+
+const run = (id: string) => ({
+  id,
+  code: "async () => 1",
+  status: "running" as const,
+  connectors: [],
+  createdAt: 1,
+  updatedAt: 1,
+});
+
+describe("postgresStore schema", () => {
+  it("makes its tables in the schema, records the version and reopens them with the rows kept", async () => {
+    const journal = (await postgresStore(pool, { schema: "reopen" })).journal("default");
+    await journal.putSnippet({ name: "kept", code: "1", connectors: [], savedAt: 1 });
+    expect(await tables("reopen")).toEqual([
+      "codemode_entries",
+      "codemode_executions",
+      "codemode_meta",
+      "codemode_snippets",
+    ]);
+    expect(await version("reopen")).toBe(String(SCHEMA_VERSION));
+    const again = await postgresStore(database.newPool(), { schema: "reopen" });
+    expect(await again.journal("default").getSnippet("kept")).toMatchObject({ name: "kept" });
+    expect(await version("reopen")).toBe(String(SCHEMA_VERSION));
+  });
+
+  it("uses the public schema by default", async () => {
+    await postgresStore(pool);
+    expect(await tables("public")).toContain("codemode_executions");
+  });
+
+  it("lets eight processes that start at once on an empty schema all open it", async () => {
+    // without the advisory lock, all but one fail on the schema or tables the first one made
+    const stores = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        postgresStore(database.newPool({ max: 1 }), { schema: "stampede" }),
+      ),
+    );
+    expect(stores).toHaveLength(8);
+    expect(await version("stampede")).toBe(String(SCHEMA_VERSION));
+  });
+
+  it("makes processes that start at once on an empty schema wait for the schema's lock, then all open it", async () => {
+    // one connection each, as separate processes have; a session holds the schema's lock first,
+    // so every start is seen waiting for it, and then all finish
+    const holder = new pg.Client(database.config);
+    await holder.connect();
+    await holder.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", ["codemode:crowd"]);
+    const starts = Array.from({ length: 8 }, () =>
+      postgresStore(database.newPool({ max: 1 }), { schema: "crowd" }),
+    );
+    let settled = 0;
+    for (const start of starts)
+      start.then(
+        () => settled++,
+        () => settled++,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(0);
+    const waiting = await holder.query(
+      `SELECT count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    expect(waiting.rows[0].n).toBe(8);
+    await holder.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", ["codemode:crowd"]);
+    await holder.end();
+    const stores = await Promise.all(starts);
+    expect(await version("crowd")).toBe(String(SCHEMA_VERSION));
+    await Promise.all(
+      stores.map((store, index) => store.journal("default").createExecution(run(`r${index}`))),
+    );
+    expect(await stores[0]?.journal("default").listExecutions()).toHaveLength(8);
+  });
+
+  it("leaves the schema untouched when a migration fails part way", async () => {
+    await pool.query('CREATE SCHEMA "broken"; CREATE TABLE "broken".codemode_entries (x integer)');
+    await expect(postgresStore(pool, { schema: "broken" })).rejects.toMatchObject({
+      code: "STORE_FAILED",
+      message: expect.stringMatching(/codemode_entries.*already exists/),
+    });
+    // the tables made before the failing statement are gone with it, and no version was written
+    expect(await tables("broken")).toEqual(["codemode_entries"]);
+    await pool.query('DROP TABLE "broken".codemode_entries');
+    await postgresStore(pool, { schema: "broken" });
+    expect(await version("broken")).toBe(String(SCHEMA_VERSION));
+  });
+
+  it("refuses a journal written by a newer schema", async () => {
+    await postgresStore(pool, { schema: "newer" });
+    await pool.query(`UPDATE "newer".codemode_meta SET value = '99' WHERE key = 'schema_version'`);
+    await expect(postgresStore(pool, { schema: "newer" })).rejects.toThrow(
+      /newer version of Code Mode \(schema 99, this one knows 1\)/,
+    );
+  });
+
+  it("refuses a schema name that is not a lowercase identifier", async () => {
+    for (const schema of ['a"b', "Upper", "1st", "x".repeat(64), ""]) {
+      await expect(postgresStore(pool, { schema })).rejects.toMatchObject({
+        code: "INVALID_CONFIG",
+        message: expect.stringMatching(/lowercase PostgreSQL identifier/),
+      });
+    }
+  });
+
+  it("refuses something that is not a node-postgres pool or client", async () => {
+    for (const client of [undefined, {}, { query: 1 }]) {
+      await expect(postgresStore(client as unknown as pg.Pool)).rejects.toMatchObject({
+        code: "INVALID_CONFIG",
+        message: expect.stringMatching(/needs a node-postgres Pool/),
+      });
+    }
+  });
+
+  it("opens a current schema with a role that may only read and write rows", async () => {
+    const role = `codemode_app_${process.pid}`;
+    await postgresStore(pool, { schema: "granted" });
+    await pool.query(`CREATE ROLE ${role} LOGIN`);
+    await pool.query(`GRANT USAGE ON SCHEMA "granted" TO ${role}`);
+    await pool.query(
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "granted" TO ${role}`,
+    );
+    const app = database.newPool({ user: role });
+    const journal = (await postgresStore(app, { schema: "granted" })).journal("default");
+    await journal.createExecution(run("by-app"));
+    expect(await journal.getExecution("by-app")).toMatchObject({ id: "by-app" });
+    // an empty schema needs the right to create tables: a clear refusal
+    await expect(postgresStore(app, { schema: "not_granted" })).rejects.toMatchObject({
+      code: "STORE_FAILED",
+      message: expect.stringMatching(/permission denied/),
+    });
+  });
+});

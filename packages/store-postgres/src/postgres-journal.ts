@@ -1,0 +1,311 @@
+import {
+  CodemodeError,
+  type EntryState,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type Journal,
+  type JournalEntry,
+  type SnippetRecord,
+  TERMINAL_STATUSES,
+} from "@codemode/core";
+import { type createRunner, sqlState } from "./pg-client.ts";
+import {
+  assignments,
+  ENTRY_COLUMNS,
+  ENTRY_SELECT,
+  EXECUTION_COLUMNS,
+  EXECUTION_SELECT,
+  errorColumn,
+  SNIPPET_SELECT,
+  toColumn,
+  toEntry,
+  toExecution,
+  toSnippet,
+} from "./rows.ts";
+
+type Runner = ReturnType<typeof createRunner>;
+
+/** The largest seq an entry may have: PostgreSQL's `integer`. */
+const MAX_SEQ = 2 ** 31 - 1;
+
+/** What `putEntry` throws for an entry whose run this journal does not have (as every store does). */
+function noSuchRun(entry: Pick<JournalEntry, "executionId" | "seq">): CodemodeError {
+  return new CodemodeError(
+    "STORE_FAILED",
+    `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
+  );
+}
+
+function checkSeq(seq: number): number {
+  if (!Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) {
+    throw new CodemodeError(
+      "STORE_FAILED",
+      `An entry's seq must be an integer from 0 to ${MAX_SEQ}; got ${seq}.`,
+    );
+  }
+  return seq;
+}
+
+/** A row limit as `LIMIT` takes it: none (`null`) for no limit. */
+function rowLimit(limit: number | undefined): number | null {
+  if (limit === undefined || !Number.isFinite(limit)) return null;
+  return Math.max(0, Math.floor(limit));
+}
+
+/**
+ * The journal of one runtime name in one PostgreSQL schema. Every method is one statement, so one
+ * round trip; a conditional change is one `UPDATE … WHERE state = ANY(expected)`, which PostgreSQL
+ * re-checks on the newest row version when two writers meet (the later one then changes nothing).
+ */
+export class PostgresJournal implements Journal {
+  private readonly executions: string;
+  private readonly entries: string;
+  private readonly snippets: string;
+  /** `FROM` and `WHERE` of the statements that reach one run's entries: runtime $1, id $2 */
+  private readonly ofRun: string;
+
+  constructor(
+    private readonly run: Runner,
+    schema: string,
+    private readonly runtime: string,
+  ) {
+    this.executions = `${schema}.codemode_executions`;
+    this.entries = `${schema}.codemode_entries`;
+    this.snippets = `${schema}.codemode_snippets`;
+    this.ofRun = `${this.entries} AS e JOIN ${this.executions} AS x ON x.num = e.run WHERE x.runtime = $1 AND x.id = $2`;
+  }
+
+  async createExecution(record: ExecutionRecord): Promise<void> {
+    await this.run(
+      `INSERT INTO ${this.executions} (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        this.runtime,
+        record.id,
+        record.code,
+        record.status,
+        toColumn("result", record.result),
+        errorColumn(record.error),
+        toColumn("logs", record.logs),
+        toColumn("connectors", record.connectors),
+        record.createdAt,
+        record.updatedAt,
+      ],
+    );
+  }
+
+  async getExecution(id: string): Promise<ExecutionRecord | undefined> {
+    const { rows } = await this.run(
+      `SELECT ${EXECUTION_SELECT} FROM ${this.executions} WHERE runtime = $1 AND id = $2`,
+      [this.runtime, id],
+    );
+    return rows[0] ? toExecution(rows[0]) : undefined;
+  }
+
+  async listExecutions(
+    options: { limit?: number; statuses?: readonly ExecutionStatus[] } = {},
+  ): Promise<ExecutionRecord[]> {
+    const statuses = options.statuses ?? [];
+    const filter = statuses.length ? " AND status = ANY($3::text[])" : "";
+    const { rows } = await this.run(
+      `SELECT ${EXECUTION_SELECT} FROM ${this.executions} WHERE runtime = $1${filter}
+       ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [this.runtime, rowLimit(options.limit), ...(statuses.length ? [statuses] : [])],
+    );
+    return rows.map(toExecution);
+  }
+
+  async updateExecution(
+    id: string,
+    expected: readonly ExecutionStatus[],
+    patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+  ): Promise<boolean> {
+    const [set, values] = assignments(patch, EXECUTION_COLUMNS, 4);
+    if (!set || expected.length === 0) return false;
+    const { rowCount } = await this.run(
+      `UPDATE ${this.executions} SET ${set} WHERE runtime = $1 AND id = $2 AND status = ANY($3::text[])`,
+      [this.runtime, id, expected, ...values],
+    );
+    return rowCount > 0;
+  }
+
+  async deleteExecution(id: string): Promise<boolean> {
+    // its entries go with it (ON DELETE CASCADE)
+    const { rowCount } = await this.run(
+      `DELETE FROM ${this.executions} WHERE runtime = $1 AND id = $2`,
+      [this.runtime, id],
+    );
+    return rowCount > 0;
+  }
+
+  async pruneExecutions(keep: number, except?: string): Promise<string[]> {
+    const offset = rowLimit(keep);
+    if (offset === null) return [];
+    const { rows } = await this.run(
+      `DELETE FROM ${this.executions} WHERE num IN (
+         SELECT num FROM ${this.executions}
+         WHERE runtime = $1 AND status = ANY($2::text[]) AND id IS DISTINCT FROM $3
+         ORDER BY created_at DESC, id DESC OFFSET $4)
+       RETURNING id`,
+      [this.runtime, TERMINAL_STATUSES, except ?? null, offset],
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  async listStale(
+    statuses: readonly ExecutionStatus[],
+    before: number,
+  ): Promise<ExecutionRecord[]> {
+    if (statuses.length === 0) return [];
+    const { rows } = await this.run(
+      `SELECT ${EXECUTION_SELECT} FROM ${this.executions}
+       WHERE runtime = $1 AND status = ANY($2::text[]) AND updated_at < $3::float8
+       ORDER BY created_at, id`,
+      [this.runtime, statuses, before],
+    );
+    return rows.map(toExecution);
+  }
+
+  async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
+    const { rows } = await this.run(`SELECT ${ENTRY_SELECT} FROM ${this.ofRun} AND e.seq = $3`, [
+      this.runtime,
+      executionId,
+      checkSeq(seq),
+    ]);
+    return rows[0] ? toEntry(executionId, rows[0]) : undefined;
+  }
+
+  async listEntries(
+    executionId: string,
+    options: { states?: readonly EntryState[] } = {},
+  ): Promise<JournalEntry[]> {
+    const states = options.states ?? [];
+    const filter = states.length ? " AND e.state = ANY($3::text[])" : "";
+    const { rows } = await this.run(
+      `SELECT ${ENTRY_SELECT} FROM ${this.ofRun}${filter} ORDER BY e.seq`,
+      [this.runtime, executionId, ...(states.length ? [states] : [])],
+    );
+    return rows.map((row) => toEntry(executionId, row));
+  }
+
+  async putEntry(entry: JournalEntry): Promise<void> {
+    let rowCount: number;
+    try {
+      // the run's number comes from its row: no row, nothing inserted; a run deleted meanwhile
+      // fails the foreign key instead
+      ({ rowCount } = await this.run(
+        `INSERT INTO ${this.entries} (run, seq, kind, connector, method, args, result, state,
+           requires_approval, deferred, replay, error, created_at, updated_at)
+         SELECT num, $3::integer, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
+           $10::boolean, $11::boolean, $12::text, $13::text, $14::bigint, $15::bigint
+         FROM ${this.executions} WHERE runtime = $1 AND id = $2
+         ON CONFLICT (run, seq) DO UPDATE SET kind = EXCLUDED.kind, connector = EXCLUDED.connector,
+           method = EXCLUDED.method, args = EXCLUDED.args, result = EXCLUDED.result,
+           state = EXCLUDED.state, requires_approval = EXCLUDED.requires_approval,
+           deferred = EXCLUDED.deferred, replay = EXCLUDED.replay, error = EXCLUDED.error,
+           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+        [
+          this.runtime,
+          entry.executionId,
+          checkSeq(entry.seq),
+          entry.kind,
+          entry.connector,
+          entry.method,
+          entry.args ?? null,
+          entry.result ?? null,
+          entry.state,
+          entry.requiresApproval,
+          entry.deferred,
+          entry.replay,
+          errorColumn(entry.error),
+          entry.createdAt,
+          entry.updatedAt,
+        ],
+      ));
+    } catch (error) {
+      if (sqlState(error) === "23503") throw noSuchRun(entry);
+      throw error;
+    }
+    if (rowCount === 0) throw noSuchRun(entry);
+  }
+
+  async updateEntry(
+    executionId: string,
+    seq: number,
+    expected: readonly EntryState[],
+    patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+  ): Promise<boolean> {
+    const [set, values] = assignments(patch, ENTRY_COLUMNS, 5);
+    if (!set || expected.length === 0) return false;
+    const { rowCount } = await this.run(
+      `UPDATE ${this.entries} AS e SET ${set} FROM ${this.executions} AS x
+       WHERE x.runtime = $1 AND x.id = $2 AND e.run = x.num AND e.seq = $3 AND e.state = ANY($4::text[])`,
+      [this.runtime, executionId, checkSeq(seq), expected, ...values],
+    );
+    return rowCount > 0;
+  }
+
+  async applyEntry(
+    executionId: string,
+    seq: number,
+    outcome: { result?: string; error?: string; updatedAt: number },
+  ): Promise<boolean> {
+    const { rowCount } = await this.run(
+      `UPDATE ${this.entries} AS e SET state = 'applied', result = $4, error = $5, updated_at = $6
+       FROM ${this.executions} AS x
+       WHERE x.runtime = $1 AND x.id = $2 AND e.run = x.num AND e.seq = $3 AND e.state = 'executing'`,
+      [
+        this.runtime,
+        executionId,
+        checkSeq(seq),
+        outcome.result ?? null,
+        errorColumn(outcome.error),
+        outcome.updatedAt,
+      ],
+    );
+    return rowCount > 0;
+  }
+
+  async putSnippet(snippet: SnippetRecord): Promise<void> {
+    await this.run(
+      `INSERT INTO ${this.snippets} (runtime, name, description, code, input_schema, connectors, saved_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (runtime, name) DO UPDATE SET description = EXCLUDED.description,
+         code = EXCLUDED.code, input_schema = EXCLUDED.input_schema,
+         connectors = EXCLUDED.connectors, saved_at = EXCLUDED.saved_at`,
+      [
+        this.runtime,
+        snippet.name,
+        snippet.description ?? null,
+        snippet.code,
+        snippet.inputSchema ?? null,
+        toColumn("connectors", snippet.connectors),
+        snippet.savedAt,
+      ],
+    );
+  }
+
+  async getSnippet(name: string): Promise<SnippetRecord | undefined> {
+    const { rows } = await this.run(
+      `SELECT ${SNIPPET_SELECT} FROM ${this.snippets} WHERE runtime = $1 AND name = $2`,
+      [this.runtime, name],
+    );
+    return rows[0] ? toSnippet(rows[0]) : undefined;
+  }
+
+  async listSnippets(): Promise<SnippetRecord[]> {
+    const { rows } = await this.run(
+      `SELECT ${SNIPPET_SELECT} FROM ${this.snippets} WHERE runtime = $1 ORDER BY name`,
+      [this.runtime],
+    );
+    return rows.map(toSnippet);
+  }
+
+  async deleteSnippet(name: string): Promise<boolean> {
+    const { rowCount } = await this.run(
+      `DELETE FROM ${this.snippets} WHERE runtime = $1 AND name = $2`,
+      [this.runtime, name],
+    );
+    return rowCount > 0;
+  }
+}
