@@ -61,6 +61,8 @@ export async function runChatTurn(turn: ChatTurn): Promise<ModelMessage[]> {
         break;
       }
       case "tool-result":
+        // the page shows a run's outcome; its progress (preliminary results) is for the demo issue
+        if (part.preliminary) break;
         turn.send({
           type: "tool-result",
           toolCallId: part.toolCallId,
@@ -80,6 +82,6 @@ export async function runChatTurn(turn: ChatTurn): Promise<ModelMessage[]> {
     }
   }
   if (failed) return [user];
-  const response = await result.response;
-  return [user, ...response.messages];
+  // every step's messages (AI SDK 7's `response` holds the last step's only)
+  return [user, ...(await result.responseMessages)];
 }

@@ -157,8 +157,8 @@ export function modelOutputOf(output: unknown): CodemodeModelOutput {
       return json({
         status: "paused",
         executionId: value.executionId,
-        waitingFor: ((value as { pending?: PendingAction[] }).pending ?? []).map(
-          ({ seq, connector, method, args }) => ({ seq, call: `${connector}.${method}`, args }),
+        pending: ((value as { pending?: PendingAction[] }).pending ?? []).map(
+          ({ seq, connector, method, args }) => ({ seq, connector, method, args }),
         ),
       });
     case "error":
