@@ -1,5 +1,5 @@
 // Both stores of @codemode/core against the store suite: memory, and SQLite through better-sqlite3
-// (in memory and on a file reopened between tests), and node:sqlite where this Node has it.
+// (in memory and on a file reopened between tests), and node:sqlite.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -48,11 +48,18 @@ const nodeSqlite = (() => {
     return undefined;
   }
 })();
+// the toolchain's Node (22.18 or newer) has node:sqlite: its absence is a failure, not a skip
+it("finds node:sqlite in this Node", () => {
+  expect(nodeSqlite, `node:sqlite is missing from Node ${process.version}`).toBeDefined();
+});
 describe.runIf(nodeSqlite)("node:sqlite", () => {
-  runJournalStoreConformance({
-    name: "sqliteStore (node:sqlite)",
-    createStore: () =>
-      sqliteStore(new (nodeSqlite as NonNullable<typeof nodeSqlite>).DatabaseSync(":memory:")),
+  const open = () =>
+    sqliteStore(new (nodeSqlite as NonNullable<typeof nodeSqlite>).DatabaseSync(":memory:"));
+  runJournalStoreConformance({ name: "sqliteStore (node:sqlite)", createStore: open });
+  runJournalIntegrity({
+    name: "sqliteStore (node:sqlite), in-process executor",
+    createExecutor: () => new InProcessExecutor(),
+    createStore: open,
   });
 });
 
