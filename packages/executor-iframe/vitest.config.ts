@@ -1,5 +1,5 @@
 import { playwright } from "@vitest/browser-playwright";
-import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import { browserProject, CHROMIUM_LAUNCH_OPTIONS } from "../../vitest.shared.ts";
 import { recorderCommands } from "./test/request-recorder.ts";
 
@@ -7,16 +7,24 @@ import { recorderCommands } from "./test/request-recorder.ts";
 // browser mode the sandbox that runs out of memory takes the test page down with it ("The chromium
 // page crashed"), so the test that the page fails every pass of a dead sandbox at once cannot run.
 
+// This package stays on vitest 4 (its own devDependency) while the workspace is on 5: under vitest 5's
+// browser mode the sandbox that runs out of memory takes the test page down with it ("The chromium
+// page crashed"), so the test that the page fails every pass of a dead sandbox at once cannot run.
+// vitest.shared.ts is typed by the workspace's vitest 5: its projects are cast to this vitest's type.
+
 /** Crashes a renderer process on purpose: in a project (a browser) of its own, see the file. */
 const OUT_OF_MEMORY = "src/out-of-memory.browser.test.ts";
 
-function chromium(): TestProjectInlineConfiguration {
-  return browserProject(playwright({ launchOptions: CHROMIUM_LAUNCH_OPTIONS }), recorderCommands);
+function chromium() {
+  return browserProject(
+    playwright({ launchOptions: CHROMIUM_LAUNCH_OPTIONS }) as never,
+    recorderCommands as never,
+  );
 }
 const main = chromium();
 const crash = chromium();
 
-export default defineConfig({
+const config = {
   test: {
     projects: [
       {
@@ -31,4 +39,6 @@ export default defineConfig({
       },
     ],
   },
-});
+};
+
+export default defineConfig(config as never);
