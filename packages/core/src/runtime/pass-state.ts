@@ -51,9 +51,12 @@ export class PassState {
     context.live.add(executionId);
     const beat = () => {
       this.#cancelHeartbeat = after(this.#heartbeatMs, () => {
-        void this.renew().finally(() => {
-          if (!this.#ended) beat();
-        });
+        // a store that fails to answer leaves the lease to lapse: the next claim decides
+        void this.renew()
+          .catch(() => false)
+          .finally(() => {
+            if (!this.#ended) beat();
+          });
       });
     };
     beat();
