@@ -184,17 +184,21 @@ describe("many processes over one journal", () => {
     "recovers a run whose process was killed mid-pass only after its lease lapsed, reporting exactly the calls the ledger saw",
     async () => {
       const { runtime, journal, spec } = await journalFor();
+      // a longer lease here, so that a busy machine cannot starve the victim past it before the kill
       const victim = startWorker(
-        spec([
-          {
-            do: "execute",
-            code: `async () => {
-              await ledger.write({ item: "a" });
-              await ledger.hold({ item: "b" });
-              await ledger.write({ item: "c" });
-            }`,
-          },
-        ]),
+        spec(
+          [
+            {
+              do: "execute",
+              code: `async () => {
+                await ledger.write({ item: "a" });
+                await ledger.hold({ item: "b" });
+                await ledger.write({ item: "c" });
+              }`,
+            },
+          ],
+          4_000,
+        ),
       );
       // the call at seq 1 reached the outside world, its result will never be recorded
       await until(async () => effects(await ledgerRows(pool)).includes("hold b"));
@@ -233,17 +237,14 @@ describe("many processes over one journal", () => {
     "never expires a live pass of another process, and stops a stalled one at its next call once its run was taken",
     async () => {
       const { runtime, journal, spec } = await journalFor();
-      // live: six calls of 300 ms, four leases' worth, while this process tries to expire it
+      // live: eight calls of 400 ms, two leases' worth, while this process tries to expire it
       const live = startWorker(
-        spec(
-          [
-            {
-              do: "execute",
-              code: `async () => { for (let i = 0; i < 6; i++) await ledger.hold({ item: "h" + i, ms: 300 }); return "alive"; }`,
-            },
-          ],
-          500,
-        ),
+        spec([
+          {
+            do: "execute",
+            code: `async () => { for (let i = 0; i < 8; i++) await ledger.hold({ item: "h" + i, ms: 400 }); return "alive"; }`,
+          },
+        ]),
       );
       await until(async () => effects(await ledgerRows(pool)).includes("hold h0"));
       let attempts = 0;

@@ -1,5 +1,6 @@
-// Starts test/worker.ts processes (Node with tsx, as the package's sources need) and lets racing
-// ones go at once: a gate is an advisory lock the test holds while the workers line up behind it.
+// Starts test/worker.ts processes and lets racing ones go at once: a gate is an advisory lock the
+// test holds while the workers line up behind it. The workers run under tsx: Node 24's own type
+// stripping refuses the parameter properties some of the workspace's sources use.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
