@@ -116,4 +116,29 @@ describe("PassState", () => {
     expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "ABORTED" }));
     await pass.end();
   });
+
+  it("renews its lease only while it holds it, and claims a renewal in an entry write when due", async () => {
+    let time = 1_000;
+    const context = testContext([], { now: () => time });
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
+    expect(pass.claim()).toEqual({ owner: TEST_OWNER });
+    time += HEARTBEAT_MS;
+    expect(pass.claim()).toEqual({ owner: TEST_OWNER, renewUntil: time + context.leaseMs });
+    expect(pass.renewDue()).toBe(false);
+    time += HEARTBEAT_MS;
+    expect(await pass.renew()).toBe(true);
+    expect((await context.journal.getExecution(id))?.lease).toEqual({
+      owner: TEST_OWNER,
+      expiresAt: time + context.leaseMs,
+    });
+    // another pass holds the run now: this one's renewal is refused and it stops
+    await context.journal.updateExecution(id, ["running"], {
+      lease: { owner: "pass_other", expiresAt: time + context.leaseMs },
+    });
+    expect(await pass.renew()).toBe(false);
+    expect(pass.stopped).toMatch(/ended from outside/);
+    expect((await context.journal.getExecution(id))?.lease?.owner).toBe("pass_other");
+    await pass.end();
+  });
 });
