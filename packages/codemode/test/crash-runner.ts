@@ -4,7 +4,7 @@
 // after the store wrote a chosen entry, once the connector applied chosen effects, or at the end.
 import { readdirSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { Journal, JournalEntry, JournalStore } from "@codemode/core";
+import type { Journal, JournalEntry, JournalStore, LeaseClaim } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import Database from "better-sqlite3";
 import { type CodemodeRuntime, createCodemodeRuntime, sqliteStore } from "../src/index.ts";
@@ -67,9 +67,10 @@ function killing(store: JournalStore, at: StoreKill): JournalStore {
     journal(name) {
       const journal = store.journal(name);
       const overrides: Partial<Journal> = {
-        async putEntry(entry: JournalEntry) {
-          await journal.putEntry(entry);
+        async putEntry(entry: JournalEntry, lease?: LeaseClaim) {
+          const written = await journal.putEntry(entry, lease);
           if (at.write === "put" && entry.seq === at.seq) die();
+          return written;
         },
         async updateEntry(executionId, seq, expected, patch) {
           const changed = await journal.updateEntry(executionId, seq, expected, patch);

@@ -409,9 +409,15 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
       journal(name) {
         const journal = base.journal(name);
         return Object.assign(Object.create(journal), {
-          updateExecution: (id: string, expected: never, patch: Record<string, unknown>) => {
-            if (Object.keys(patch).length === 1 && "updatedAt" in patch) renewals.push(Date.now());
-            return journal.updateExecution(id, expected, patch);
+          updateExecution: (
+            id: string,
+            expected: never,
+            patch: Record<string, unknown>,
+            lease?: never,
+          ) => {
+            // a renewal: the lease moves on, the status stays
+            if ("lease" in patch && patch.lease && !("status" in patch)) renewals.push(Date.now());
+            return journal.updateExecution(id, expected, patch, lease);
           },
         });
       },

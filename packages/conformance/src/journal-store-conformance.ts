@@ -7,6 +7,7 @@ import type {
 } from "@codemode/core";
 import { describe, expect } from "vitest";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
+import { leaseConformance } from "./lease-conformance.ts";
 
 export interface JournalStoreConformanceOptions {
   name: string;
@@ -355,6 +356,8 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.getSnippet("b")).toBeUndefined();
       });
     });
+
+    leaseConformance(test, () => journal());
 
     describe("names", () => {
       const group = "names";

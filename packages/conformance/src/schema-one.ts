@@ -47,6 +47,12 @@ export async function expectSchemaOneMigrated(store: JournalStore): Promise<void
   expect(await main.listEntries("paused", { states: ["pending"] })).toHaveLength(1);
   expect(await other.listEntries("paused")).toMatchObject([{ kind: "step", result: "5" }]);
   expect(await main.getSnippet("kept")).toMatchObject({ description: "a saved run" });
+  // a run left running by a version without leases gets one of no pass, lapsing 30 s after its
+  // last renewal; no other run has one
+  expect((await other.getExecution("paused"))?.lease).toEqual({ owner: "", expiresAt: 30_031 });
+  expect((await other.listLapsed(30_031)).map((run) => run.id)).toEqual([]);
+  expect((await other.listLapsed(30_032)).map((run) => run.id)).toEqual(["paused"]);
+  expect((await main.getExecution("older"))?.lease).toBeUndefined();
   await main.createExecution({
     id: "new",
     code: "async () => 4",

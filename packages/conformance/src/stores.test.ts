@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryStore, type SyncSqlite, sqliteStore } from "@codemode/core";
+import { memoryStore, SCHEMA_VERSION, type SyncSqlite, sqliteStore } from "@codemode/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { InProcessExecutor } from "./in-process-executor.ts";
@@ -73,22 +73,21 @@ describe("sqliteStore schema", () => {
     const second = new Database(path);
     expect(
       second.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
-    ).toEqual({ value: "2" });
+    ).toEqual({ value: String(SCHEMA_VERSION) });
     expect(await sqliteStore(second).journal("default").getSnippet("kept")).toMatchObject({
       name: "kept",
     });
     second.close();
   });
 
-  it("brings a journal of schema 1 to schema 2 with every run, entry and snippet kept", async () => {
+  it("brings a journal of schema 1 to the current schema with every run, entry and snippet kept", async () => {
     const db = new Database(":memory:");
     for (const statement of SCHEMA_ONE_JOURNAL) db.exec(statement);
     const store = sqliteStore(db);
     expect(
       db.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
-    ).toEqual({
-      value: "2",
-    });
+    ).toEqual({ value: String(SCHEMA_VERSION) });
+    expect(SCHEMA_VERSION).toBe(3);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%_v1'").all()).toEqual([]);
     await expectSchemaOneMigrated(store);
   });
@@ -154,6 +153,15 @@ describe("sqliteStore schema", () => {
     await second.createExecution(run);
     await first.putEntry(step("last"));
     expect(await second.listEntries("again")).toMatchObject([{ method: "last" }]);
+    // a claim on the run made again: the lease of the new run decides, under its new number
+    await second.deleteExecution("again");
+    await second.createExecution({ ...run, lease: { owner: "pass_new", expiresAt: 10 } });
+    expect(await first.putEntry(step("claimed"), { owner: "pass_old" })).toBe(false);
+    expect(await first.putEntry(step("claimed"), { owner: "pass_new", renewUntil: 20 })).toBe(true);
+    expect(await second.getExecution("again")).toMatchObject({
+      lease: { owner: "pass_new", expiresAt: 20 },
+    });
+    expect(await second.listEntries("again")).toMatchObject([{ method: "claimed" }]);
     expect(await first.deleteExecution("again")).toBe(true);
     expect(await second.getExecution("again")).toBeUndefined();
   });

@@ -28,6 +28,9 @@ export {
   type Journal,
   type JournalEntry,
   type JournalStore,
+  type Lease,
+  type LeaseClaim,
+  type LeaseCondition,
   type SnippetRecord,
   TERMINAL_STATUSES,
 } from "./journal-store.ts";

@@ -13,8 +13,9 @@
 // 5. Replay equals live: the code sees the same value or the same error (`errorFromRecord` serves
 //    both the live call and its replay).
 // 6. Accountability: a rollback report names every call that reached a connector (`rollback.ts`).
-// 7. Liveness: a running pass renews its run (`HEARTBEAT_MS`); expiry takes a running run only when
-//    no live pass in this process has it and it was not renewed for `LIVENESS_MS`.
+// 7. Liveness: a running pass holds a lease on its run and renews it (every third of `leaseMs`);
+//    expiry takes a running run only once its lease has lapsed (`listLapsed`, re-checked by the
+//    conditional write that ends it), and no live pass in this process has it.
 // 8. Bounded: every value the model sends has a limit, checked here before the host works on it.
 import { CodemodeError } from "./codemode-error.ts";
 import type { ErrorRecord } from "./sandbox-protocol.ts";
@@ -28,10 +29,15 @@ export const MAX_ERROR_MESSAGE_LENGTH = 10_000;
 export const MAX_ERROR_DATA_LENGTH = 100_000;
 /** Own data properties of an error the journal keeps, at most (the first ones). */
 export const MAX_ERROR_DATA_KEYS = 100;
-/** How often a running pass renews its run. */
-export const HEARTBEAT_MS = 10_000;
-/** A running run not renewed this long has no live pass (expiry waits at least this long). */
+/** A pass's lease on its run lasts this long without renewal, unless the runtime says `leaseMs`. */
+export const DEFAULT_LEASE_MS = 30_000;
+/** How often a running pass renews its lease by default: a third of it. */
+export const HEARTBEAT_MS = DEFAULT_LEASE_MS / 3;
+/** A rollback's claim on a call (`reverting`) not renewed this long has no live rollback. */
 export const LIVENESS_MS = 30_000;
+/** The shortest and longest lease a runtime takes (`leaseMs`). */
+export const MIN_LEASE_MS = 100;
+export const MAX_LEASE_MS = 24 * 60 * 60 * 1000;
 
 const codec = createValueCodec();
 

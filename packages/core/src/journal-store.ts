@@ -25,6 +25,31 @@ export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
  */
 export type EntryState = "executing" | "applied" | "pending" | "reverting" | "reverted" | "error";
 
+/**
+ * A running pass's hold on its run: a random `owner` per pass and the time (ms) it lapses. Only
+ * the owner renews it; once `expiresAt` has passed, expiry may end the run, and nothing else may.
+ */
+export interface Lease {
+  owner: string;
+  expiresAt: number;
+}
+
+/**
+ * Which writer an update is for: the pass that holds the lease (`owner`), or one that ends a run
+ * whose lease has lapsed (`lapsedBefore`: its `expiresAt` is earlier; a run without a lease counts
+ * as lapsed).
+ */
+export type LeaseCondition = { owner: string } | { lapsedBefore: number };
+
+/**
+ * How a pass writes an entry: only while it holds the run's lease (the run is `running` and its
+ * lease is `owner`'s), renewing it to `renewUntil` in the same write when given.
+ */
+export interface LeaseClaim {
+  owner: string;
+  renewUntil?: number;
+}
+
 /** A run, as the journal keeps it. Values are text of the value codec. */
 export interface ExecutionRecord {
   id: string;
@@ -38,6 +63,8 @@ export interface ExecutionRecord {
   connectors: string[];
   createdAt: number;
   updatedAt: number;
+  /** held while a pass runs (status `running`); set by the write that takes the run, cleared by the one that ends the pass */
+  lease?: Lease;
 }
 
 /** One connector call or step of a run, numbered by `seq`. */
@@ -87,11 +114,15 @@ export interface Journal {
     limit?: number;
     statuses?: readonly ExecutionStatus[];
   }): Promise<ExecutionRecord[]>;
-  /** applies `patch` only if the status is one of `expected`; tells whether it did */
+  /**
+   * applies `patch` only if the status is one of `expected` (and, with `lease`, only for the lease's
+   * owner or only once it has lapsed); tells whether it did
+   */
   updateExecution(
     id: string,
     expected: readonly ExecutionStatus[],
     patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+    lease?: LeaseCondition,
   ): Promise<boolean>;
   /** removes the run and its entries */
   deleteExecution(id: string): Promise<boolean>;
@@ -99,6 +130,8 @@ export interface Journal {
   pruneExecutions(keep: number, except?: string): Promise<string[]>;
   /** runs in one of `statuses` last updated before `before` */
   listStale(statuses: readonly ExecutionStatus[], before: number): Promise<ExecutionRecord[]>;
+  /** `running` runs whose lease lapsed before `now` (or that have none), oldest first */
+  listLapsed(now: number): Promise<ExecutionRecord[]>;
 
   getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined>;
   /**
@@ -109,8 +142,12 @@ export interface Journal {
     executionId: string,
     options?: { states?: readonly EntryState[] },
   ): Promise<JournalEntry[]>;
-  /** inserts or replaces the entry at (executionId, seq); rejects with `noSuchRun` if there is no such run */
-  putEntry(entry: JournalEntry): Promise<void>;
+  /**
+   * inserts or replaces the entry at (executionId, seq); rejects with `noSuchRun` if there is no such
+   * run. With `lease`, writes only while the run is `running` under the claim's owner (renewing the
+   * lease when the claim says until when), in one write, and tells whether it did.
+   */
+  putEntry(entry: JournalEntry, lease?: LeaseClaim): Promise<boolean>;
   /** applies `patch` only if the state is one of `expected`; tells whether it did */
   updateEntry(
     executionId: string,
@@ -134,6 +171,15 @@ export interface Journal {
   /** by name */
   listSnippets(): Promise<SnippetRecord[]>;
   deleteSnippet(name: string): Promise<boolean>;
+}
+
+/**
+ * Whether a run's lease allows a write under `condition`: the owner's while it holds it (lapsed or
+ * not, until someone else ends the run), anyone's once it lapsed before `lapsedBefore`.
+ */
+export function leaseAllows(lease: Lease | undefined, condition: LeaseCondition): boolean {
+  if ("owner" in condition) return lease?.owner === condition.owner;
+  return lease === undefined || lease.expiresAt < condition.lapsedBefore;
 }
 
 /** Keeps the journals of any number of named runtimes apart. */

@@ -5,6 +5,9 @@ import {
   type Journal,
   type JournalEntry,
   type JournalStore,
+  type LeaseClaim,
+  type LeaseCondition,
+  leaseAllows,
   noSuchRun,
   type SnippetRecord,
   TERMINAL_STATUSES,
@@ -14,6 +17,7 @@ const copyExecution = (record: ExecutionRecord): ExecutionRecord => ({
   ...record,
   connectors: [...record.connectors],
   ...(record.logs ? { logs: [...record.logs] } : {}),
+  ...(record.lease ? { lease: { ...record.lease } } : {}),
 });
 const copyEntry = (entry: JournalEntry): JournalEntry => ({ ...entry });
 const copySnippet = (snippet: SnippetRecord): SnippetRecord => ({
@@ -62,9 +66,11 @@ class MemoryJournal implements Journal {
     id: string,
     expected: readonly ExecutionStatus[],
     patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+    lease?: LeaseCondition,
   ): Promise<boolean> {
     const record = this.executions.get(id);
     if (!record || !expected.includes(record.status)) return false;
+    if (lease && !leaseAllows(record.lease, lease)) return false;
     this.executions.set(id, copyExecution(patched(record, patch)));
     return true;
   }
@@ -94,6 +100,15 @@ class MemoryJournal implements Journal {
       .map(copyExecution);
   }
 
+  async listLapsed(now: number): Promise<ExecutionRecord[]> {
+    return [...this.executions.values()]
+      .filter(
+        (record) => record.status === "running" && leaseAllows(record.lease, { lapsedBefore: now }),
+      )
+      .sort((a, b) => -newestFirst(a, b))
+      .map(copyExecution);
+  }
+
   async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
     const entry = this.entries.get(executionId)?.get(seq);
     return entry && copyEntry(entry);
@@ -110,13 +125,19 @@ class MemoryJournal implements Journal {
       .map(copyEntry);
   }
 
-  async putEntry(entry: JournalEntry): Promise<void> {
-    if (!this.executions.has(entry.executionId)) {
-      throw noSuchRun(entry);
+  async putEntry(entry: JournalEntry, lease?: LeaseClaim): Promise<boolean> {
+    const run = this.executions.get(entry.executionId);
+    if (!run) throw noSuchRun(entry);
+    if (lease) {
+      if (run.status !== "running" || !leaseAllows(run.lease, lease)) return false;
+      if (lease.renewUntil !== undefined) {
+        run.lease = { owner: lease.owner, expiresAt: lease.renewUntil };
+      }
     }
     const entries = this.entries.get(entry.executionId) ?? new Map<number, JournalEntry>();
     this.entries.set(entry.executionId, entries);
     entries.set(entry.seq, copyEntry(entry));
+    return true;
   }
 
   async updateEntry(

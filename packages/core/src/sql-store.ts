@@ -6,6 +6,8 @@ import {
   type Journal,
   type JournalEntry,
   type JournalStore,
+  type LeaseClaim,
+  type LeaseCondition,
   noSuchRun,
   type SnippetRecord,
   TERMINAL_STATUSES,
@@ -26,7 +28,7 @@ const SEQ_SPAN = 2 ** 24;
 /** Run numbers stay below this, so every key is an exact JavaScript number. */
 const MAX_RUN_NUMBER = Number.MAX_SAFE_INTEGER / SEQ_SPAN;
 
-/** The tables and index of the current schema, as a new database gets them and migration 2 makes them. */
+/** The tables and index of schema 2, as migration 2 makes them (migration 3 adds the lease columns). */
 const EXECUTIONS_TABLE = `CREATE TABLE codemode_executions (num INTEGER PRIMARY KEY AUTOINCREMENT,
     runtime TEXT NOT NULL, id TEXT NOT NULL, ${EXECUTION_FIELDS}, UNIQUE (runtime, id))`;
 const EXECUTIONS_INDEX =
@@ -35,12 +37,22 @@ const ENTRIES_TABLE = `CREATE TABLE codemode_entries (key INTEGER PRIMARY KEY, $
 const SNIPPETS_COLUMNS = `runtime TEXT NOT NULL, name TEXT NOT NULL, description TEXT, code TEXT NOT NULL,
     input_schema TEXT, connectors TEXT NOT NULL, saved_at INTEGER NOT NULL, PRIMARY KEY (runtime, name)`;
 
+/** How long a run left `running` by a version without leases stays live after its last renewal. */
+const LEGACY_LEASE_MS = 30_000;
+
+const LEASE_MIGRATION = `ALTER TABLE codemode_executions ADD COLUMN lease_owner TEXT;
+  ALTER TABLE codemode_executions ADD COLUMN lease_expires_at INTEGER;
+  UPDATE codemode_executions SET lease_owner = '', lease_expires_at = updated_at + ${LEGACY_LEASE_MS}
+    WHERE status = 'running'`;
+
 /**
  * The schema, one migration per version; a database is brought from its version to the last, in one
  * transaction (a new one gets the last at once, `CURRENT_SCHEMA`). Version 2 keys a run's entries by
  * one integer, its run's number times `SEQ_SPAN` plus the seq, so an entry lives in the table's own
  * b-tree and no second index: a recorded call writes one b-tree instead of two (in a file, fewer
- * pages per commit).
+ * pages per commit). Version 3 gives a run its lease (`lease_owner`, `lease_expires_at`); a run left
+ * `running` by an older version gets a lease of no pass that lapses `LEGACY_LEASE_MS` after its last
+ * renewal, as its liveness was judged before.
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS codemode_executions (
@@ -65,6 +77,7 @@ const MIGRATIONS: readonly string[] = [
     ON run.runtime = entry.runtime AND run.id = entry.execution_id;
   DROP TABLE codemode_entries_v1;
   DROP TABLE codemode_executions_v1`,
+  LEASE_MIGRATION,
 ];
 
 /** What a database without Code Mode's tables gets: the last schema, without the steps to it. */
@@ -73,6 +86,7 @@ const CURRENT_SCHEMA = [
   EXECUTIONS_INDEX,
   ENTRIES_TABLE,
   `CREATE TABLE codemode_snippets (${SNIPPETS_COLUMNS})`,
+  LEASE_MIGRATION,
 ].join(";\n");
 
 /** The schema version this package writes. */
@@ -150,6 +164,9 @@ function toExecution(row: SqlRow): ExecutionRecord {
     connectors: JSON.parse(String(row.connectors)) as string[],
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    ...(optional(row.lease_owner) === undefined
+      ? {}
+      : { lease: { owner: String(row.lease_owner), expiresAt: Number(row.lease_expires_at) } }),
   };
 }
 
@@ -191,16 +208,27 @@ function toColumn(key: string, value: unknown): unknown {
   return value;
 }
 
-/** `SET a = ?, b = ?` and its values for the keys of `patch` the table has. */
+/** `SET a = ?, b = ?` and its values for the keys of `patch` the table has (a run's `lease` is two columns). */
 function assignments(
   patch: Record<string, unknown>,
   columns: Record<string, string>,
 ): [string, unknown[]] {
   const keys = Object.keys(patch).filter((key) => key in columns);
-  return [
-    keys.map((key) => `${columns[key]} = ?`).join(", "),
-    keys.map((key) => toColumn(key, patch[key])),
-  ];
+  const set = keys.map((key) => `${columns[key]} = ?`);
+  const values = keys.map((key) => toColumn(key, patch[key]));
+  if (columns === EXECUTION_COLUMNS && "lease" in patch) {
+    const lease = patch.lease as ExecutionRecord["lease"];
+    set.push("lease_owner = ?", "lease_expires_at = ?");
+    values.push(lease?.owner ?? null, lease?.expiresAt ?? null);
+  }
+  return [set.join(", "), values];
+}
+
+/** The `AND …` of an update under a lease condition, and its values. */
+function leaseFilter(lease: LeaseCondition | undefined): [string, unknown[]] {
+  if (!lease) return ["", []];
+  if ("owner" in lease) return [" AND lease_owner = ?", [lease.owner]];
+  return [" AND (lease_expires_at IS NULL OR lease_expires_at < ?)", [lease.lapsedBefore]];
 }
 
 const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
@@ -264,8 +292,8 @@ class SqlJournal implements Journal {
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     const row = this.driver.all(
-      `INSERT INTO codemode_executions (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING num`,
+      `INSERT INTO codemode_executions (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING num`,
       [
         this.runtime,
         record.id,
@@ -277,6 +305,8 @@ class SqlJournal implements Journal {
         toColumn("connectors", record.connectors),
         record.createdAt,
         record.updatedAt,
+        record.lease?.owner ?? null,
+        record.lease?.expiresAt ?? null,
       ],
     )[0];
     const num = Number(row?.num);
@@ -313,13 +343,15 @@ class SqlJournal implements Journal {
     id: string,
     expected: readonly ExecutionStatus[],
     patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+    lease?: LeaseCondition,
   ): Promise<boolean> {
     const [set, values] = assignments(patch, EXECUTION_COLUMNS);
     if (!set || expected.length === 0) return false;
+    const [filter, filterValues] = leaseFilter(lease);
     return (
       this.driver.run(
-        `UPDATE codemode_executions SET ${set} WHERE runtime = ? AND id = ? AND status IN (${placeholders(expected.length)})`,
-        [...values, this.runtime, id, ...expected],
+        `UPDATE codemode_executions SET ${set} WHERE runtime = ? AND id = ? AND status IN (${placeholders(expected.length)})${filter}`,
+        [...values, this.runtime, id, ...expected, ...filterValues],
       ) > 0
     );
   }
@@ -368,6 +400,15 @@ class SqlJournal implements Journal {
     return rows.map(toExecution);
   }
 
+  async listLapsed(now: number): Promise<ExecutionRecord[]> {
+    const rows = this.driver.all(
+      `SELECT * FROM codemode_executions WHERE runtime = ? AND status = 'running'
+       AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY created_at, id`,
+      [this.runtime, now],
+    );
+    return rows.map(toExecution);
+  }
+
   async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
     const row =
       this.entryRow(executionId, seq) ??
@@ -402,24 +443,44 @@ class SqlJournal implements Journal {
     );
   }
 
-  async putEntry(entry: JournalEntry): Promise<void> {
+  async putEntry(entry: JournalEntry, lease?: LeaseClaim): Promise<boolean> {
     // the run must still exist: a number remembered here may be of a run another store deleted
-    if (
-      !this.insertEntry(entry) &&
-      !(this.renumbered(entry.executionId) && this.insertEntry(entry))
-    ) {
-      throw noSuchRun(entry);
-    }
+    if (this.insertEntry(entry, lease)) return true;
+    if (this.renumbered(entry.executionId) && this.insertEntry(entry, lease)) return true;
+    if (lease && this.number(entry.executionId) !== undefined) return false;
+    throw noSuchRun(entry);
   }
 
-  private insertEntry(entry: JournalEntry): boolean {
+  /**
+   * Writes the entry if its run exists (with a claim: is running under the claim's owner, the
+   * lease renewed first in the same transaction when the claim says until when).
+   */
+  private insertEntry(entry: JournalEntry, lease: LeaseClaim | undefined): boolean {
     const key = this.key(entry.executionId, entry.seq);
     if (key === undefined) return false;
+    const num = Math.floor(key / SEQ_SPAN);
+    if (lease?.renewUntil === undefined) return this.insertRow(entry, key, num, lease?.owner);
+    const { renewUntil, owner } = lease;
+    let written = false;
+    this.driver.transaction(() => {
+      written =
+        this.driver.run(
+          `UPDATE codemode_executions SET lease_expires_at = ?
+           WHERE num = ? AND status = 'running' AND lease_owner = ?`,
+          [renewUntil, num, owner],
+        ) > 0 && this.insertRow(entry, key, num, undefined);
+    });
+    return written;
+  }
+
+  /** The entry's row, if the run `num` exists (and, with `owner`, is running under its lease). */
+  private insertRow(entry: JournalEntry, key: number, num: number, owner: string | undefined) {
+    const held = owner === undefined ? "" : " AND status = 'running' AND lease_owner = ?";
     return (
       this.driver.run(
         `INSERT OR REPLACE INTO codemode_entries (key, ${ENTRY_NAMES})
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-         WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?)`,
+         WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?${held})`,
         [
           key,
           this.runtime,
@@ -437,7 +498,8 @@ class SqlJournal implements Journal {
           entry.error ?? null,
           entry.createdAt,
           entry.updatedAt,
-          Math.floor(key / SEQ_SPAN),
+          num,
+          ...(owner === undefined ? [] : [owner]),
         ],
       ) > 0
     );

@@ -1,8 +1,9 @@
 // What a journaled call costs in postgresStore on a PostgreSQL server on this machine, and the same
 // store's statements through the two maintained drivers: node-postgres (`pg`, what the store takes)
 // and porsager's `postgres` (through a small adapter to the store's `query`). A journaled call is
-// the two writes the runtime makes for it: the entry `executing` (putEntry), then `applied`
-// (applyEntry). The server keeps its defaults (fsync and synchronous commit on) unless the first
+// the two writes the runtime makes for it: the entry `executing` (putEntry, under the pass's lease
+// claim as the runtime writes it), then `applied` (applyEntry); the same without the claim shows
+// what the lease check costs. The server keeps its defaults (fsync and synchronous commit on) unless the first
 // argument is `async`, which turns synchronous commit off to show the drivers' own share.
 //   pnpm bench            (in this package)    or    tsx bench/journaled-call.bench.ts async
 import { createCodemodeRuntime, type JournalStore } from "@codemode/core";
@@ -38,8 +39,11 @@ function porsagerQueryable(sql: postgres.Sql): PgQueryable {
   };
 }
 
-/** Microseconds per journaled call (wall and this process's CPU) over `calls` calls in one run. */
-async function journaledCalls(store: JournalStore, id: string, calls: number) {
+/**
+ * Microseconds per journaled call (wall and this process's CPU) over `calls` calls in one run;
+ * with `claim`, each entry is written under the run's lease, renewed every 100th call.
+ */
+async function journaledCalls(store: JournalStore, id: string, calls: number, claim = true) {
   const journal = store.journal("bench");
   await journal.createExecution({
     id,
@@ -48,25 +52,34 @@ async function journaledCalls(store: JournalStore, id: string, calls: number) {
     connectors: ["svc"],
     createdAt: Date.now(),
     updatedAt: Date.now(),
+    lease: { owner: "pass_bench", expiresAt: Date.now() + 30_000 },
   });
   const cpu = process.cpuUsage();
   const started = performance.now();
   for (let seq = 0; seq < calls; seq++) {
     const time = Date.now();
-    await journal.putEntry({
-      executionId: id,
-      seq,
-      kind: "call",
-      connector: "svc",
-      method: "write",
-      args: `{"seq":${seq},"title":"a journaled call"}`,
-      state: "executing",
-      requiresApproval: false,
-      deferred: false,
-      replay: "record",
-      createdAt: time,
-      updatedAt: time,
-    });
+    const lease =
+      seq % 100 === 99
+        ? { owner: "pass_bench", renewUntil: time + 30_000 }
+        : { owner: "pass_bench" };
+    const written = await journal.putEntry(
+      {
+        executionId: id,
+        seq,
+        kind: "call",
+        connector: "svc",
+        method: "write",
+        args: `{"seq":${seq},"title":"a journaled call"}`,
+        state: "executing",
+        requiresApproval: false,
+        deferred: false,
+        replay: "record",
+        createdAt: time,
+        updatedAt: time,
+      },
+      claim ? lease : undefined,
+    );
+    if (!written) throw new Error(`entry ${seq} was not written`);
     if (!(await journal.applyEntry(id, seq, { result: '{"ok":true}', updatedAt: Date.now() }))) {
       throw new Error(`entry ${seq} was not applied`);
     }
@@ -89,15 +102,24 @@ try {
       schema: "bench_porsager",
     }),
   };
+  const unclaimed = await postgresStore(pool, { schema: "bench_unclaimed" });
+  const variants: Array<[string, JournalStore, boolean]> = [
+    ...Object.entries(stores).map(([name, store]): [string, JournalStore, boolean] => [
+      name,
+      store,
+      true,
+    ]),
+    ["pg, without the lease claim", unclaimed, false],
+  ];
   const results = new Map<string, { wall: number[]; cpu: number[] }>();
-  for (const [name, store] of Object.entries(stores)) {
-    await journaledCalls(store, "warm-up", 200);
+  for (const [name, store, claim] of variants) {
+    await journaledCalls(store, "warm-up", 200, claim);
     results.set(name, { wall: [], cpu: [] });
   }
-  // the drivers take turns, so a busy moment of the machine falls on both
+  // the variants take turns, so a busy moment of the machine falls on each
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, store] of Object.entries(stores)) {
-      const { wall, cpu } = await journaledCalls(store, `round-${round}`, CALLS);
+    for (const [name, store, claim] of variants) {
+      const { wall, cpu } = await journaledCalls(store, `round-${round}`, CALLS, claim);
       results.get(name)?.wall.push(wall);
       results.get(name)?.cpu.push(cpu);
     }
@@ -111,8 +133,9 @@ try {
       `  ${name.padEnd(26)} ${median(wall).toFixed(0).padStart(5)} µs wall  ${median(cpu).toFixed(0).padStart(4)} µs client CPU`,
     );
   }
-  const [first, second] = [...results.values()].map((result) => median(result.wall));
+  const [first, second, third] = [...results.values()].map((result) => median(result.wall));
   console.log(`  ratio postgres / pg: ${((second ?? 0) / (first ?? 1)).toFixed(2)}`);
+  console.log(`  ratio pg with / without the claim: ${((first ?? 0) / (third ?? 1)).toFixed(2)}`);
 
   // the whole runtime: a pass of QuickJS code making journaled calls through postgresStore
   const connector = mockConnector({

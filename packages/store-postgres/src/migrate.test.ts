@@ -109,8 +109,25 @@ describe("postgresStore schema", () => {
     await postgresStore(pool, { schema: "newer" });
     await pool.query(`UPDATE "newer".codemode_meta SET value = '99' WHERE key = 'schema_version'`);
     await expect(postgresStore(pool, { schema: "newer" })).rejects.toThrow(
-      /newer version of Code Mode \(schema 99, this one knows 1\)/,
+      new RegExp(`newer version of Code Mode \\(schema 99, this one knows ${SCHEMA_VERSION}\\)`),
     );
+  });
+
+  it("gives a run left running by schema 1 a lease of no pass, lapsing 30 s after its last renewal", async () => {
+    await postgresStore(pool, { schema: "leases" });
+    // schema 1 is schema 2 without the lease columns
+    await pool.query(`ALTER TABLE "leases".codemode_executions DROP COLUMN lease_owner, DROP COLUMN lease_expires_at;
+      UPDATE "leases".codemode_meta SET value = '1' WHERE key = 'schema_version';
+      INSERT INTO "leases".codemode_executions (runtime, id, code, status, connectors, created_at, updated_at)
+        VALUES ('default', 'left', 'async () => 1', 'running', '[]', 1, 500),
+               ('default', 'done', 'async () => 1', 'completed', '[]', 1, 500)`);
+    const journal = (await postgresStore(pool, { schema: "leases" })).journal("default");
+    expect(await version("leases")).toBe(String(SCHEMA_VERSION));
+    expect(SCHEMA_VERSION).toBe(2);
+    expect((await journal.getExecution("left"))?.lease).toEqual({ owner: "", expiresAt: 30_500 });
+    expect((await journal.getExecution("done"))?.lease).toBeUndefined();
+    expect((await journal.listLapsed(30_500)).map((record) => record.id)).toEqual([]);
+    expect((await journal.listLapsed(30_501)).map((record) => record.id)).toEqual(["left"]);
   });
 
   it("refuses a schema name that is not a lowercase identifier", async () => {

@@ -10,8 +10,11 @@ import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-c
  * sort in code point order (`COLLATE "C"`), as SQLite and the memory store sort them. Times are
  * milliseconds (`bigint`). `logs` and `connectors` are JSON text, and an `error` column holds its
  * message as a JSON string: PostgreSQL text (and `jsonb`) cannot hold a NUL, which an error's
- * message may carry. A lease (an owner and an expiry per run) is a later migration that adds two
- * columns to `codemode_executions`.
+ * message may carry.
+ *
+ * Version 2 gives a run its lease: `lease_owner` (the pass that holds it) and `lease_expires_at`.
+ * A run left `running` by version 1 gets a lease of no pass that lapses 30 s after its last
+ * renewal, as its liveness was judged before.
  */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (schema) => `
@@ -60,6 +63,13 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       saved_at bigint NOT NULL,
       PRIMARY KEY (runtime, name)
     )`,
+  (schema) => `
+    ALTER TABLE ${schema}.codemode_executions
+      ADD COLUMN lease_owner text COLLATE "C",
+      ADD COLUMN lease_expires_at bigint;
+    UPDATE ${schema}.codemode_executions
+      SET lease_owner = '', lease_expires_at = updated_at + 30000
+      WHERE status = 'running'`,
 ];
 
 /** The schema version this package writes. */

@@ -5,6 +5,8 @@ import {
   type ExecutionStatus,
   type Journal,
   type JournalEntry,
+  type LeaseClaim,
+  type LeaseCondition,
   type SnippetRecord,
   TERMINAL_STATUSES,
 } from "@codemode/core";
@@ -16,6 +18,7 @@ import {
   EXECUTION_COLUMNS,
   EXECUTION_SELECT,
   errorColumn,
+  flatLease,
   SNIPPET_SELECT,
   toColumn,
   toEntry,
@@ -45,6 +48,25 @@ function checkSeq(seq: number): number {
   }
   return seq;
 }
+
+/** The `AND …` of an update under a lease condition, its value numbered `$n`. */
+function leaseFilter(lease: LeaseCondition | undefined, n: number): [string, unknown[]] {
+  if (!lease) return ["", []];
+  if ("owner" in lease) return [` AND lease_owner = $${n}`, [lease.owner]];
+  return [
+    ` AND (lease_expires_at IS NULL OR lease_expires_at < $${n}::float8)`,
+    [lease.lapsedBefore],
+  ];
+}
+
+/** The values of an entry row after its run's number: `$3` to `$15`. */
+const ENTRY_VALUES = `$3::integer, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
+  $10::boolean, $11::boolean, $12::text, $13::text, $14::bigint, $15::bigint`;
+const ENTRY_UPSERT = `ON CONFLICT (run, seq) DO UPDATE SET kind = EXCLUDED.kind, connector = EXCLUDED.connector,
+  method = EXCLUDED.method, args = EXCLUDED.args, result = EXCLUDED.result,
+  state = EXCLUDED.state, requires_approval = EXCLUDED.requires_approval,
+  deferred = EXCLUDED.deferred, replay = EXCLUDED.replay, error = EXCLUDED.error,
+  created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`;
 
 /** A row limit as `LIMIT` takes it: none (`null`) for no limit. */
 function rowLimit(limit: number | undefined): number | null {
@@ -77,8 +99,8 @@ export class PostgresJournal implements Journal {
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     await this.run(
-      `INSERT INTO ${this.executions} (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO ${this.executions} (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         this.runtime,
         record.id,
@@ -90,6 +112,8 @@ export class PostgresJournal implements Journal {
         toColumn("connectors", record.connectors),
         record.createdAt,
         record.updatedAt,
+        record.lease?.owner ?? null,
+        record.lease?.expiresAt ?? null,
       ],
     );
   }
@@ -119,12 +143,14 @@ export class PostgresJournal implements Journal {
     id: string,
     expected: readonly ExecutionStatus[],
     patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
+    lease?: LeaseCondition,
   ): Promise<boolean> {
-    const [set, values] = assignments(patch, EXECUTION_COLUMNS, 4);
+    const [set, values] = assignments(flatLease(patch), EXECUTION_COLUMNS, 4);
     if (!set || expected.length === 0) return false;
+    const [filter, filterValues] = leaseFilter(lease, 4 + values.length);
     const { rowCount } = await this.run(
-      `UPDATE ${this.executions} SET ${set} WHERE runtime = $1 AND id = $2 AND status = ANY($3::text[])`,
-      [this.runtime, id, expected, ...values],
+      `UPDATE ${this.executions} SET ${set} WHERE runtime = $1 AND id = $2 AND status = ANY($3::text[])${filter}`,
+      [this.runtime, id, expected, ...values, ...filterValues],
     );
     return rowCount > 0;
   }
@@ -166,6 +192,17 @@ export class PostgresJournal implements Journal {
     return rows.map(toExecution);
   }
 
+  async listLapsed(now: number): Promise<ExecutionRecord[]> {
+    const { rows } = await this.run(
+      `SELECT ${EXECUTION_SELECT} FROM ${this.executions}
+       WHERE runtime = $1 AND status = 'running'
+         AND (lease_expires_at IS NULL OR lease_expires_at < $2::float8)
+       ORDER BY created_at, id`,
+      [this.runtime, now],
+    );
+    return rows.map(toExecution);
+  }
+
   async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
     const { rows } = await this.run(`SELECT ${ENTRY_SELECT} FROM ${this.ofRun} AND e.seq = $3`, [
       this.runtime,
@@ -188,45 +225,56 @@ export class PostgresJournal implements Journal {
     return rows.map((row) => toEntry(executionId, row));
   }
 
-  async putEntry(entry: JournalEntry): Promise<void> {
+  /**
+   * One statement. Without a claim the run's number comes from its row: no row, nothing inserted (a
+   * run deleted meanwhile fails the foreign key instead). With a claim the row is read `FOR SHARE`
+   * where the run is running under the claim's owner, so an expiry committing at the same time
+   * either comes first (nothing is written) or waits for this write; renewing, the row is updated
+   * instead, which locks it the same way.
+   */
+  async putEntry(entry: JournalEntry, lease?: LeaseClaim): Promise<boolean> {
+    const values: unknown[] = [
+      this.runtime,
+      entry.executionId,
+      checkSeq(entry.seq),
+      entry.kind,
+      entry.connector,
+      entry.method,
+      entry.args ?? null,
+      entry.result ?? null,
+      entry.state,
+      entry.requiresApproval,
+      entry.deferred,
+      entry.replay,
+      errorColumn(entry.error),
+      entry.createdAt,
+      entry.updatedAt,
+    ];
+    const columns = `INSERT INTO ${this.entries} (run, seq, kind, connector, method, args, result, state,
+      requires_approval, deferred, replay, error, created_at, updated_at)`;
+    let text: string;
+    if (!lease) {
+      text = `${columns} SELECT num, ${ENTRY_VALUES} FROM ${this.executions} WHERE runtime = $1 AND id = $2 ${ENTRY_UPSERT}`;
+    } else if (lease.renewUntil === undefined) {
+      values.push(lease.owner);
+      text = `${columns} SELECT num, ${ENTRY_VALUES} FROM ${this.executions}
+        WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $16 FOR SHARE ${ENTRY_UPSERT}`;
+    } else {
+      values.push(lease.owner, lease.renewUntil);
+      text = `WITH held AS (UPDATE ${this.executions} SET lease_expires_at = $17::bigint
+          WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $16 RETURNING num)
+        ${columns} SELECT num, ${ENTRY_VALUES} FROM held ${ENTRY_UPSERT}`;
+    }
     let rowCount: number;
     try {
-      // the run's number comes from its row: no row, nothing inserted; a run deleted meanwhile
-      // fails the foreign key instead
-      ({ rowCount } = await this.run(
-        `INSERT INTO ${this.entries} (run, seq, kind, connector, method, args, result, state,
-           requires_approval, deferred, replay, error, created_at, updated_at)
-         SELECT num, $3::integer, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
-           $10::boolean, $11::boolean, $12::text, $13::text, $14::bigint, $15::bigint
-         FROM ${this.executions} WHERE runtime = $1 AND id = $2
-         ON CONFLICT (run, seq) DO UPDATE SET kind = EXCLUDED.kind, connector = EXCLUDED.connector,
-           method = EXCLUDED.method, args = EXCLUDED.args, result = EXCLUDED.result,
-           state = EXCLUDED.state, requires_approval = EXCLUDED.requires_approval,
-           deferred = EXCLUDED.deferred, replay = EXCLUDED.replay, error = EXCLUDED.error,
-           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
-        [
-          this.runtime,
-          entry.executionId,
-          checkSeq(entry.seq),
-          entry.kind,
-          entry.connector,
-          entry.method,
-          entry.args ?? null,
-          entry.result ?? null,
-          entry.state,
-          entry.requiresApproval,
-          entry.deferred,
-          entry.replay,
-          errorColumn(entry.error),
-          entry.createdAt,
-          entry.updatedAt,
-        ],
-      ));
+      ({ rowCount } = await this.run(text, values));
     } catch (error) {
       if (sqlState(error) === "23503") throw noSuchRun(entry);
       throw error;
     }
-    if (rowCount === 0) throw noSuchRun(entry);
+    if (rowCount > 0) return true;
+    if (lease && (await this.getExecution(entry.executionId))) return false;
+    throw noSuchRun(entry);
   }
 
   async updateEntry(

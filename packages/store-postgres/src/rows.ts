@@ -9,7 +9,7 @@ import type { PgRow } from "./pg-client.ts";
 
 /** The columns a run is read from, in every statement that reads one. */
 export const EXECUTION_SELECT =
-  "id, code, status, result, error, logs, connectors, created_at, updated_at";
+  "id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at";
 /** The columns an entry is read from (of `codemode_entries AS e`). */
 export const ENTRY_SELECT =
   "e.seq, e.kind, e.connector, e.method, e.args, e.result, e.state, e.requires_approval, e.deferred, e.replay, e.error, e.created_at, e.updated_at";
@@ -44,6 +44,9 @@ export function toExecution(row: PgRow): ExecutionRecord {
     connectors: JSON.parse(String(row.connectors)) as string[],
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    ...(present(row.lease_owner)
+      ? { lease: { owner: String(row.lease_owner), expiresAt: Number(row.lease_expires_at) } }
+      : {}),
   };
 }
 
@@ -86,7 +89,16 @@ export const EXECUTION_COLUMNS: Readonly<Record<string, string>> = {
   logs: "logs",
   connectors: "connectors",
   updatedAt: "updated_at",
+  leaseOwner: "lease_owner",
+  leaseExpiresAt: "lease_expires_at",
 };
+
+/** A run's patch with its `lease` as the two columns that keep it (absent: both cleared). */
+export function flatLease(patch: Record<string, unknown>): Record<string, unknown> {
+  if (!("lease" in patch)) return patch;
+  const lease = patch.lease as { owner: string; expiresAt: number } | undefined;
+  return { ...patch, leaseOwner: lease?.owner, leaseExpiresAt: lease?.expiresAt };
+}
 
 /** The columns of an entry that an update may set, by record key. */
 export const ENTRY_COLUMNS: Readonly<Record<string, string>> = {

@@ -7,6 +7,9 @@ import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
 
+/** A pass's lease owner: random, new for every pass. */
+export const leaseOwner = (): string => `pass_${randomHex()}${randomHex()}`;
+
 /** Why the journal cannot take this code as it is, if it cannot. */
 export function refusedCode(code: string): string | undefined {
   return code.length > MAX_RECORDED_LENGTH
@@ -32,6 +35,8 @@ export async function begin(
   if (refused) return { status: "error", executionId: "", error: refused };
   const time = context.now();
   const id = options.id ?? `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
+  // the run is taken with its first pass's lease, in the write that creates it
+  const owner = leaseOwner();
   try {
     await context.journal.createExecution({
       id,
@@ -40,6 +45,7 @@ export async function begin(
       connectors: [...config.connectors.keys()],
       createdAt: time,
       updatedAt: time,
+      lease: { owner, expiresAt: time + context.leaseMs },
     });
   } catch (error) {
     // a run under a chosen id may exist already (another request of the same tool call won)
@@ -50,5 +56,5 @@ export async function begin(
   await context.journal.pruneExecutions(context.maxExecutions, id);
   const record = await context.journal.getExecution(id);
   if (!record) throw new CodemodeError("STORE_FAILED", `The journal lost execution "${id}".`);
-  return runPass(context, record, options.onCall ? { onCall: options.onCall } : {});
+  return runPass(context, record, { owner, ...(options.onCall ? { onCall: options.onCall } : {}) });
 }

@@ -2,7 +2,7 @@ import type { CatalogOptions, DescribeOutput, SearchOutput } from "@codemode/typ
 import { CodemodeError } from "../codemode-error.ts";
 import type { Connector } from "../connector.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
-import { checkText } from "../invariants.ts";
+import { checkText, DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from "../invariants.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
@@ -51,6 +51,12 @@ export interface CodemodeRuntimeOptions {
   limits?: ExecuteLimits & { maxCalls?: number };
   /** injectable clock */
   now?: () => number;
+  /**
+   * how long a pass's lease on its run lasts without renewal, in ms (default 30,000; 100 to
+   * 86,400,000): the pass renews it every third of that, and once it lapses another process's
+   * `expirePaused` may end the run. Every process over one journal should use the same value.
+   */
+  leaseMs?: number;
   /**
    * how `codemode.search` ranks: an optional `embed(texts)` for a semantic re-rank (Workers AI
    * embeddings, for example; search works offline without it), the `semanticWeight` of that re-rank,
@@ -145,8 +151,21 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
       `Runtime name "${String(name)}" may only use letters, digits, "_", "." and "-".`,
     );
   }
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (
+    typeof leaseMs !== "number" ||
+    !Number.isFinite(leaseMs) ||
+    leaseMs < MIN_LEASE_MS ||
+    leaseMs > MAX_LEASE_MS
+  ) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `leaseMs must be a number of milliseconds from ${MIN_LEASE_MS} to ${MAX_LEASE_MS}; got ${String(leaseMs)}.`,
+    );
+  }
   return {
     journal: store.journal(name),
+    leaseMs,
     executor: options.executor,
     configurator: createConfigurator(options.connectors, options.search),
     now: options.now ?? (() => Date.now()),

@@ -95,4 +95,100 @@ describe("decideCall", () => {
     expect(run?.calls[0]).toMatchObject({ state: "applied" });
     expect(run?.calls[0]?.result).toBeUndefined();
   });
+
+  it("stops a pass whose lease was taken at its next call: no later call reaches a connector", async () => {
+    const store = memoryStore();
+    let resume = () => {};
+    const wait = new Promise<void>((resolve) => (resume = resolve));
+    const shop = mockConnector({ name: "shop", methods: { read: {}, write: {} } });
+    const executor = new MockExecutor(async ({ shop }) => {
+      await shop.read?.({ n: 1 });
+      await wait;
+      await shop.write?.({ n: 2 });
+      return "finished";
+    });
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [shop] });
+    const running = runtime.execute({ code: "async () => 0" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const journal = store.journal("default");
+    const [run] = await journal.listExecutions({ statuses: ["running"] });
+    const owner = run?.lease?.owner as string;
+    expect(owner).toMatch(/^pass_[0-9a-f]+$/);
+    // another process took the run: its lease now names another pass
+    expect(
+      await journal.updateExecution(
+        run?.id as string,
+        ["running"],
+        { lease: { owner: "pass_other", expiresAt: Date.now() + 60_000 } },
+        { owner },
+      ),
+    ).toBe(true);
+    resume();
+    const output = await running;
+    expect(output.status).toBe("error");
+    expect(output).toMatchObject({ error: expect.stringMatching(/lost its lease/) });
+    expect(shop.calls.map((call) => call.method)).toEqual(["read"]);
+    expect((await journal.listEntries(run?.id as string)).map((entry) => entry.seq)).toEqual([0]);
+    // the pass that lost its lease wrote no outcome over the run
+    expect(await journal.getExecution(run?.id as string)).toMatchObject({
+      status: "running",
+      lease: { owner: "pass_other" },
+    });
+  });
+
+  it("takes a lease with the run, renews it on calls when due and clears it when the pass ends", async () => {
+    let time = 1_000_000;
+    const store = memoryStore();
+    const seen: Array<{ expiresAt: number; owner: string } | undefined> = [];
+    const journal = store.journal("default");
+    const shop = mockConnector({
+      name: "shop",
+      methods: {
+        read: {
+          execute: async (_input, { executionId }) => {
+            seen.push((await journal.getExecution(executionId))?.lease);
+            time += 300;
+          },
+        },
+        buy: { requiresApproval: true },
+      },
+    });
+    const executor = new MockExecutor(async ({ shop }) => {
+      for (let n = 0; n < 4; n++) await shop.read?.({ n });
+      await shop.buy?.({});
+    });
+    const runtime = createCodemodeRuntime({
+      store,
+      executor,
+      connectors: [shop],
+      now: () => time,
+      leaseMs: 1_200,
+    });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    expect(paused.status).toBe("paused");
+    // taken at 1_000_000 for 1_200 ms; renewed by the entry write of the first call a third of
+    // the lease (400 ms) after, at 1_000_600
+    expect(seen.map((lease) => lease?.expiresAt)).toEqual([
+      1_001_200, 1_001_200, 1_001_800, 1_001_800,
+    ]);
+    expect(new Set(seen.map((lease) => lease?.owner)).size).toBe(1);
+    expect((await journal.getExecution(paused.executionId))?.lease).toBeUndefined();
+    const done = await runtime.approve({ executionId: paused.executionId });
+    expect(done.status).toBe("completed");
+    expect((await journal.getExecution(paused.executionId))?.lease).toBeUndefined();
+  });
+
+  it("refuses a lease shorter than 100 ms or longer than a day", () => {
+    const executor = new MockExecutor(() => undefined);
+    for (const leaseMs of [99, 86_400_001, Number.NaN, "1000"]) {
+      expect(() =>
+        createCodemodeRuntime({
+          store: memoryStore(),
+          executor,
+          connectors: [],
+          leaseMs: leaseMs as number,
+        }),
+      ).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+    }
+  });
 });

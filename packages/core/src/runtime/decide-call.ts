@@ -102,6 +102,8 @@ export async function decideCall(
       return diverge(pass, seq, recorded, resolved.name, method, args);
     }
     if (recorded.state === "applied" && recorded.replay === "record") {
+      // a replay writes nothing: the lease is renewed only when its heartbeat is due
+      if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
       return { kind: "replay", entry: recorded };
     }
     if (recorded.state === "pending") {
@@ -117,6 +119,7 @@ export async function decideCall(
         await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
         pass.guard();
       }
+      if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
       return { kind: "execute", input: codec.decode(recorded.args as string) };
     }
     if (recorded.state !== "executing" && recorded.state !== "applied") {
@@ -135,6 +138,8 @@ export async function decideCall(
       });
       return pauseHere(pass);
     }
+    // nothing is written before it runs again: the lease is checked (and renewed) first
+    if (!(await pass.renew())) pass.leaseLost();
     return { kind: "execute", input };
   }
   const decision = approvalNeeded(definition, input, executionId, seq);
@@ -142,20 +147,25 @@ export async function decideCall(
   pass.guard();
   const waits = needsApproval || definition.deferred === true;
   const time = now();
-  await journal.putEntry({
-    executionId,
-    seq,
-    kind: "call",
-    connector: resolved.name,
-    method,
-    args,
-    state: waits ? "pending" : "executing",
-    requiresApproval: needsApproval,
-    deferred: definition.deferred === true,
-    replay: definition.replay ?? "record",
-    createdAt: time,
-    updatedAt: time,
-  });
+  // written only while this pass holds the run's lease (renewed in the same write when due)
+  const written = await journal.putEntry(
+    {
+      executionId,
+      seq,
+      kind: "call",
+      connector: resolved.name,
+      method,
+      args,
+      state: waits ? "pending" : "executing",
+      requiresApproval: needsApproval,
+      deferred: definition.deferred === true,
+      replay: definition.replay ?? "record",
+      createdAt: time,
+      updatedAt: time,
+    },
+    pass.claim(),
+  );
+  if (!written) pass.leaseLost();
   if (!waits) return { kind: "execute", input };
   return pauseHere(pass);
 }
@@ -202,7 +212,6 @@ export async function callConnector(
   reply: { text?: string },
 ): Promise<unknown> {
   const seq = pass.nextSeq();
-  if (pass.renewDue()) await pass.renew();
   const what = `${resolved.name}.${method}`;
   let args: string;
   try {

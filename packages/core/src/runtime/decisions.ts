@@ -1,5 +1,6 @@
 import { encodeForJournal, messageOf } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
+import { leaseOwner } from "./begin-run.ts";
 import { missingConnectors } from "./configuration.ts";
 import type { CallObserver } from "./host-globals.ts";
 import type { RunContext } from "./run-context.ts";
@@ -37,10 +38,14 @@ export async function resume(
       error: `This run needs connectors that are not configured now: ${missing.join(", ")}. It stays paused: configure them again to resume it.`,
     };
   }
+  // one taker: the write that moves the run to running gives it this pass's lease
+  const owner = leaseOwner();
+  const time = now();
   if (
     !(await journal.updateExecution(executionId, ["paused"], {
       status: "running",
-      updatedAt: now(),
+      updatedAt: time,
+      lease: { owner, expiresAt: time + context.leaseMs },
     }))
   ) {
     return notPaused(executionId, (await journal.getExecution(executionId))?.status);
@@ -50,7 +55,7 @@ export async function resume(
   return runPass(
     context,
     { ...execution, status: "running" },
-    { approved, ...(onCall ? { onCall } : {}) },
+    { approved, owner, ...(onCall ? { onCall } : {}) },
   );
 }
 
@@ -143,7 +148,11 @@ export async function resolve(
     ) {
       return undefined;
     }
-    await journal.updateExecution(executionId, ["running"], { status: "paused", updatedAt: now() });
+    await journal.updateExecution(executionId, ["running"], {
+      status: "paused",
+      updatedAt: now(),
+      lease: undefined,
+    });
     return { status: "error", executionId, error: notWaiting };
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mockConnector } from "../test/mock-connector.ts";
 import { finishPass, passErrorMessage } from "./finish-pass.ts";
-import { runningRun, testContext } from "./fixtures.ts";
+import { runningRun, TEST_OWNER, testContext } from "./fixtures.ts";
 import { PassState } from "./pass-state.ts";
 
 describe("passErrorMessage", () => {
@@ -64,7 +64,7 @@ describe("finishPass", () => {
   it("reports what the journal says when the run was ended from outside before its outcome was written", async () => {
     const context = testContext([]);
     const id = await runningRun(context);
-    const pass = new PassState(context, id, new Map());
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
     await pass.end();
     await context.journal.updateExecution(id, ["running"], {
       status: "error",

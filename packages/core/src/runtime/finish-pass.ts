@@ -4,22 +4,32 @@ import type { ExecutionRecord } from "../journal-store.ts";
 import type { CodeModeOutput } from "../types.ts";
 import type { Configuration } from "./configuration.ts";
 import { pendingEntries } from "./history.ts";
-import type { PassState } from "./pass-state.ts";
+import { LEASE_LOST, type PassState } from "./pass-state.ts";
 import { codec, preview, type RunContext } from "./run-context.ts";
 
-/** Ends a pass in failure: marks the run failed while it is running, runs the hooks, says why. */
+/**
+ * Ends a pass in failure: marks the run failed while it is running under the pass's lease (of
+ * `owner`), runs the hooks, says why.
+ */
 export async function failPass(
   context: RunContext,
   executionId: string,
   message: string,
+  owner: string,
   logs?: string[],
 ): Promise<CodeModeOutput> {
-  await context.journal.updateExecution(executionId, ["running"], {
-    status: "error",
-    error: preview(message, MAX_RECORDED_LENGTH),
-    ...(logs ? { logs } : {}),
-    updatedAt: context.now(),
-  });
+  await context.journal.updateExecution(
+    executionId,
+    ["running"],
+    {
+      status: "error",
+      error: preview(message, MAX_RECORDED_LENGTH),
+      ...(logs ? { logs } : {}),
+      updatedAt: context.now(),
+      lease: undefined,
+    },
+    { owner },
+  );
   await context.hooks(executionId, "error", "error");
   return { status: "error", executionId, error: message, ...(logs?.length ? { logs } : {}) };
 }
@@ -63,14 +73,16 @@ async function endedFromOutside(
   executionId: string,
   logs: string[],
   ended: ExecutionRecord | undefined,
+  pass?: PassState,
 ): Promise<CodeModeOutput> {
   await context.hooks(executionId, "error", "error");
+  const why =
+    ended?.error ??
+    `The run is ${ended?.status ?? "gone"}: it was ended from outside while this pass ran.`;
   return {
     status: "error",
     executionId,
-    error:
-      ended?.error ??
-      `The run is ${ended?.status ?? "gone"}: it was ended from outside while this pass ran.`,
+    error: pass?.stopped === LEASE_LOST ? `${LEASE_LOST} ${why}` : why,
     ...(logs.length ? { logs } : {}),
   };
 }
@@ -88,7 +100,12 @@ export async function finishPass(
   const { journal, now } = context;
   const { executionId } = pass;
   if (pass.paused) {
-    await journal.updateExecution(executionId, ["running"], { status: "paused", updatedAt: now() });
+    await journal.updateExecution(
+      executionId,
+      ["running"],
+      { status: "paused", updatedAt: now(), lease: undefined },
+      { owner: pass.owner },
+    );
   }
   const final = await journal.getExecution(executionId);
   if (final?.status === "paused") {
@@ -96,14 +113,15 @@ export async function finishPass(
     const pending = await pendingEntries(context, executionId);
     return { status: "paused", executionId, pending };
   }
-  if (final?.status !== "running") {
-    return endedFromOutside(context, executionId, outcome.logs, final);
+  if (final?.status !== "running" || final.lease?.owner !== pass.owner) {
+    return endedFromOutside(context, executionId, outcome.logs, final, pass);
   }
   if ("error" in outcome) {
     return failPass(
       context,
       executionId,
       await passErrorMessage(outcome.error, config),
+      pass.owner,
       outcome.logs,
     );
   }
@@ -113,20 +131,26 @@ export async function finishPass(
   } catch (error) {
     const message = (error as Error).message;
     if ((error as { code?: string }).code === "NOT_SERIALIZABLE") {
-      return failPass(context, executionId, message, outcome.logs);
+      return failPass(context, executionId, message, pass.owner, outcome.logs);
     }
     // too big for the audit row: the model still gets it
     resultText = codec.encode(`[not recorded: ${message}]`);
   }
-  const completed = await journal.updateExecution(executionId, ["running"], {
-    status: "completed",
-    result: resultText,
-    logs: outcome.logs,
-    updatedAt: now(),
-  });
+  const completed = await journal.updateExecution(
+    executionId,
+    ["running"],
+    {
+      status: "completed",
+      result: resultText,
+      logs: outcome.logs,
+      updatedAt: now(),
+      lease: undefined,
+    },
+    { owner: pass.owner },
+  );
   if (!completed) {
     const ended = await journal.getExecution(executionId);
-    return endedFromOutside(context, executionId, outcome.logs, ended);
+    return endedFromOutside(context, executionId, outcome.logs, ended, pass);
   }
   await context.hooks(executionId, "completed", "completed");
   let result = outcome.result;

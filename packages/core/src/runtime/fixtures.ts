@@ -1,6 +1,7 @@
 // What the runtime's own tests share: a context over a memory journal and mock connectors.
 import type { Connector } from "../connector.ts";
 import type { Executor } from "../executor.ts";
+import { DEFAULT_LEASE_MS } from "../invariants.ts";
 import { memoryStore } from "../memory-store.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
 import { createConfigurator } from "./configuration.ts";
@@ -21,12 +22,16 @@ export function testContext(
     limits: undefined,
     maxCalls: options.maxCalls ?? 100,
     maxExecutions: 50,
+    leaseMs: DEFAULT_LEASE_MS,
     transformResult: undefined,
     hooks: connectorHooks(connectors),
   };
 }
 
-/** A run recorded `running`, as `begin` leaves it. */
+/** The lease owner of the pass `runningRun` records. */
+export const TEST_OWNER = "pass_test";
+
+/** A run recorded `running` under the lease of `TEST_OWNER`, as `begin` leaves it. */
 export async function runningRun(context: RunContext, id = "exec_test"): Promise<string> {
   const config = await context.configurator.configure();
   await context.journal.createExecution({
@@ -36,6 +41,7 @@ export async function runningRun(context: RunContext, id = "exec_test"): Promise
     connectors: [...config.connectors.keys()],
     createdAt: context.now(),
     updatedAt: context.now(),
+    lease: { owner: TEST_OWNER, expiresAt: context.now() + context.leaseMs },
   });
   return id;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIVENESS_MS } from "../invariants.ts";
+import { DEFAULT_LEASE_MS, LIVENESS_MS } from "../invariants.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
@@ -23,7 +23,7 @@ describe("history", () => {
     expect(await runtime.pending()).toEqual([]);
   });
 
-  it("expirePaused ends a stale paused run, and a running run only once no pass has it and it is past liveness", async () => {
+  it("expirePaused ends a stale paused run, and a running run only once no pass has it and its lease lapsed", async () => {
     let time = 1_000_000;
     const store = memoryStore();
     let release = () => {};
@@ -50,10 +50,13 @@ describe("history", () => {
       connectors: [],
       createdAt: time,
       updatedAt: time,
+      lease: { owner: "pass_gone", expiresAt: time + DEFAULT_LEASE_MS },
     });
-    time += LIVENESS_MS - 1;
+    // a live lease is never taken, whatever maxAgeMs
+    time += DEFAULT_LEASE_MS;
     expect(await other.expirePaused({ maxAgeMs: 1 })).toEqual([]);
-    time += 2;
-    expect(await other.expirePaused({ maxAgeMs: 1 })).toEqual(["exec_dead"]);
+    time += 1;
+    expect(await other.expirePaused()).toEqual(["exec_dead"]);
+    expect((await journal.getExecution("exec_dead"))?.lease).toBeUndefined();
   });
 });

@@ -1,4 +1,3 @@
-import { LIVENESS_MS } from "../invariants.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
 import type { PendingAction } from "../types.ts";
 import { withdrawPending } from "./decisions.ts";
@@ -104,8 +103,9 @@ export async function deleteExecution(context: RunContext, id: string): Promise<
 
 /**
  * `runtime.expirePaused`: ends paused runs untouched for `maxAgeMs`, and running runs whose pass is
- * gone: no pass in this process has them, and none renewed them for `maxAgeMs` (at least
- * `LIVENESS_MS`, a few heartbeats).
+ * gone: their lease lapsed (whatever `maxAgeMs`) and no pass in this process has them. Each is
+ * taken by a conditional write that re-checks its status (and, for a running run, that its lease
+ * is still lapsed), so a pass that renewed meanwhile keeps its run.
  */
 export async function expirePaused(
   context: RunContext,
@@ -116,18 +116,24 @@ export async function expirePaused(
   const expired: string[] = [];
   const stale = [
     ...(await journal.listStale(["paused"], time - maxAgeMs)),
-    ...(await journal.listStale(["running"], time - Math.max(maxAgeMs, LIVENESS_MS))),
+    ...(await journal.listLapsed(time)),
   ];
   for (const record of stale) {
     if (record.status === "running" && context.live.has(record.id)) continue;
     const paused = record.status === "paused";
-    const changed = await journal.updateExecution(record.id, [record.status], {
-      status: paused ? "rejected" : "error",
-      error: paused
-        ? "Expired while waiting for approval."
-        : "Expired while running: the host never finished the pass.",
-      updatedAt: now(),
-    });
+    const changed = await journal.updateExecution(
+      record.id,
+      [record.status],
+      {
+        status: paused ? "rejected" : "error",
+        error: paused
+          ? "Expired while waiting for approval."
+          : "Expired while running: its pass's lease lapsed (the process that ran it ended or stalled) before the pass finished.",
+        updatedAt: now(),
+        lease: undefined,
+      },
+      paused ? undefined : { lapsedBefore: time },
+    );
     if (!changed) continue;
     await withdrawPending(context, record.id);
     await context.hooks(record.id, undefined, paused ? "rejected" : "error");

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { HEARTBEAT_MS } from "../invariants.ts";
-import { runningRun, testContext } from "./fixtures.ts";
+import { runningRun, TEST_OWNER, testContext } from "./fixtures.ts";
 import { PassState } from "./pass-state.ts";
 
 describe("PassState", () => {
   it("numbers calls, stops for good, and refuses past its budget", async () => {
     const context = testContext([], { maxCalls: 2 });
-    const pass = new PassState(context, await runningRun(context), new Map());
+    const pass = new PassState(context, await runningRun(context), new Map(), {
+      owner: TEST_OWNER,
+    });
     expect([pass.nextSeq(), pass.nextSeq()]).toEqual([0, 1]);
     expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "BUDGET_EXCEEDED" }));
     pass.stop("because");
@@ -17,7 +19,9 @@ describe("PassState", () => {
 
   it("hands out one token per step, spent once, and refuses any other", async () => {
     const context = testContext([]);
-    const pass = new PassState(context, await runningRun(context), new Map());
+    const pass = new PassState(context, await runningRun(context), new Map(), {
+      owner: TEST_OWNER,
+    });
     const token = pass.stepToken(3);
     expect(pass.takeStepToken(3, "guess")).toBe(false);
     expect(pass.takeStepToken(0, token)).toBe(false);
@@ -29,7 +33,7 @@ describe("PassState", () => {
   it("ends only once every call it tracks has settled, and is live until it is released", async () => {
     const context = testContext([]);
     const id = await runningRun(context, "exec_released");
-    const pass = new PassState(context, id, new Map());
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
     let finish = () => {};
     pass.track(new Promise<void>((resolve) => (finish = resolve)));
     expect(context.live.has(id)).toBe(true);
@@ -48,7 +52,7 @@ describe("PassState", () => {
   it("accepts a replay count only within what was offered and before any live call", async () => {
     const context = testContext([]);
     const id = await runningRun(context);
-    const good = new PassState(context, id, new Map());
+    const good = new PassState(context, id, new Map(), { owner: TEST_OWNER });
     good.offerReplay(3);
     good.advance(2);
     good.advance(1);
@@ -59,13 +63,16 @@ describe("PassState", () => {
         context,
         await runningRun(context, `exec_${String(lie)}`),
         new Map(),
+        { owner: TEST_OWNER },
       );
       liar.offerReplay(3);
       liar.advance(lie);
       expect(liar.stopped).toMatch(/replayed calls/);
       await liar.end();
     }
-    const late = new PassState(context, await runningRun(context, "exec_late"), new Map());
+    const late = new PassState(context, await runningRun(context, "exec_late"), new Map(), {
+      owner: TEST_OWNER,
+    });
     late.offerReplay(3);
     late.nextSeq();
     late.advance(1);
@@ -77,7 +84,7 @@ describe("PassState", () => {
     let time = 1_000;
     const context = testContext([], { now: () => time });
     const id = await runningRun(context);
-    const pass = new PassState(context, id, new Map());
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
     expect(pass.renewDue()).toBe(false);
     time += HEARTBEAT_MS;
     expect(pass.renewDue()).toBe(true);
@@ -102,11 +109,36 @@ describe("PassState", () => {
   it("stops at its next renewal once someone else ended its run", async () => {
     const context = testContext([]);
     const id = await runningRun(context);
-    const pass = new PassState(context, id, new Map());
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
     await context.journal.updateExecution(id, ["running"], { status: "error" });
     await pass.renew();
     expect(pass.stopped).toMatch(/ended from outside/);
     expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "ABORTED" }));
+    await pass.end();
+  });
+
+  it("renews its lease only while it holds it, and claims a renewal in an entry write when due", async () => {
+    let time = 1_000;
+    const context = testContext([], { now: () => time });
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
+    expect(pass.claim()).toEqual({ owner: TEST_OWNER });
+    time += HEARTBEAT_MS;
+    expect(pass.claim()).toEqual({ owner: TEST_OWNER, renewUntil: time + context.leaseMs });
+    expect(pass.renewDue()).toBe(false);
+    time += HEARTBEAT_MS;
+    expect(await pass.renew()).toBe(true);
+    expect((await context.journal.getExecution(id))?.lease).toEqual({
+      owner: TEST_OWNER,
+      expiresAt: time + context.leaseMs,
+    });
+    // another pass holds the run now: this one's renewal is refused and it stops
+    await context.journal.updateExecution(id, ["running"], {
+      lease: { owner: "pass_other", expiresAt: time + context.leaseMs },
+    });
+    expect(await pass.renew()).toBe(false);
+    expect(pass.stopped).toMatch(/ended from outside/);
+    expect((await context.journal.getExecution(id))?.lease?.owner).toBe("pass_other");
     await pass.end();
   });
 });

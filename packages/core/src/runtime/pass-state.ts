@@ -1,13 +1,16 @@
 import { CodemodeError } from "../codemode-error.ts";
-import { HEARTBEAT_MS } from "../invariants.ts";
-import type { JournalEntry } from "../journal-store.ts";
+import type { JournalEntry, LeaseClaim } from "../journal-store.ts";
 import { after, createAbortController, randomHex } from "../platform.ts";
 import type { RunContext } from "./run-context.ts";
+
+/** Why a pass stops when its lease is gone. */
+export const LEASE_LOST =
+  "This pass lost its lease on the run (it was not renewed in time and the run was ended or taken by another process); nothing after this point ran.";
 
 /**
  * What one pass of a run knows: its numbering, what earlier passes recorded, why it must stop, the
  * host calls it started (it reports only once they have settled), the step tokens it handed out,
- * and its heartbeat. Every host function of the pass goes through it.
+ * and its lease on the run with its heartbeat. Every host function of the pass goes through it.
  */
 export class PassState {
   readonly executionId: string;
@@ -18,6 +21,8 @@ export class PassState {
   paused = false;
   /** the pending calls a person approved for this pass (an approval pass: all that were listed) */
   readonly approved: ReadonlySet<number>;
+  /** the owner of the run's lease: this pass, chosen by the write that took the run */
+  readonly owner: string;
   #cursor = 0;
   #stopped: string | undefined;
   readonly #context: RunContext;
@@ -35,22 +40,31 @@ export class PassState {
     context: RunContext,
     executionId: string,
     recorded: ReadonlyMap<number, JournalEntry>,
-    approved: ReadonlySet<number> = new Set(),
+    options: { owner: string; approved?: ReadonlySet<number> },
   ) {
     this.#context = context;
     this.executionId = executionId;
     this.recorded = recorded;
-    this.approved = approved;
+    this.approved = options.approved ?? new Set();
+    this.owner = options.owner;
     this.#renewed = context.now();
     context.live.add(executionId);
     const beat = () => {
-      this.#cancelHeartbeat = after(HEARTBEAT_MS, () => {
-        void this.renew().finally(() => {
-          if (!this.#ended) beat();
-        });
+      this.#cancelHeartbeat = after(this.#heartbeatMs, () => {
+        // a store that fails to answer leaves the lease to lapse: the next claim decides
+        void this.renew()
+          .catch(() => false)
+          .finally(() => {
+            if (!this.#ended) beat();
+          });
       });
     };
     beat();
+  }
+
+  /** How often the lease is renewed: a third of its length, so two renewals may fail before it lapses. */
+  get #heartbeatMs(): number {
+    return this.#context.leaseMs / 3;
   }
 
   get stopped(): string | undefined {
@@ -83,14 +97,31 @@ export class PassState {
     return this.#cursor++;
   }
 
-  /** Marks the run failed (while it is still running) and stops the pass. */
+  /** Marks the run failed (while it is still running under this pass's lease) and stops the pass. */
   async failRun(message: string): Promise<void> {
     this.stop(message);
-    await this.#context.journal.updateExecution(this.executionId, ["running"], {
-      status: "error",
-      error: message,
-      updatedAt: this.#context.now(),
-    });
+    await this.#context.journal.updateExecution(
+      this.executionId,
+      ["running"],
+      { status: "error", error: message, updatedAt: this.#context.now(), lease: undefined },
+      { owner: this.owner },
+    );
+  }
+
+  /** A write under the lease was refused: the pass stops here, nothing after it runs. */
+  leaseLost(): never {
+    this.stop(LEASE_LOST);
+    throw new CodemodeError("ABORTED", LEASE_LOST);
+  }
+
+  /**
+   * The claim an entry write of this pass makes: only while it holds the lease, renewing it in the
+   * same write when the heartbeat is due.
+   */
+  claim(): LeaseClaim {
+    if (!this.renewDue()) return { owner: this.owner };
+    this.#renewed = this.#context.now();
+    return { owner: this.owner, renewUntil: this.#renewed + this.#context.leaseMs };
   }
 
   /**
@@ -156,7 +187,7 @@ export class PassState {
 
   /** Whether the run's heartbeat is due (then `renew` it): checked on every call, cheaply. */
   renewDue(): boolean {
-    return this.#context.now() - this.#renewed >= HEARTBEAT_MS;
+    return this.#context.now() - this.#renewed >= this.#heartbeatMs;
   }
 
   /**
@@ -167,14 +198,24 @@ export class PassState {
     if (this.renewDue()) void this.renew().catch(() => {});
   }
 
-  /** Renews the run (a conditional write); a run someone else ended stops this pass. */
-  async renew(): Promise<void> {
-    if (this.#ended) return;
+  /**
+   * Renews the lease (a write that succeeds only while the run is running under this pass's
+   * lease); a run someone else ended stops this pass. Tells whether the pass still holds it.
+   */
+  async renew(): Promise<boolean> {
+    if (this.#ended) return !this.#stopped;
     this.#renewed = this.#context.now();
-    const alive = await this.#context.journal.updateExecution(this.executionId, ["running"], {
-      updatedAt: this.#renewed,
-    });
+    const alive = await this.#context.journal.updateExecution(
+      this.executionId,
+      ["running"],
+      {
+        updatedAt: this.#renewed,
+        lease: { owner: this.owner, expiresAt: this.#renewed + this.#context.leaseMs },
+      },
+      { owner: this.owner },
+    );
     if (!alive) this.stop("The run was ended from outside (expired, deleted or rolled back).");
+    return alive;
   }
 
   /** The executor may answer up to `count` leading recorded calls in the sandbox. */

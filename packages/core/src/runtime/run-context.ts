@@ -14,6 +14,8 @@ export interface RunContext {
   limits: (ExecuteLimits & { maxCalls?: number }) | undefined;
   maxCalls: number;
   maxExecutions: number;
+  /** how long a pass's lease on its run lasts without renewal (the heartbeat renews it every third) */
+  leaseMs: number;
   transformResult: ((result: unknown) => unknown) | undefined;
   /** the runs with a pass running over this store in this process */
   live: LivePasses;

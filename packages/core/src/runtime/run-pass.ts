@@ -59,8 +59,9 @@ export function replayHint(
 export async function runPass(
   context: RunContext,
   execution: ExecutionRecord,
-  options: { approved?: boolean; onCall?: CallObserver } = {},
+  options: { owner: string; approved?: boolean; onCall?: CallObserver },
 ): Promise<CodeModeOutput> {
+  const { owner } = options;
   const config = await context.configurator.configure();
   const executionId = execution.id;
   const missing = missingConnectors(config, execution.connectors);
@@ -69,13 +70,14 @@ export async function runPass(
       context,
       executionId,
       `This run needs connectors that are not configured now: ${missing.join(", ")}.`,
+      owner,
     );
   }
   let code: string;
   try {
     code = normalizeCode(execution.code);
   } catch (error) {
-    return failPass(context, executionId, messageOf(error));
+    return failPass(context, executionId, messageOf(error), owner);
   }
   const recorded = new Map(
     (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
@@ -87,7 +89,7 @@ export async function runPass(
       if (entry.state === "pending" && !entry.deferred) approved.add(entry.seq);
     }
   }
-  const pass = new PassState(context, executionId, recorded, approved);
+  const pass = new PassState(context, executionId, recorded, { owner, approved });
   let outcome: ExecuteResult;
   try {
     const replay = replayHint(recorded, config, pass);

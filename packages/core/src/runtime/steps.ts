@@ -27,10 +27,10 @@ export async function decideStep(
     MAX_STEP_NAME_LENGTH,
   );
   const seq = pass.nextSeq();
-  if (pass.renewDue()) await pass.renew();
-  pass.guard();
   const recorded = pass.recorded.get(seq);
   if (recorded) {
+    // nothing is written for a recorded step: the lease is renewed only when its heartbeat is due
+    if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
     if (recorded.kind !== "step" || recorded.method !== name) {
       return diverge(pass, seq, recorded, STEP_CONNECTOR, name);
     }
@@ -43,19 +43,23 @@ export async function decideStep(
     return { replay: false, seq, token: pass.stepToken(seq) };
   }
   const time = context.now();
-  await context.journal.putEntry({
-    executionId: pass.executionId,
-    seq,
-    kind: "step",
-    connector: STEP_CONNECTOR,
-    method: name,
-    state: "executing",
-    requiresApproval: false,
-    deferred: false,
-    replay: "record",
-    createdAt: time,
-    updatedAt: time,
-  });
+  const written = await context.journal.putEntry(
+    {
+      executionId: pass.executionId,
+      seq,
+      kind: "step",
+      connector: STEP_CONNECTOR,
+      method: name,
+      state: "executing",
+      requiresApproval: false,
+      deferred: false,
+      replay: "record",
+      createdAt: time,
+      updatedAt: time,
+    },
+    pass.claim(),
+  );
+  if (!written) pass.leaseLost();
   return { replay: false, seq, token: pass.stepToken(seq) };
 }
 
