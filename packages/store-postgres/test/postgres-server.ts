@@ -79,10 +79,18 @@ function postgresUser(): { uid: number; gid: number } {
   return user;
 }
 
+/** util-linux's runuser: on PATH, or where Debian keeps it (a PATH without the sbin folders misses it). */
+function runuser(): string {
+  for (const candidate of ["/usr/sbin/runuser", "/sbin/runuser"]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return "runuser";
+}
+
 /** Runs one of the server's programs, as `postgres` when this process is root; throws with its output. */
 function runProgram(program: string, args: string[], asPostgres: boolean): void {
   const [command, commandArgs] = asPostgres
-    ? ["runuser", ["-u", "postgres", "--", program, ...args]]
+    ? [runuser(), ["-u", "postgres", "--", program, ...args]]
     : [program, args];
   const result = spawnSync(command, commandArgs, { encoding: "utf8", timeout: 120_000 });
   if (result.status !== 0) {
