@@ -13,7 +13,7 @@ import {
 } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { codeThenAnswerModel } from "../test/code-then-answer-model.ts";
+import { codeThenAnswerModel, repeatWhilePausedModel } from "../test/code-then-answer-model.ts";
 import { withApprovalDetails } from "./ai.ts";
 import {
   type CodemodeApprovalDescriptor,
@@ -113,6 +113,15 @@ function answer(message: UIMessage, approved: boolean, reason?: string): UIMessa
   };
 }
 
+/** The approval descriptor of the last approval request in an assistant message. */
+function descriptorOf(message: UIMessage): CodemodeApprovalDescriptor {
+  const requested = message.parts.filter(
+    (part) => (part as unknown as ToolPart).state === "approval-requested",
+  );
+  const last = requested.at(-1) as unknown as ToolPart;
+  return (last.approval as { descriptor: CodemodeApprovalDescriptor }).descriptor;
+}
+
 const user = (text: string): UIMessage => ({
   id: "u1",
   role: "user",
@@ -170,6 +179,33 @@ describe("runtime.tool() with the AI SDK's approvals", () => {
     // the same answer sent again runs nothing twice
     await chatTurn(runtime, model, [user("Open triage and planning issues."), approved]);
     expect(created).toEqual(["Triage", "Plan"]);
+  });
+
+  it("asks again in the chat when an approved run pauses at a later call, and runs each once", async () => {
+    const { runtime, created } = issueTracker();
+    const code =
+      'const a = await issues.create({ title: "Triage" }); const b = await issues.create({ title: "Plan" }); return [a.number, b.number];';
+    const model = repeatWhilePausedModel(code, "Both are open.");
+    const ask = [user("Open two issues, one after the other.")];
+    const first = await chatTurn(runtime, model.model, ask);
+    const firstDescriptor = descriptorOf(first.message);
+    expect(firstDescriptor.pending.map((call) => call.args)).toEqual([{ title: "Triage" }]);
+
+    // approved: the run goes on to the second create, which pauses it again; the model, told so,
+    // repeats the call, and the chat asks for the second create
+    const second = await chatTurn(runtime, model.model, [...ask, answer(first.message, true)]);
+    expect(created).toEqual(["Triage"]);
+    const secondDescriptor = descriptorOf(second.message);
+    expect(secondDescriptor.executionId).toBe(firstDescriptor.executionId);
+    expect(secondDescriptor.pending.map((call) => call.args)).toEqual([{ title: "Plan" }]);
+
+    const third = await chatTurn(runtime, model.model, [...ask, answer(second.message, true)]);
+    expect(created).toEqual(["Triage", "Plan"]);
+    expect(third.message.parts.at(-1)).toMatchObject({ type: "text", text: "Both are open." });
+    expect(await runtime.execution(firstDescriptor.executionId)).toMatchObject({
+      status: "completed",
+      result: [11, 12],
+    });
   });
 
   it("rejects the whole run when the person denies it, with the reason", async () => {

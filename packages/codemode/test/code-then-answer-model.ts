@@ -66,3 +66,46 @@ export function codeThenAnswerModel(code: string, answer: string) {
   });
   return { model, prompts };
 }
+
+/**
+ * A model that calls `codemode` with the code, and again with the same code while the last tool
+ * result says the run is paused and to repeat the call (its `next`); then it answers.
+ */
+export function repeatWhilePausedModel(code: string, answer: string) {
+  const prompts: unknown[] = [];
+  let calls = 0;
+  const model = new MockLanguageModelV3({
+    doStream: async (options) => {
+      prompts.push(options.prompt);
+      const last = options.prompt.at(-1);
+      const result =
+        last?.role === "tool"
+          ? last.content.find((part) => part.type === "tool-result")
+          : undefined;
+      const value =
+        result && "output" in result && result.output.type === "json"
+          ? (result.output.value as { status?: string; next?: string })
+          : undefined;
+      const again =
+        result === undefined || (value?.status === "paused" && value.next !== undefined);
+      const parts = again
+        ? [
+            {
+              type: "tool-call",
+              toolCallId: `call-${++calls}`,
+              toolName: "codemode",
+              input: JSON.stringify({ code }),
+            },
+            { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
+          ]
+        : [
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: answer },
+            { type: "text-end", id: "t" },
+            { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
+          ];
+      return { stream: streamOf(parts) as never };
+    },
+  });
+  return { model, prompts };
+}

@@ -34,7 +34,7 @@ ${namespaces.join("\n")}
 Workflow: do not guess method names or fields. Search and describe first (one run can do both and return the types), then write the program against those types. Each method takes one object argument and returns a Promise.
 
 Rules:
-- Some calls need a person's approval (@approval in their types). The run waits for the person's decision, and this tool's result is then the run's real outcome (its result, or the rejection). A result with status "paused" means the decision is made outside this conversation: tell the user what waits and never issue the same code again.
+- Some calls need a person's approval (@approval in their types). The run waits for the person's decision, and this tool's result is then the run's real outcome (its result, or the rejection). A result with status "paused" says what waits: do what its "next" says if it has one (it may ask you to repeat the call), otherwise tell the user what waits; never issue the same code again on your own.
 - A resumed run replays the recorded results of earlier calls, so call methods one after another (not inside Promise.all) and wrap anything nondeterministic, such as Date.now(), Math.random() or a UUID, in codemode.step("name", () => value).
 - A failed call throws an Error you can catch.`;
 }

@@ -89,3 +89,34 @@ export function approvalResponsesOf(messages: unknown): ApprovalResponse[] {
   }
   return [...answers.values()];
 }
+
+/** A tool result's `codemode` outcome, from a model message (`{ type: "json", value }`) or a UI part. */
+function outcomeOf(part: Part): Part | undefined {
+  const output = isObject(part.output) ? part.output : undefined;
+  if (!output) return undefined;
+  if (output.type === "json" && isObject(output.value)) return output.value;
+  return typeof output.status === "string" ? output : undefined;
+}
+
+/**
+ * The run the conversation's last result for a `codemode` call with this code says is paused (its
+ * `executionId`), if any: the run a new call with the same code continues.
+ */
+export function pausedRunOf(messages: unknown, code: string): string | undefined {
+  const parts = partsOf(messages);
+  const codeOfCall = new Map<string, string>();
+  for (const part of parts) {
+    const toolCallId = text(part.toolCallId);
+    const callCode = codeOf(part.input);
+    if (toolCallId !== undefined && callCode !== undefined) codeOfCall.set(toolCallId, callCode);
+  }
+  let found: string | undefined;
+  for (const part of parts) {
+    const toolCallId = text(part.toolCallId);
+    if (toolCallId === undefined || codeOfCall.get(toolCallId) !== code) continue;
+    const outcome = outcomeOf(part);
+    if (outcome === undefined) continue;
+    found = outcome.status === "paused" ? text(outcome.executionId) : undefined;
+  }
+  return found;
+}

@@ -1,5 +1,6 @@
+import type { ExecutionRecord } from "../journal-store.ts";
 import type { CodeModeInput, CodeModeOutput } from "../types.ts";
-import { approvalResponsesOf } from "./approval-responses.ts";
+import { approvalResponsesOf, pausedRunOf } from "./approval-responses.ts";
 import { begin } from "./begin-run.ts";
 import {
   type CodemodeApprovalDescriptor,
@@ -18,6 +19,36 @@ import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
 import { toolCallRun } from "./tool-call-runs.ts";
 
+/** Tool calls that continue another call's paused run, per runtime: call id → run id. */
+const continuations = new WeakMap<RunContext, Recent<string>>();
+
+/**
+ * The run a tool call stands for: the one it started (found by its id and code), or, for a call
+ * that repeats the code of a call whose run paused again after an approval, that run (the
+ * conversation says which; the run must be a tool call's, paused, with the same code).
+ */
+async function boundRun(
+  context: RunContext,
+  toolCallId: string,
+  code: string,
+  messages: unknown,
+): Promise<{ id: string; run: ExecutionRecord | undefined }> {
+  const own = await toolCallRun(context, toolCallId, code);
+  if (own.run) return own;
+  const remembered = continuations.get(context)?.get(toolCallId);
+  const continued = remembered ?? pausedRunOf(messages, code);
+  if (continued?.startsWith("exec_call_")) {
+    const run = await context.journal.getExecution(continued);
+    if (run?.status === "paused" && run.code === code) {
+      const known = continuations.get(context) ?? new Recent<string>();
+      continuations.set(context, known);
+      known.set(toolCallId, continued);
+      return { id: continued, run };
+    }
+  }
+  return own;
+}
+
 export interface RuntimeToolOptions {
   /** replaces the generated description */
   description?: string;
@@ -29,6 +60,10 @@ export interface RuntimeToolOptions {
    */
   approvals?: "ai-sdk" | "host";
 }
+
+/** What the model reads with a run that paused again after an approval. */
+export const CONTINUE_HINT =
+  "These calls wait for the person's approval. To ask them, call codemode again with exactly the same code: the run continues where it stopped and repeats nothing.";
 
 /** Preliminary results keep the last few calls; the count covers them all. */
 export const PROGRESS_RECENT_CALLS = 10;
@@ -103,7 +138,7 @@ export async function rejectDenied(context: RunContext, messages: unknown): Prom
     (answer) => !answer.approved && answer.code !== undefined,
   );
   for (const answer of denied.slice(-100)) {
-    const { id, run } = await toolCallRun(context, answer.toolCallId, answer.code as string);
+    const { id, run } = await boundRun(context, answer.toolCallId, answer.code as string, messages);
     if (run?.status !== "paused") continue;
     const [first] = await pendingEntries(context, id);
     if (first && (await reject(context, id, first.seq, answer.reason))) rejected.push(id);
@@ -147,7 +182,7 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       yield ran;
       return;
     }
-    const { id, run } = await toolCallRun(context, toolCallId, code(input));
+    const { id, run } = await boundRun(context, toolCallId, code(input), callOptions?.messages);
     if (!run) {
       yield* withProgress((onCall) => begin(context, input, { id, onCall }), id);
       return;
@@ -180,14 +215,21 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     },
     inputSchema: codeInputSchema(),
     execute,
-    toModelOutput: ({ output }) => modelOutputOf(output),
+    toModelOutput: ({ output }) => {
+      const shown = modelOutputOf(output);
+      // with the AI SDK's approvals, a run that paused again is asked for by repeating the call
+      if (aiSdk && shown.type === "json" && (output as { status?: unknown })?.status === "paused") {
+        return { type: "json", value: { ...(shown.value as object), next: CONTINUE_HINT } };
+      }
+      return shown;
+    },
   };
   if (aiSdk) {
     tool.needsApproval = async (input, callOptions) => {
       const toolCallId = idOf(callOptions);
       if (toolCallId === undefined) return false;
       await rejectDenied(context, callOptions?.messages);
-      const { id, run } = await toolCallRun(context, toolCallId, code(input));
+      const { id, run } = await boundRun(context, toolCallId, code(input), callOptions?.messages);
       // the AI SDK asks again when the answer comes back: the run is still paused, still gated
       if (run) return run.status === "paused";
       // nothing can pause: the run starts in `execute`, where its progress streams
@@ -210,7 +252,7 @@ export async function approvalDescriptor(
   toolCallId: string,
   code: string,
 ): Promise<CodemodeApprovalDescriptor | undefined> {
-  const { id, run } = await toolCallRun(context, toolCallId, code);
+  const { id, run } = await boundRun(context, toolCallId, code, undefined);
   if (run?.status !== "paused") return undefined;
   return { executionId: id, pending: await pendingEntries(context, id) };
 }
