@@ -13,6 +13,23 @@ export interface Regression {
 
 export const REGRESSIONS: readonly Regression[] = [
   {
+    name: "an approve that loses a race to another covers no call the winner's pass paused at later",
+    guarantee: 1,
+    testCase: {
+      program: [
+        { kind: "tryPause", then: "timeout" },
+        { kind: "call", call: { method: "write", key: 9 } },
+      ],
+      schedule: {
+        first: "none",
+        actions: [
+          { kind: "race", with: "approve" },
+          { kind: "approve", during: "abort" },
+        ],
+      },
+    },
+  },
+  {
     name: "pending() lists no call of a run that expiry ended while its pass was live",
     guarantee: 1,
     testCase: {

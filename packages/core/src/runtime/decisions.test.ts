@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
@@ -26,6 +27,43 @@ describe("decisions", () => {
     ]);
     expect([first.status, second.status].sort()).toEqual(["completed", "error"]);
     expect(gate.calls.map((call) => call.seq)).toEqual([0, 1]);
+  });
+
+  it("an approve that loses the race covers only what waited when it was asked, never a later pause", async () => {
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) => {
+      await gate.open?.({ door: 1 });
+      return gate.open?.({ door: 2 });
+    });
+    const inner = memoryStore();
+    let firstDone: () => void = () => {};
+    const first = new Promise<void>((resolve) => {
+      firstDone = resolve;
+    });
+    let takes = 0;
+    // the second approver takes the run only once the first one's pass has paused it again, as a
+    // slow store (PostgreSQL under load) lets happen
+    const store: JournalStore = {
+      journal(name) {
+        const journal = inner.journal(name);
+        return Object.assign(Object.create(journal), {
+          updateExecution: async (...args: Parameters<typeof journal.updateExecution>) => {
+            const [, expected, patch] = args;
+            if (expected.includes("paused") && patch.status === "running" && ++takes === 2)
+              await first;
+            return journal.updateExecution(...args);
+          },
+        });
+      },
+    };
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [gate] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    const a = runtime.approve({ executionId: paused.executionId }).finally(() => firstDone());
+    const b = runtime.approve({ executionId: paused.executionId });
+    const outcomes = await Promise.all([a, b]);
+    expect(gate.calls.map((call) => call.seq)).toEqual([0]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["paused", "paused"]);
+    expect((await runtime.pending(paused.executionId)).map((call) => call.seq)).toEqual([1]);
   });
 
   it("reject of one pending call ends the run without any of them", async () => {

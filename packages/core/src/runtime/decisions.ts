@@ -24,7 +24,7 @@ export async function resume(
   context: RunContext,
   executionId: string,
   claimed?: () => Promise<CodeModeOutput | undefined>,
-  approved = false,
+  approved: ReadonlySet<number> = new Set(),
   onCall?: CallObserver,
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
@@ -68,9 +68,11 @@ export async function approve(
   executionId: string,
   onCall?: CallObserver,
 ): Promise<CodeModeOutput> {
-  const deferred = (await context.journal.listEntries(executionId, { states: ["pending"] })).find(
-    (entry) => entry.state === "pending" && entry.deferred,
+  // what waits now, as the person was shown it: the approval covers these calls and no later one
+  const waiting = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
+    (entry) => entry.state === "pending",
   );
+  const deferred = waiting.find((entry) => entry.deferred);
   if (deferred) {
     return {
       status: "error",
@@ -78,7 +80,8 @@ export async function approve(
       error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
     };
   }
-  return resume(context, executionId, undefined, true, onCall);
+  const shown = new Set(waiting.map((entry) => entry.seq));
+  return resume(context, executionId, undefined, shown, onCall);
 }
 
 /** Marks every pending call of a run that ended without them as never run. */

@@ -59,7 +59,7 @@ export function replayHint(
 export async function runPass(
   context: RunContext,
   execution: ExecutionRecord,
-  options: { owner: string; approved?: boolean; onCall?: CallObserver },
+  options: { owner: string; approved?: ReadonlySet<number>; onCall?: CallObserver },
 ): Promise<CodeModeOutput> {
   const { owner } = options;
   const config = await context.configurator.configure();
@@ -82,12 +82,13 @@ export async function runPass(
   const recorded = new Map(
     (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
   );
-  // an approval covers every call that was pending when it took the run, and nothing else
+  // an approval covers the calls that were pending when the person approved (`options.approved`)
+  // and still are now the pass has taken the run, and nothing else: an approve that lost a race to
+  // another one never covers a call that pass paused at later
   const approved = new Set<number>();
-  if (options.approved) {
-    for (const entry of recorded.values()) {
-      if (entry.state === "pending" && !entry.deferred) approved.add(entry.seq);
-    }
+  for (const seq of options.approved ?? []) {
+    const entry = recorded.get(seq);
+    if (entry?.state === "pending" && !entry.deferred) approved.add(seq);
   }
   const pass = new PassState(context, executionId, recorded, { owner, approved });
   let outcome: ExecuteResult;
