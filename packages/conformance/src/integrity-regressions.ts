@@ -17,6 +17,7 @@ export const REGRESSIONS: readonly Regression[] = [
     guarantee: 1,
     testCase: {
       program: [
+        // biome-ignore lint/suspicious/noThenProperty: the statement's field, not a thenable
         { kind: "tryPause", then: "timeout" },
         { kind: "call", call: { method: "write", key: 9 } },
       ],
