@@ -5,7 +5,7 @@
 // claim as the runtime writes it), then `applied` (applyEntry); the same without the claim shows
 // what the lease check costs. The server keeps its defaults (fsync and synchronous commit on) unless the first
 // argument is `async`, which turns synchronous commit off to show the drivers' own share.
-//   pnpm bench            (in this package)    or    tsx bench/journaled-call.bench.ts async
+//   tsx bench/journaled-call.bench.ts [async]    (the last part of `pnpm bench` in this package)
 import { createCodemodeRuntime, type JournalStore } from "@codemode/core";
 import { mockConnector } from "@codemode/core/test";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { postgresStore } from "../src/index.ts";
 import type { PgQueryable } from "../src/pg-client.ts";
 import { startPostgres } from "../test/postgres-server.ts";
+import { machine } from "./stats.ts";
 
 const CALLS = 1_000;
 const ROUNDS = 5;
@@ -96,6 +97,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 const pool = new pg.Pool({ ...connection, max: 1 });
 const sql = postgres({ ...connection, max: 1, onnotice: () => {} });
 try {
+  console.log(`Machine: ${await machine(pool)}`);
   const stores = {
     "pg (node-postgres) 8.23": await postgresStore(pool, { schema: "bench_pg" }),
     "postgres (porsager) 3.4": await postgresStore(porsagerQueryable(sql), {

@@ -7,6 +7,7 @@ import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import pg from "pg";
 import { postgresStore } from "../src/index.ts";
 import { ledgerConnector } from "./ledger.ts";
+import { passGate } from "./workers.ts";
 
 export type WorkerStep =
   | { do: "execute"; code: string }
@@ -37,17 +38,6 @@ const runtime = createCodemodeRuntime({
   ...(spec.leaseMs ? { leaseMs: spec.leaseMs } : {}),
 });
 
-async function barrier(key: number): Promise<null> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock_shared($1)", [key]);
-    await client.query("SELECT pg_advisory_unlock_shared($1)", [key]);
-  } finally {
-    client.release();
-  }
-  return null;
-}
-
 function perform(step: WorkerStep): Promise<unknown> {
   switch (step.do) {
     case "execute":
@@ -61,7 +51,7 @@ function perform(step: WorkerStep): Promise<unknown> {
     case "expire":
       return runtime.expirePaused();
     case "barrier":
-      return barrier(step.key);
+      return passGate(pool, step.key);
   }
 }
 

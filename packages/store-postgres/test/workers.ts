@@ -1,12 +1,13 @@
-// Starts test/worker.ts processes and lets racing ones go at once: a gate is an advisory lock the
-// test holds while the workers line up behind it. The workers run under tsx: Node 24's own type
-// stripping refuses the parameter properties some of the workspace's sources use.
+// Starts test/worker.ts processes (or another worker script, such as the benchmark's) and lets
+// racing ones go at once: a gate is an advisory lock the test holds while the workers line up
+// behind it. The workers run under tsx: Node 24's own type stripping refuses the parameter
+// properties some of the workspace's sources use.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import type { WorkerOutcome, WorkerSpec } from "./worker.ts";
 
-const script = fileURLToPath(new URL("./worker.ts", import.meta.url));
+const workerScript = fileURLToPath(new URL("./worker.ts", import.meta.url));
 const packageFolder = fileURLToPath(new URL("..", import.meta.url));
 
 export interface Worker {
@@ -17,8 +18,8 @@ export interface Worker {
   ended: Promise<{ outcomes: WorkerOutcome[]; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Starts one worker process on `spec`. */
-export function startWorker(spec: WorkerSpec): Worker {
+/** Starts a worker process (test/worker.ts, or `script`) with `spec` as its argument. */
+export function startWorker<Spec = WorkerSpec>(spec: Spec, script = workerScript): Worker {
   const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(spec)], {
     cwd: packageFolder,
     stdio: ["ignore", "pipe", "pipe"],
@@ -50,8 +51,11 @@ export function startWorker(spec: WorkerSpec): Worker {
 }
 
 /** Runs workers to their end; rejects (with their stderr) if one did not end by itself. */
-export async function runWorkers(specs: WorkerSpec[]): Promise<WorkerOutcome[][]> {
-  const ended = await Promise.all(specs.map((spec) => startWorker(spec).ended));
+export async function runWorkers<Spec = WorkerSpec>(
+  specs: Spec[],
+  script = workerScript,
+): Promise<WorkerOutcome[][]> {
+  const ended = await Promise.all(specs.map((spec) => startWorker(spec, script).ended));
   for (const each of ended) {
     if (each.signal !== null || each.outcomes.length === 0) {
       throw new Error(`a worker failed (${String(each.signal)}): ${each.stderr}`);
@@ -107,4 +111,16 @@ export async function gate(
       }
     },
   };
+}
+
+/** A worker's side of a gate: waits until the test opens gate `key`, then lets the next racer in too. */
+export async function passGate(pool: pg.Pool, key: number): Promise<null> {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock_shared($1)", [key]);
+    await client.query("SELECT pg_advisory_unlock_shared($1)", [key]);
+  } finally {
+    client.release();
+  }
+  return null;
 }
