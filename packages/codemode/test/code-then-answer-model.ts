@@ -16,28 +16,26 @@ const streamOf = (parts: unknown[]) =>
     },
   });
 
+/** A streamed step that calls `codemode` with the code. */
+const toolCallParts = (toolCallId: string, code: string) => [
+  { type: "tool-call", toolCallId, toolName: "codemode", input: JSON.stringify({ code }) },
+  { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
+];
+
+/** A streamed step that answers with the text. */
+const textParts = (answer: string) => [
+  { type: "text-start", id: "t" },
+  { type: "text-delta", id: "t", delta: answer },
+  { type: "text-end", id: "t" },
+  { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
+];
+
 export function codeThenAnswerModel(code: string, answer: string) {
   const prompts: unknown[] = [];
   const model = new MockLanguageModelV3({
     doStream: async (options) => {
       prompts.push(options.prompt);
-      const parts =
-        prompts.length === 1
-          ? [
-              {
-                type: "tool-call",
-                toolCallId: "c1",
-                toolName: "codemode",
-                input: JSON.stringify({ code }),
-              },
-              { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
-            ]
-          : [
-              { type: "text-start", id: "t" },
-              { type: "text-delta", id: "t", delta: answer },
-              { type: "text-end", id: "t" },
-              { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
-            ];
+      const parts = prompts.length === 1 ? toolCallParts("c1", code) : textParts(answer);
       return { stream: streamOf(parts) as never };
     },
     doGenerate: async (options) => {
@@ -88,22 +86,7 @@ export function repeatWhilePausedModel(code: string, answer: string) {
           : undefined;
       const again =
         result === undefined || (value?.status === "paused" && value.next !== undefined);
-      const parts = again
-        ? [
-            {
-              type: "tool-call",
-              toolCallId: `call-${++calls}`,
-              toolName: "codemode",
-              input: JSON.stringify({ code }),
-            },
-            { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
-          ]
-        : [
-            { type: "text-start", id: "t" },
-            { type: "text-delta", id: "t", delta: answer },
-            { type: "text-end", id: "t" },
-            { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
-          ];
+      const parts = again ? toolCallParts(`call-${++calls}`, code) : textParts(answer);
       return { stream: streamOf(parts) as never };
     },
   });

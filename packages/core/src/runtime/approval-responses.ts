@@ -41,6 +41,17 @@ function partsOf(messages: unknown): Part[] {
   return parts;
 }
 
+/** The code of each tool call the parts carry (a model message's tool call, a UI tool part). */
+function codesOfCalls(parts: readonly Part[]): Map<string, string> {
+  const codes = new Map<string, string>();
+  for (const part of parts) {
+    const toolCallId = text(part.toolCallId);
+    const code = codeOf(part.input);
+    if (toolCallId !== undefined && code !== undefined) codes.set(toolCallId, code);
+  }
+  return codes;
+}
+
 /**
  * Every approval answer the conversation holds, one per tool call (the last answer wins). A model
  * message answer names its request's `approvalId`, which the assistant's request ties to a tool call;
@@ -48,20 +59,13 @@ function partsOf(messages: unknown): Part[] {
  */
 export function approvalResponsesOf(messages: unknown): ApprovalResponse[] {
   const parts = partsOf(messages);
+  const codeOfCall = codesOfCalls(parts);
   const callOfApproval = new Map<string, string>();
-  const codeOfCall = new Map<string, string>();
   for (const part of parts) {
     const toolCallId = text(part.toolCallId);
     if (toolCallId === undefined) continue;
     if (part.type === "tool-approval-request" && text(part.approvalId) !== undefined) {
       callOfApproval.set(part.approvalId as string, toolCallId);
-    }
-    const code = codeOf(part.input);
-    if (
-      code !== undefined &&
-      (part.type === "tool-call" || isObject(part.approval) || "state" in part)
-    ) {
-      codeOfCall.set(toolCallId, code);
     }
   }
   const answers = new Map<string, ApprovalResponse>();
@@ -104,12 +108,7 @@ function outcomeOf(part: Part): Part | undefined {
  */
 export function pausedRunOf(messages: unknown, code: string): string | undefined {
   const parts = partsOf(messages);
-  const codeOfCall = new Map<string, string>();
-  for (const part of parts) {
-    const toolCallId = text(part.toolCallId);
-    const callCode = codeOf(part.input);
-    if (toolCallId !== undefined && callCode !== undefined) codeOfCall.set(toolCallId, callCode);
-  }
+  const codeOfCall = codesOfCalls(parts);
   let found: string | undefined;
   for (const part of parts) {
     const toolCallId = text(part.toolCallId);

@@ -33,6 +33,9 @@ export interface ProgressCall {
 export interface CodemodeProgress {
   status: "running";
   executionId?: string;
+  /** every call settled so far */
+  callCount: number;
+  /** the last few of them */
   calls: ProgressCall[];
 }
 

@@ -119,7 +119,7 @@ async function* withProgress(
     wake = undefined;
     if (!settled && count > reported) {
       reported = count;
-      const progress: CodemodeProgress & { callCount: number } = {
+      const progress: CodemodeProgress = {
         status: "running",
         ...(executionId ? { executionId } : {}),
         callCount: count,
