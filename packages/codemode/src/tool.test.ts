@@ -242,6 +242,36 @@ describe("runtime.tool() with the AI SDK's approvals", () => {
     expect(created).toEqual([]);
   });
 
+  it("runs nothing again when the same call comes back after its run failed", async () => {
+    const written: unknown[] = [];
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor: new QuickJSExecutor(),
+      connectors: [
+        functionConnector({
+          name: "notes",
+          methods: {
+            add: {
+              inputSchema: z.object({ text: z.string() }),
+              execute: async (note) => written.push(note),
+            },
+            remove: { inputSchema: z.object({}), requiresApproval: true, execute: async () => 0 },
+          },
+        }),
+      ],
+    });
+    const tool = runtime.tool();
+    const code = 'await notes.add({ text: "once" }); throw new Error("later failure");';
+    const options = { toolCallId: "f-1", messages: [] };
+    const outcomes = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(await tool.needsApproval?.({ code }, options)).toBe(false);
+      for await (const output of tool.execute({ code }, options)) outcomes.push(output);
+    }
+    expect(outcomes.map((output) => output.status)).toEqual(["error", "error"]);
+    expect(written).toEqual([{ text: "once" }]);
+  });
+
   it("streams a run that cannot pause from execute, and keeps the model's reading compact", async () => {
     const runtime = createCodemodeRuntime({
       store: memoryStore(),

@@ -197,12 +197,9 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
         return;
       }
     }
-    if (run.status === "completed" || run.status === "paused" || run.status === "running") {
-      yield await recordedOutcome(context, run);
-      return;
-    }
-    // the id came back with another conversation's finished run: this call gets a run of its own
-    yield* withProgress((onCall) => begin(context, input, { onCall }), undefined);
+    // the call's run is what it is: a second `execute` of the same call (a resent answer) runs
+    // nothing again, whether the run completed, failed, was rejected or rolled back
+    yield await recordedOutcome(context, run);
   }
 
   const tool: CodemodeTool = {
