@@ -508,8 +508,14 @@ describe("snippets", () => {
       [1, "list"],
     ]);
     expect(await runtime.execute({ code: 'return codemode.run("nope")' })).toMatchObject({
-      result: { error: expect.stringContaining('No snippet is named "nope"') },
+      status: "error",
+      error: expect.stringContaining('No snippet is named "nope"'),
     });
+    expect(
+      await runtime.execute({
+        code: 'try { await codemode.run("nope"); } catch (error) { return error instanceof Error && error.message; }',
+      }),
+    ).toMatchObject({ status: "completed", result: expect.stringContaining("No snippet") });
   });
 });
 
@@ -714,7 +720,7 @@ describe("connectors that come and go", () => {
     });
   });
 
-  it("answers codemode.run of a snippet whose connector is gone with an error object", async () => {
+  it("fails codemode.run of a snippet whose connector is gone with an error the code can catch", async () => {
     const store = sqliteStore(new Database(":memory:"));
     const extra = functionConnector({
       name: "extra",
@@ -725,8 +731,8 @@ describe("connectors that come and go", () => {
     await before.saveSnippet("ping", { executionId: saved.executionId, description: "Ping." });
     const after = createCodemodeRuntime({ store, executor, connectors: [] });
     expect(await after.execute({ code: 'return codemode.run("ping")' })).toMatchObject({
-      status: "completed",
-      result: { error: expect.stringContaining("needs connectors that are not configured: extra") },
+      status: "error",
+      error: expect.stringContaining("needs connectors that are not configured: extra"),
     });
   });
 

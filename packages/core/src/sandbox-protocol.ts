@@ -88,6 +88,7 @@ delete codemode.${stepDecide};
 delete codemode.${stepRecord};
 delete codemode.${snippet};
 const TypeErrorType = TypeError;
+const ErrorType = Error;
 const evaluate = globalThis.eval;
 codemode.step = async (name, fn) => {
   if (typeof name !== "string" || typeof fn !== "function") {
@@ -101,7 +102,7 @@ codemode.step = async (name, fn) => {
 };
 codemode.run = async (name, input) => {
   const found = await snippetOf({ name });
-  if (found.error) return { error: found.error };
+  if (found.error) throw new ErrorType(found.error);
   if (typeof evaluateHook === "function") return await evaluateHook(found.code, input);
   const program = (0, evaluate)("(" + found.code + ")");
   return await program(input);

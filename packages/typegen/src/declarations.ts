@@ -79,7 +79,7 @@ declare const codemode: {
  describe(target: string): Promise<DescribeOutput>;
  /** Runs fn once and records its value; when the run resumes, the recorded value is returned instead. */
  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
- /** Runs a saved snippet with an optional input and returns its result. */
+ /** Runs a saved snippet with an optional input and returns its result; throws when no snippet has the name or it cannot run. */
  run(name: string, input?: unknown): Promise<unknown>;
 };`;
 

@@ -92,7 +92,10 @@ describe("the durable runtime in a Durable Object", () => {
     );
     expect(viaSnippet).toMatchObject({ status: "completed", result: { first: 0, steps: 0 } });
     const missing = await output(stub.execute(`async () => codemode.run("no-such-snippet")`));
-    expect(missing).toMatchObject({ status: "completed", result: { error: expect.any(String) } });
+    expect(missing).toMatchObject({
+      status: "error",
+      error: expect.stringContaining('No snippet is named "no-such-snippet"'),
+    });
     expect((await stub.ledger()).map((row) => row.method)).toEqual(["list_tasks", "list_tasks"]);
   });
 

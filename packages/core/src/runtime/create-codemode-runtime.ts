@@ -22,7 +22,9 @@ import {
 } from "./history.ts";
 import { livePassesOf } from "./live-passes.ts";
 import { type RollbackReport, rollback } from "./rollback.ts";
+import { previewRollback, type RollbackPreview } from "./rollback-preview.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
+import { eventSink, type RuntimeEvent } from "./runtime-event.ts";
 import {
   approvalDescriptor,
   type RuntimeToolOptions,
@@ -63,6 +65,11 @@ export interface CodemodeRuntimeOptions {
    * and how many results a search returns (`limit`, default 8)
    */
   search?: Pick<CatalogOptions, "embed" | "semanticWeight" | "limit">;
+  /**
+   * hears what happens as runs go (passes, calls live or replayed, waits, decisions, reverts), to
+   * draw a timeline or to log; it only watches, and a failing observer changes nothing
+   */
+  onEvent?: (event: RuntimeEvent) => void;
 }
 
 export interface CodemodeRuntime {
@@ -101,6 +108,8 @@ export interface CodemodeRuntime {
   reject(options: { executionId: string; seq: number; reason?: string }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
   rollback(options: { executionId: string }): Promise<RollbackReport>;
+  /** what `rollback` would revert now and what it cannot (and why), without changing anything */
+  previewRollback(options: { executionId: string }): Promise<RollbackPreview>;
   pending(executionId?: string): Promise<PendingAction[]>;
   executions(limit?: number): Promise<RuntimeExecution[]>;
   execution(id: string): Promise<RuntimeExecution | undefined>;
@@ -175,6 +184,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     transformResult: options.transformResult,
     hooks: connectorHooks(options.connectors),
     live: livePassesOf(store.scope ?? store),
+    emit: eventSink(options.onEvent),
   };
 }
 
@@ -199,6 +209,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     reject: ({ executionId, seq, reason }) => reject(context, executionId, seq, reason),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
     rollback: ({ executionId }) => rollback(context, executionId),
+    previewRollback: ({ executionId }) => previewRollback(context, executionId),
     pending: (executionId) => pending(context, executionId),
     async executions(limit = 20) {
       return Promise.all(

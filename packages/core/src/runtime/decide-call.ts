@@ -222,10 +222,24 @@ export async function callConnector(
   }
   pass.guard();
   const decision = await decideCall(context, pass, resolved, method, input, args, seq);
-  if (decision.kind === "replay") return replayRecorded(decision.entry, reply);
-  if (decision.kind === "pause") throw new CodemodeError("ABORTED", PAUSE);
   const { journal, now } = context;
+  const { executionId } = pass;
   const { definition } = resolved.methods.get(method) as { definition: ConnectorMethod };
+  const call = { executionId, seq, connector: resolved.name, method };
+  if (decision.kind === "replay") {
+    const at = now();
+    const failed = decision.entry.error !== undefined;
+    context.emit({ type: "call", ...call, live: false, startedAt: at, endedAt: at, failed });
+    return replayRecorded(decision.entry, reply);
+  }
+  if (decision.kind === "pause") {
+    const waitsFor = definition.deferred === true ? "result" : "approval";
+    context.emit({ type: "waiting", ...call, for: waitsFor, at: now() });
+    throw new CodemodeError("ABORTED", PAUSE);
+  }
+  const startedAt = now();
+  const ended = (failed: boolean) =>
+    context.emit({ type: "call", ...call, live: true, startedAt, endedAt: now(), failed });
   let result: unknown;
   try {
     result = await invokeConnector(pass, resolved, method, decision.input, seq);
@@ -237,6 +251,7 @@ export async function callConnector(
       result: encodeErrorRecord(record),
       updatedAt: now(),
     });
+    ended(true);
     throw errorFromRecord(record);
   }
   let text: string | undefined;
@@ -251,5 +266,6 @@ export async function callConnector(
   }
   reply.text = text;
   await journal.applyEntry(pass.executionId, seq, { result: text, updatedAt: now() });
+  ended(false);
   return result;
 }

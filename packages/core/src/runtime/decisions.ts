@@ -5,6 +5,7 @@ import { missingConnectors } from "./configuration.ts";
 import type { CallObserver } from "./host-globals.ts";
 import type { RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
+import type { DecisionSource } from "./runtime-event.ts";
 
 const notPaused = (executionId: string, status: string | undefined): CodeModeOutput => ({
   status: "error",
@@ -67,6 +68,7 @@ export async function approve(
   context: RunContext,
   executionId: string,
   onCall?: CallObserver,
+  source: DecisionSource = "api",
 ): Promise<CodeModeOutput> {
   // what waits now, as the person was shown it: the approval covers these calls and no later one
   const waiting = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
@@ -81,7 +83,20 @@ export async function approve(
     };
   }
   const shown = new Set(waiting.map((entry) => entry.seq));
-  return resume(context, executionId, undefined, shown, onCall);
+  // told once this approval has taken the run (one that lost a race decided nothing)
+  const taken = async () => {
+    const seqs = [...shown];
+    context.emit({
+      type: "decision",
+      executionId,
+      decision: "approved",
+      seqs,
+      at: context.now(),
+      source,
+    });
+    return undefined;
+  };
+  return resume(context, executionId, taken, shown, onCall);
 }
 
 /** Marks every pending call of a run that ended without them as never run. */
@@ -101,6 +116,7 @@ export async function reject(
   executionId: string,
   seq: number,
   reason?: string,
+  source: DecisionSource = "api",
 ): Promise<boolean> {
   const { journal, now } = context;
   const entry = await journal.getEntry(executionId, seq);
@@ -115,6 +131,16 @@ export async function reject(
     }))
   )
     return false;
+  const withdrawn = await context.journal.listEntries(executionId, { states: ["pending"] });
+  context.emit({
+    type: "decision",
+    executionId,
+    decision: "rejected",
+    seqs: withdrawn.filter((pending) => pending.state === "pending").map((pending) => pending.seq),
+    at: now(),
+    source,
+    ...(why !== "." ? { reason: why.slice(2) } : {}),
+  });
   await withdrawPending(context, executionId);
   await context.hooks(executionId, undefined, "rejected");
   return true;
@@ -149,6 +175,15 @@ export async function resolve(
         updatedAt: now(),
       })
     ) {
+      const at = now();
+      context.emit({
+        type: "decision",
+        executionId,
+        decision: "resolved",
+        seqs: [seq],
+        at,
+        source: "api",
+      });
       return undefined;
     }
     await journal.updateExecution(executionId, ["running"], {

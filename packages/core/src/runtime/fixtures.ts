@@ -7,10 +7,16 @@ import { MockExecutor } from "../test/mock-executor.ts";
 import { createConfigurator } from "./configuration.ts";
 import { livePassesOf } from "./live-passes.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
+import { eventSink, type RuntimeEvent } from "./runtime-event.ts";
 
 export function testContext(
   connectors: Connector[],
-  options: { executor?: Executor; now?: () => number; maxCalls?: number } = {},
+  options: {
+    executor?: Executor;
+    now?: () => number;
+    maxCalls?: number;
+    onEvent?: (event: RuntimeEvent) => void;
+  } = {},
 ): RunContext {
   const store = memoryStore();
   return {
@@ -25,6 +31,7 @@ export function testContext(
     leaseMs: DEFAULT_LEASE_MS,
     transformResult: undefined,
     hooks: connectorHooks(connectors),
+    emit: eventSink(options.onEvent),
   };
 }
 

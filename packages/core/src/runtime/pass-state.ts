@@ -241,6 +241,27 @@ export class PassState {
       );
       return;
     }
+    const at = this.#context.now();
+    for (let seq = this.#cursor; seq < this.#cursor + count; seq++) {
+      const entry = this.recorded.get(seq);
+      if (!entry) continue;
+      const { executionId } = this;
+      this.#context.emit(
+        entry.kind === "step"
+          ? { type: "step", executionId, seq, name: entry.method, live: false, at }
+          : {
+              type: "call",
+              executionId,
+              seq,
+              connector: entry.connector,
+              method: entry.method,
+              live: false,
+              startedAt: at,
+              endedAt: at,
+              failed: entry.error !== undefined,
+            },
+      );
+    }
     this.#cursor += count;
   }
 }

@@ -1,6 +1,6 @@
 import { CodemodeError } from "../codemode-error.ts";
 import { decodeErrorRecord, LIVENESS_MS, messageOf } from "../invariants.ts";
-import type { JournalEntry } from "../journal-store.ts";
+import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
 import { createAbortController } from "../platform.ts";
 import type { Configuration } from "./configuration.ts";
 import { withdrawPending } from "./decisions.ts";
@@ -35,8 +35,12 @@ export interface RollbackReport {
   calls: RollbackCall[];
 }
 
+/** The idempotency key of a call's revert. */
+export const revertKey = (executionId: string, seq: number) =>
+  `${idempotencyKey(executionId, seq)}:revert`;
+
 /** What rollback does with an entry, before any revert runs. */
-function classify(
+export function classify(
   entry: JournalEntry,
   now: number,
   /** a rollback in this process is reverting it */
@@ -87,6 +91,39 @@ function classify(
   return "revert";
 }
 
+/** The run a rollback (or its preview) is for: it exists and no pass of it is running. */
+export async function rollbackTarget(
+  context: RunContext,
+  executionId: string,
+): Promise<ExecutionRecord> {
+  const execution = await context.journal.getExecution(executionId);
+  if (!execution) {
+    throw new CodemodeError(
+      "NOT_FOUND",
+      `No execution has the id "${String(executionId).slice(0, 100)}".`,
+    );
+  }
+  if (execution.status === "running") {
+    throw new CodemodeError(
+      "NOT_PAUSED",
+      `Execution "${executionId}" is running; roll it back once its pass has ended.`,
+    );
+  }
+  return execution;
+}
+
+/** The calls a rollback looks at: every call that may have reached its connector, oldest first. */
+export async function rollbackCandidates(
+  context: RunContext,
+  executionId: string,
+): Promise<JournalEntry[]> {
+  return (
+    await context.journal.listEntries(executionId, {
+      states: ["applied", "executing", "error", "reverting"],
+    })
+  ).filter((entry) => entry.kind === "call");
+}
+
 /** The report's lists of seqs, derived from what happened to each call. */
 function reportOf(calls: RollbackCall[]): RollbackReport {
   const seqs = (outcome: RollbackCall["outcome"]) =>
@@ -109,19 +146,7 @@ function reportOf(calls: RollbackCall[]): RollbackReport {
  */
 export async function rollback(context: RunContext, executionId: string): Promise<RollbackReport> {
   const { journal, now } = context;
-  const execution = await journal.getExecution(executionId);
-  if (!execution) {
-    throw new CodemodeError(
-      "NOT_FOUND",
-      `No execution has the id "${String(executionId).slice(0, 100)}".`,
-    );
-  }
-  if (execution.status === "running") {
-    throw new CodemodeError(
-      "NOT_PAUSED",
-      `Execution "${executionId}" is running; roll it back once its pass has ended.`,
-    );
-  }
+  const execution = await rollbackTarget(context, executionId);
   const config = await context.configurator.configure();
   const claimed = execution.status === "paused";
   if (
@@ -134,22 +159,22 @@ export async function rollback(context: RunContext, executionId: string): Promis
     return rollback(context, executionId);
   }
   const calls: RollbackCall[] = [];
-  const revertKey = (seq: number) => `${idempotencyKey(executionId, seq)}:revert`;
+  /** what happened to a call: reported, and told to the observer */
+  const done = (call: RollbackCall, startedAt = now()) => {
+    calls.push(call);
+    context.emit({ type: "revert", executionId, ...call, startedAt, endedAt: now() });
+  };
   const failures: string[] = [];
-  const entries = (
-    await journal.listEntries(executionId, {
-      states: ["applied", "executing", "error", "reverting"],
-    })
-  ).filter((entry) => entry.kind === "call");
+  const entries = await rollbackCandidates(context, executionId);
   for (const entry of entries.reverse()) {
     const verdict = classify(
       entry,
       now(),
-      context.live.has(revertKey(entry.seq)),
+      context.live.has(revertKey(executionId, entry.seq)),
       config.connectors,
     );
     if (verdict !== "revert") {
-      calls.push(verdict);
+      done(verdict);
       continue;
     }
     const resolved = config.connectors.get(entry.connector);
@@ -162,10 +187,11 @@ export async function rollback(context: RunContext, executionId: string): Promis
       updatedAt: now(),
     });
     if (!taken) {
-      calls.push({ ...call, outcome: "skipped", reason: "another rollback is reverting it" });
+      done({ ...call, outcome: "skipped", reason: "another rollback is reverting it" });
       continue;
     }
-    context.live.add(revertKey(entry.seq));
+    const startedAt = now();
+    context.live.add(revertKey(executionId, entry.seq));
     try {
       await resolved?.connector.revert?.(
         method?.original ?? entry.method,
@@ -174,7 +200,7 @@ export async function rollback(context: RunContext, executionId: string): Promis
         {
           executionId,
           seq: entry.seq,
-          idempotencyKey: revertKey(entry.seq),
+          idempotencyKey: revertKey(executionId, entry.seq),
           signal: createAbortController().signal,
         },
       );
@@ -182,7 +208,7 @@ export async function rollback(context: RunContext, executionId: string): Promis
         state: "reverted",
         updatedAt: now(),
       });
-      calls.push({ ...call, outcome: "reverted" });
+      done({ ...call, outcome: "reverted" }, startedAt);
     } catch (error) {
       const reason = messageOf(error);
       // it stays applied: a later rollback tries again
@@ -191,9 +217,9 @@ export async function rollback(context: RunContext, executionId: string): Promis
         updatedAt: now(),
       });
       failures.push(`#${entry.seq} ${entry.connector}.${entry.method}: ${reason}`);
-      calls.push({ ...call, outcome: "failed", reason });
+      done({ ...call, outcome: "failed", reason }, startedAt);
     } finally {
-      context.live.delete(revertKey(entry.seq));
+      context.live.delete(revertKey(executionId, entry.seq));
     }
   }
   const report = reportOf(calls);
@@ -211,6 +237,14 @@ export async function rollback(context: RunContext, executionId: string): Promis
       updatedAt: execution.updatedAt,
     });
   }
+  context.emit({
+    type: "rollback-end",
+    executionId,
+    at: now(),
+    status: (await journal.getExecution(executionId))?.status ?? execution.status,
+    reverted: report.reverted.length,
+    notReverted: calls.length - report.reverted.length,
+  });
   if (failures.length > 0) {
     throw new CodemodeError(
       "CONNECTOR_FAILED",

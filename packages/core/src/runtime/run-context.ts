@@ -4,6 +4,7 @@ import type { Journal } from "../journal-store.ts";
 import { createValueCodec } from "../value-codec.ts";
 import type { Configurator } from "./configuration.ts";
 import type { LivePasses } from "./live-passes.ts";
+import type { RuntimeEvent } from "./runtime-event.ts";
 
 /** What every step of the runtime works with: passed explicitly, so each part can be tested alone. */
 export interface RunContext {
@@ -19,6 +20,8 @@ export interface RunContext {
   transformResult: ((result: unknown) => unknown) | undefined;
   /** the runs with a pass running over this store in this process */
   live: LivePasses;
+  /** tells the runtime's `onEvent` observer (a no-op without one; never throws) */
+  emit(event: RuntimeEvent): void;
   /** the connectors' end-of-pass and end-of-run hooks; a failing hook never changes the outcome */
   hooks(
     executionId: string,

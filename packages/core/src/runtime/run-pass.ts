@@ -85,6 +85,7 @@ export async function runPass(
   // an approval covers the calls that were pending when the person approved (`options.approved`)
   // and still are now the pass has taken the run, and nothing else: an approve that lost a race to
   // another one never covers a call that pass paused at later
+  context.emit({ type: "pass-start", executionId, at: context.now(), recorded: recorded.size });
   const approved = new Set<number>();
   for (const seq of options.approved ?? []) {
     const entry = recorded.get(seq);
@@ -115,7 +116,15 @@ export async function runPass(
   }
   try {
     // still live here: no expiry in this process takes the run while its outcome is written
-    return await finishPass(context, pass, config, outcome);
+    const output = await finishPass(context, pass, config, outcome);
+    context.emit({
+      type: "pass-end",
+      executionId,
+      at: context.now(),
+      status: output.status,
+      ...(output.status === "error" ? { error: output.error } : {}),
+    });
+    return output;
   } finally {
     pass.release();
   }

@@ -141,7 +141,8 @@ export async function rejectDenied(context: RunContext, messages: unknown): Prom
     const { id, run } = await boundRun(context, answer.toolCallId, answer.code as string, messages);
     if (run?.status !== "paused") continue;
     const [first] = await pendingEntries(context, id);
-    if (first && (await reject(context, id, first.seq, answer.reason))) rejected.push(id);
+    if (first && (await reject(context, id, first.seq, answer.reason, "tool-approval")))
+      rejected.push(id);
   }
   return rejected;
 }
@@ -193,7 +194,7 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       );
       // only the person's answer in this conversation approves; a call without one stays paused
       if (answer?.approved === true && (answer.code === undefined || answer.code === run.code)) {
-        yield* withProgress((onCall) => approve(context, id, onCall), id);
+        yield* withProgress((onCall) => approve(context, id, onCall, "tool-approval"), id);
         return;
       }
     }

@@ -35,6 +35,8 @@ export async function decideStep(
       return diverge(pass, seq, recorded, STEP_CONNECTOR, name);
     }
     if (recorded.state === "applied") {
+      const at = context.now();
+      context.emit({ type: "step", executionId: pass.executionId, seq, name, live: false, at });
       return {
         replay: true,
         value: recorded.result === undefined ? undefined : codec.decode(recorded.result),
@@ -60,6 +62,7 @@ export async function decideStep(
     pass.claim(),
   );
   if (!written) pass.leaseLost();
+  context.emit({ type: "step", executionId: pass.executionId, seq, name, live: true, at: time });
   return { replay: false, seq, token: pass.stepToken(seq) };
 }
 
