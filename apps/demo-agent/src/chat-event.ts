@@ -1,9 +1,64 @@
 import type { ModelInfo } from "@codemode/demo-kit";
 import type { ModelMessage } from "ai";
-import type { CodeModeOutput } from "codemode";
+import type { CodemodeProgress, CodeModeOutput, PendingAction } from "codemode";
 
 /** What the page sends over the chat WebSocket. */
-export type ChatRequest = { type: "hello" } | { type: "chat"; text: string } | { type: "clear" };
+export type ChatRequest =
+  | { type: "hello" }
+  | { type: "chat"; text: string }
+  | { type: "clear" }
+  /** the person's answer to an approval card in the chat */
+  | { type: "approval"; approvalId: string; approved: boolean; reason?: string };
+
+/** What a waiting call would change, where its connector can say (a task's status now and after). */
+export interface CallEffect {
+  summary: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** A call of the run, as the approval card lists it. */
+export interface CardCall {
+  seq: number;
+  connector: string;
+  method: string;
+  args?: unknown;
+  result?: unknown;
+  state: string;
+}
+
+/**
+ * An approval request in the conversation: the program, the calls it made before it paused (they
+ * replay from the journal when it resumes), and each waiting call with its exact input and effect.
+ */
+export interface ApprovalCard {
+  approvalId: string;
+  toolCallId: string;
+  executionId: string;
+  code: string;
+  /** the person's message that led to it */
+  request: string;
+  askedAt: number;
+  done: CardCall[];
+  pending: Array<PendingAction & { effect?: CallEffect }>;
+  answer?: ApprovalAnswer;
+}
+
+/** How an approval card was answered, and where. */
+export interface ApprovalAnswer {
+  approved: boolean;
+  reason?: string;
+  at: number;
+  /** in the chat's card, or in the page's queue of everything waiting */
+  via: "chat" | "queue";
+}
+
+/** A turn that is still streaming, for a page that connects in the middle of it. */
+export interface TurnInProgress {
+  /** what started it: the person's message, or an answer to an approval card */
+  text: string;
+  events: ChatEvent[];
+}
 
 /** What the agent sends over the chat WebSocket. */
 export type ChatEvent =
@@ -11,12 +66,19 @@ export type ChatEvent =
       type: "hello";
       model: ModelInfo;
       history: ModelMessage[];
+      /** the approval cards of the conversation, answered or not, by approvalId */
+      approvals: ApprovalCard[];
+      inProgress?: TurnInProgress;
     }
   | { type: "user"; text: string }
   | { type: "text-delta"; text: string }
   | { type: "tool-call"; toolCallId: string; code: string }
+  /** a preliminary result: the calls the run has made so far */
+  | { type: "tool-progress"; toolCallId: string; progress: CodemodeProgress }
   | { type: "tool-result"; toolCallId: string; output: CodeModeOutput }
   | { type: "tool-error"; toolCallId: string; error: string }
+  | { type: "approval-request"; card: ApprovalCard }
+  | { type: "approval-answered"; approvalId: string; answer: ApprovalAnswer }
   | { type: "note"; text: string }
   | { type: "done" }
   | { type: "error"; message: string }
