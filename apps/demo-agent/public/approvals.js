@@ -1,67 +1,133 @@
-// Pending approvals: each waiting call with its connector, method and arguments; approve or reject.
+// The queue of everything waiting for a person, across runs: each run's waiting calls with their
+// input, a link to the run, Approve (all N) or Reject with a reason. A run that belongs to a chat
+// card is answered there too: the agent answers the card and the chat goes on.
 import { api } from "./api.js";
-import { fill, h, pretty } from "./dom.js";
+import { REASON_LIMIT } from "./approval-card.js";
+import { fill, h, labelled } from "./dom.js";
+import { callName, callNumber, errorText } from "./format.js";
+import { jsonView } from "./json-view.js";
+import { outputView } from "./output-view.js";
+import { runLink } from "./selection.js";
 
 const list = document.getElementById("approvals");
 const output = document.getElementById("approval-output");
+const count = document.getElementById("approvals-count");
+const panel = document.getElementById("approvals-panel");
 
-function show(value) {
-  output.hidden = false;
-  output.textContent = pretty(value);
+/** Pending actions grouped by their run, in the order the API lists them. */
+function byRun(pending) {
+  const runs = new Map();
+  for (const action of pending) {
+    const calls = runs.get(action.executionId) ?? [];
+    calls.push(action);
+    runs.set(action.executionId, calls);
+  }
+  return [...runs.entries()];
 }
 
 export function createApprovals({ refreshAll }) {
   const act = async (path, body) => {
+    output.hidden = false;
     try {
-      show(await api(path, { method: "POST", body }));
+      const answer = await api(path, { method: "POST", body });
+      output.replaceChildren(
+        path === "reject"
+          ? h(
+              "p",
+              {},
+              answer?.rejected
+                ? `Rejected: run ${body.executionId} will not go on.`
+                : "Nothing was rejected: the run no longer waits.",
+            )
+          : outputView(answer),
+      );
     } catch (error) {
-      show({ error: error.message });
+      output.replaceChildren(h("pre", { class: "block error-text" }, errorText(error)));
     }
     await refreshAll();
   };
 
-  return async function refreshApprovals() {
-    const pending = await api("pending");
-    if (pending.length === 0) {
-      fill(list, h("p", { class: "empty" }, "Nothing waits for approval."));
-      return;
-    }
-    fill(
-      list,
-      pending.map((action) =>
+  const group = ([executionId, calls]) => {
+    const reason = h("input", {
+      class: "queue-reason",
+      maxlength: REASON_LIMIT,
+      placeholder: "why (optional)",
+      autocomplete: "off",
+    });
+    const field = labelled("Reason", reason);
+    const many = calls.length > 1;
+    return h(
+      "div",
+      { class: "approval", "data-execution": executionId, "data-seq": calls[0].seq },
+      h(
+        "div",
+        { class: "approval-head" },
+        many ? `${calls.length} calls of run ` : "Run ",
+        h("code", {}, executionId),
+        " ",
+        runLink(executionId),
+      ),
+      calls.map((call) =>
         h(
           "div",
-          { class: "approval", "data-execution": action.executionId, "data-seq": action.seq },
-          h(
-            "div",
-            {},
-            h("strong", { class: "approval-call" }, `${action.connector}.${action.method}`),
-            ` call #${action.seq} of `,
-            h("code", {}, action.executionId),
-          ),
-          h("pre", { class: "approval-args" }, pretty(action.args)),
-          h(
-            "div",
-            { class: "row" },
-            h(
-              "button",
-              {
-                class: "approve",
-                onclick: () => act("approve", { executionId: action.executionId }),
-              },
-              "Approve",
-            ),
-            h(
-              "button",
-              {
-                class: "reject danger",
-                onclick: () => act("reject", { executionId: action.executionId, seq: action.seq }),
-              },
-              "Reject",
-            ),
-          ),
+          { class: "queue-call", "data-seq": call.seq },
+          h("strong", { class: "approval-call" }, callName(call)),
+          h("span", { class: "empty" }, ` · ${callNumber(call.seq)} of the run`),
+          jsonView(call.args, { openDepth: 2, className: "approval-args" }),
+        ),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        field.label,
+        reason,
+        h(
+          "button",
+          { type: "button", class: "approve", onclick: () => act("approve", { executionId }) },
+          many ? `Approve all ${calls.length} calls` : "Approve",
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "reject danger",
+            onclick: () => {
+              const why = reason.value.trim().slice(0, REASON_LIMIT);
+              return act("reject", {
+                executionId,
+                seq: calls[0].seq,
+                ...(why ? { reason: why } : {}),
+              });
+            },
+          },
+          "Reject",
         ),
       ),
     );
+  };
+
+  return async function refreshApprovals() {
+    const pending = await api("pending");
+    const runs = byRun(pending);
+    count.textContent = String(pending.length);
+    count.className = `badge ${pending.length ? "attention" : "muted"}`;
+    if (pending.length > 0) panel.open = true;
+    if (runs.length === 0) {
+      fill(list, h("p", { class: "empty" }, "Nothing waits for approval."));
+      return;
+    }
+    // a repaint keeps a reason being typed
+    const typed = new Map(
+      [...list.querySelectorAll(".approval")].map((item) => [
+        item.dataset.execution,
+        item.querySelector(".queue-reason")?.value ?? "",
+      ]),
+    );
+    fill(list, runs.map(group));
+    for (const item of list.querySelectorAll(".approval")) {
+      const value = typed.get(item.dataset.execution);
+      const field = item.querySelector(".queue-reason");
+      if (value && field) field.value = value;
+    }
   };
 }

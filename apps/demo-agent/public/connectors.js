@@ -11,7 +11,7 @@ export async function showConnectors() {
     connectors.map((connector) =>
       h(
         "details",
-        { open: true, class: "connector", "data-connector": connector.path },
+        { class: "connector", "data-connector": connector.path },
         h("summary", {}, h("strong", {}, connector.path), " ", connector.description ?? ""),
         h("pre", {}, connector.types),
       ),

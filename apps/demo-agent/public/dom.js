@@ -18,18 +18,31 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** Pretty JSON for a `<pre>`. */
-export function pretty(value) {
-  return value === undefined ? "undefined" : JSON.stringify(value, null, 2);
-}
-
 /** Replaces an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();
   for (const child of children.flat()) if (child) element.append(child);
 }
 
-/** A status word styled by its value. */
+/** A status word styled by its value (`rolled_back` reads "rolled back"). */
 export function status(value) {
-  return h("span", { class: `status ${value}`, "data-status": value }, value);
+  const word = String(value ?? "unknown");
+  return h("span", { class: `status ${word}`, "data-status": word }, word.replaceAll("_", " "));
+}
+
+/** A `<details>` with a summary; `open` by default or not. */
+export function disclosure(summary, { open = false, className } = {}, ...children) {
+  return h("details", { class: className, open }, h("summary", {}, summary), ...children);
+}
+
+/** A monospace block of code or text: real line breaks, wraps, never wider than its box. */
+export function block(text, className = "") {
+  return h("pre", { class: `block ${className}`.trim() }, String(text ?? ""));
+}
+
+/** A labelled text field: `{ label, field }` so a caller can read the field. */
+export function labelled(text, field) {
+  const id = field.id || `field-${Math.random().toString(36).slice(2, 10)}`;
+  field.id = id;
+  return { label: h("label", { for: id, class: "field-label" }, text), field };
 }

@@ -1,11 +1,11 @@
-// Executions and their journal: pick one to see its calls; roll it back or save it as a snippet.
+// The runs, newest first: pick one to show it in the run detail.
 import { api } from "./api.js";
-import { fill, h, pretty, status } from "./dom.js";
+import { fill, h, status } from "./dom.js";
+import { clock } from "./format.js";
+import { onRunSelected, selectedRun, selectRun } from "./selection.js";
 
 const list = document.getElementById("executions");
-const detail = document.getElementById("execution-detail");
 
-const time = (ms) => new Date(ms).toLocaleTimeString();
 const firstLine = (code) =>
   code
     .split("\n")
@@ -20,155 +20,40 @@ function callSummary(calls) {
   return `${calls.length} ${calls.length === 1 ? "call" : "calls"}: ${shown}`;
 }
 
-function journal(calls) {
-  if (calls.length === 0) return h("p", { class: "empty" }, "No calls were journaled.");
-  return h(
-    "table",
-    { class: "journal" },
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        ["seq", "call", "state", "args", "result"].map((name) => h("th", {}, name)),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      calls.map((call) =>
-        h(
-          "tr",
-          { "data-seq": call.seq },
-          h("td", {}, String(call.seq)),
-          h("td", {}, h("code", {}, `${call.connector}.${call.method}`)),
-          h("td", {}, status(call.state)),
-          h("td", {}, h("pre", {}, pretty(call.args))),
-          h("td", {}, h("pre", {}, call.error ? `error: ${call.error}` : pretty(call.result))),
-        ),
-      ),
-    ),
-  );
+function markSelected() {
+  for (const item of list.querySelectorAll("li[data-execution]")) {
+    const selected = item.dataset.execution === selectedRun();
+    item.classList.toggle("selected", selected);
+    item.querySelector("button")?.setAttribute("aria-pressed", String(selected));
+  }
 }
 
-export function createExecutions({ refreshAll }) {
-  let selected;
-  /** what the detail shows now, so a refresh repaints it only when the run changed */
-  let shown;
-  // kept across repaints, so a refresh never loses what is being typed or reported
-  const message = h("pre", { class: "output execution-message", hidden: true });
-  const name = h("input", {
-    class: "snippet-name",
-    placeholder: "snippet name, e.g. weekly-summary",
-  });
-
-  const report = (value) => {
-    message.hidden = false;
-    message.textContent = pretty(value);
-  };
-  const act = async (work) => {
-    try {
-      report(await work());
-    } catch (error) {
-      report({ error: error.message });
-    }
-    await refreshAll();
-  };
-
-  const showDetail = async () => {
-    if (!selected) {
-      detail.hidden = true;
-      shown = undefined;
-      return;
-    }
-    let run;
-    try {
-      run = await api(`executions/${encodeURIComponent(selected)}`);
-    } catch {
-      selected = undefined;
-      detail.hidden = true;
-      shown = undefined;
-      return;
-    }
-    const signature = JSON.stringify(run);
-    if (signature === shown) return;
-    shown = signature;
-    detail.hidden = false;
-    fill(
-      detail,
-      h("h3", {}, "Execution ", h("code", {}, run.id), " ", status(run.status)),
-      h("pre", { class: "execution-code" }, run.code),
-      run.error ? h("pre", { class: "execution-error" }, `error: ${run.error}`) : null,
-      run.status === "completed"
-        ? h("pre", { class: "execution-result" }, pretty(run.result))
-        : null,
-      h("h4", {}, "Journal"),
-      journal(run.calls),
-      h(
-        "div",
-        { class: "row" },
-        h(
-          "button",
-          {
-            class: "rollback danger",
-            onclick: () =>
-              act(() => api("rollback", { method: "POST", body: { executionId: run.id } })),
-          },
-          "Roll back",
-        ),
-        name,
-        h(
-          "button",
-          {
-            class: "save-snippet secondary",
-            onclick: () =>
-              act(() =>
-                api("snippets", {
-                  method: "POST",
-                  body: { name: name.value.trim(), executionId: run.id },
-                }),
-              ),
-          },
-          "Save as snippet",
-        ),
-      ),
-      message,
-    );
-  };
-
+export function createExecutions() {
+  onRunSelected(markSelected);
   const refreshExecutions = async () => {
     const runs = await api("executions?limit=30");
     if (runs.length === 0) {
       fill(list, h("li", { class: "empty" }, "No runs yet: chat, or run some code."));
-    } else {
-      fill(
-        list,
-        runs.map((run) =>
+      return;
+    }
+    fill(
+      list,
+      runs.map((run) =>
+        h(
+          "li",
+          { "data-execution": run.id, "data-status": run.status },
           h(
-            "li",
-            {
-              class: `selectable${run.id === selected ? " selected" : ""}`,
-              "data-execution": run.id,
-              onclick: () => {
-                if (selected !== run.id) {
-                  message.hidden = true;
-                  name.value = "";
-                }
-                selected = run.id;
-                refreshAll();
-              },
-            },
+            "button",
+            { type: "button", class: "run-pick", onclick: () => selectRun(run.id) },
             status(run.status),
             h("span", { class: "grow" }, h("code", {}, firstLine(run.code))),
-            h("span", { class: "empty" }, `${callSummary(run.calls)} · ${time(run.createdAt)}`),
+            h("span", { class: "empty" }, `${callSummary(run.calls)} · ${clock(run.createdAt)}`),
           ),
         ),
-      );
-    }
-    await showDetail();
+      ),
+    );
+    markSelected();
   };
-
   document
     .getElementById("executions-refresh")
     .addEventListener("click", () => refreshExecutions());

@@ -1,11 +1,14 @@
-// Run code directly, as the model would, and show the CodeModeOutput.
+// Run code directly, as the model would, and show its outcome; the run opens in the run detail.
 import { api } from "./api.js";
-import { pretty } from "./dom.js";
+import { h } from "./dom.js";
+import { errorText } from "./format.js";
+import { outputView } from "./output-view.js";
+import { selectRun } from "./selection.js";
 
 const EXAMPLE = `async () => {
   const stats = await tracker.stats({});
-  const urgent = await tracker.list_tasks({ status: "todo" });
-  return { stats, todo: urgent.map((t) => t.title) };
+  const todo = await tracker.list_tasks({ status: "todo" });
+  return { stats, todo: todo.map((t) => t.title) };
 }`;
 
 export function createRunCode({ refreshAll }) {
@@ -16,11 +19,13 @@ export function createRunCode({ refreshAll }) {
   button.addEventListener("click", async () => {
     button.disabled = true;
     output.hidden = false;
-    output.textContent = "running…";
+    output.replaceChildren(h("span", { class: "empty" }, "running…"));
     try {
-      output.textContent = pretty(await api("run", { method: "POST", body: { code: code.value } }));
+      const answer = await api("run", { method: "POST", body: { code: code.value } });
+      output.replaceChildren(outputView(answer));
+      if (answer?.executionId) selectRun(answer.executionId);
     } catch (error) {
-      output.textContent = pretty({ error: error.message });
+      output.replaceChildren(h("pre", { class: "block error-text" }, errorText(error)));
     } finally {
       button.disabled = false;
     }

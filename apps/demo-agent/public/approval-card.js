@@ -1,0 +1,193 @@
+// An approval card in the chat: what the run wants to do and why, so a person can decide there.
+// The program, the calls it made before it paused, each waiting call's exact input and effect,
+// when it was asked and the message that led to it; Approve (all N calls) or Reject with a reason.
+import { block, disclosure, h, labelled, status } from "./dom.js";
+import { ago, callName, callNumber, clock, where } from "./format.js";
+import { jsonView } from "./json-view.js";
+import { runLink } from "./selection.js";
+
+/** Characters a reason may have (the agent keeps it with the decision). */
+export const REASON_LIMIT = 500;
+
+function effectView(effect) {
+  if (!effect) return null;
+  const has = (value) => value !== undefined;
+  return h(
+    "div",
+    { class: "effect" },
+    h("div", { class: "effect-summary" }, effect.summary),
+    has(effect.before) || has(effect.after)
+      ? h(
+          "div",
+          { class: "effect-change" },
+          h(
+            "div",
+            { class: "effect-before" },
+            h("span", { class: "label" }, "now"),
+            jsonView(effect.before ?? null, { openDepth: 2 }),
+          ),
+          h("span", { class: "arrow", "aria-label": "becomes" }, "→"),
+          h(
+            "div",
+            { class: "effect-after" },
+            h("span", { class: "label" }, "after"),
+            jsonView(effect.after ?? null, { openDepth: 2 }),
+          ),
+        )
+      : null,
+  );
+}
+
+function pendingView(call) {
+  return h(
+    "li",
+    { class: "pending-call", "data-seq": call.seq },
+    h(
+      "div",
+      {},
+      h("strong", { class: "approval-call" }, callName(call)),
+      h("span", { class: "empty" }, ` · ${callNumber(call.seq)} of the run`),
+    ),
+    h("div", { class: "label" }, "input"),
+    jsonView(call.args, { openDepth: 3, className: "approval-args" }),
+    effectView(call.effect),
+  );
+}
+
+function doneView(done) {
+  if (!done?.length) return h("p", { class: "empty" }, "No calls before this one.");
+  return h(
+    "ol",
+    { class: "done-calls" },
+    done.map((call) =>
+      h(
+        "li",
+        { "data-seq": call.seq },
+        h("code", {}, callName(call)),
+        " ",
+        status(call.state),
+        h("span", { class: "empty" }, ` · ${callNumber(call.seq)}`),
+        disclosure(
+          "input and result",
+          {},
+          h("div", { class: "label" }, "input"),
+          jsonView(call.args),
+          h("div", { class: "label" }, "result"),
+          jsonView(call.result),
+        ),
+      ),
+    ),
+  );
+}
+
+/** What the answer was: "Approved in the chat at 10:42:13 — reason". */
+function answerView(answer) {
+  return h(
+    "div",
+    { class: `card-answer ${answer.approved ? "approved" : "rejected"}` },
+    h("strong", {}, answer.approved ? "Approved" : "Rejected"),
+    ` ${where(answer.via)} at ${clock(answer.at)} (`,
+    h("span", { "data-ago": answer.at }, ago(answer.at)),
+    ")",
+    answer.reason
+      ? h("div", { class: "card-reason" }, "Reason: ", h("q", {}, answer.reason))
+      : null,
+  );
+}
+
+/**
+ * The card for an ApprovalCard; `send(approved, reason)` answers it over the chat. Returns the
+ * element and `answered(answer)` for the agent's `approval-answered`.
+ */
+export function approvalCardView(card, send) {
+  const count = card.pending?.length ?? 0;
+  const reason = h("input", {
+    class: "card-reason-input",
+    maxlength: REASON_LIMIT,
+    placeholder: "why (kept with the decision; the model reads it)",
+    autocomplete: "off",
+  });
+  const field = labelled("Reason (optional)", reason);
+  const approve = h(
+    "button",
+    { type: "button", class: "card-approve" },
+    count > 1 ? `Approve all ${count} calls` : "Approve",
+  );
+  const reject = h(
+    "button",
+    { type: "button", class: "card-reject danger" },
+    count > 1 ? `Reject all ${count}` : "Reject",
+  );
+  const problem = h("div", { class: "card-problem error-text", hidden: true });
+  const actions = h(
+    "div",
+    { class: "card-actions" },
+    h("div", { class: "reason-row" }, field.label, reason),
+    h("div", { class: "row" }, approve, reject),
+    problem,
+  );
+  const element = h(
+    "section",
+    {
+      class: "approval-card",
+      "data-approval-id": card.approvalId,
+      "data-execution": card.executionId,
+      "aria-label": "Approval request",
+    },
+    h(
+      "div",
+      { class: "card-head" },
+      h(
+        "strong",
+        {},
+        count > 1 ? `${count} calls wait for your approval` : "A call waits for your approval",
+      ),
+      h(
+        "span",
+        { class: "empty" },
+        " · asked ",
+        h("span", { "data-ago": card.askedAt, title: clock(card.askedAt) }, ago(card.askedAt)),
+      ),
+      " ",
+      runLink(card.executionId, "timeline →"),
+    ),
+    card.request
+      ? h("div", { class: "card-request" }, "Because you asked: ", h("q", {}, card.request))
+      : null,
+    h("ul", { class: "pending-calls" }, (card.pending ?? []).map(pendingView)),
+    disclosure(
+      `Calls made before it paused (${card.done?.length ?? 0})`,
+      { className: "card-done" },
+      doneView(card.done),
+    ),
+    disclosure("The program", { className: "card-program" }, block(card.code, "code")),
+    actions,
+  );
+
+  const decide = (approved) => {
+    const text = reason.value.trim().slice(0, REASON_LIMIT);
+    approve.disabled = true;
+    reject.disabled = true;
+    problem.hidden = true;
+    const sent = send(approved, text || undefined);
+    if (!sent) {
+      approve.disabled = false;
+      reject.disabled = false;
+      problem.hidden = false;
+      problem.textContent = "Not connected to the agent: try again when the page says connected.";
+    }
+  };
+  approve.addEventListener("click", () => decide(true));
+  reject.addEventListener("click", () => decide(false));
+
+  // the buttons, then the answer in their place
+  let slot = actions;
+  const answered = (answer) => {
+    element.dataset.answered = answer.approved ? "approved" : "rejected";
+    const view = answerView(answer);
+    slot.replaceWith(view);
+    slot = view;
+  };
+  if (card.answer) answered(card.answer);
+  return { element, answered };
+}
