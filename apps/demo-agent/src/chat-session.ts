@@ -28,7 +28,7 @@ export interface ChatSessionOptions {
 }
 
 const textOf = (message: ModelMessage | undefined): string => {
-  if (!message || message.role !== "user") return "";
+  if (message?.role !== "user") return "";
   if (typeof message.content === "string") return message.content;
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
 };
