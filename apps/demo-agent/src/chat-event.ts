@@ -1,6 +1,6 @@
 import type { ModelInfo } from "@codemode/demo-kit";
 import type { ModelMessage } from "ai";
-import type { CodemodeProgress, CodeModeOutput, PendingAction } from "codemode";
+import type { CodeModeOutput, CodemodeProgress, PendingAction } from "codemode";
 
 /** What the page sends over the chat WebSocket. */
 export type ChatRequest =

@@ -1,45 +1,96 @@
 import { DurableObject } from "cloudflare:workers";
 import { DynamicWorkerExecutor, sandboxLoader } from "@codemode/executor-dynamic-worker";
-import { type CodemodeRuntime, createCodemodeRuntime } from "codemode";
+import { type CodemodeRuntime, createCodemodeRuntime, type RuntimeEvent } from "codemode";
+import { ApprovalCards } from "./approval-cards.ts";
 import type { ChatEvent, ChatRequest } from "./chat-event.ts";
 import { ChatHistory } from "./chat-history.ts";
+import { ChatSession } from "./chat-session.ts";
 import { demoConnectors } from "./demo-connectors.ts";
 import { createDemoStores, type DemoStores } from "./demo-stores.ts";
 import { type AgentApi, handleApi } from "./handle-api.ts";
 import { handleServices } from "./handle-services.ts";
-import { runChatTurn } from "./run-chat-turn.ts";
-
+import { RunEvents } from "./run-events.ts";
 import { type ModelSettings, type SelectedModel, selectModel } from "./select-model.ts";
 
 /** Messages the page gets when it connects. */
 const HISTORY_SHOWN = 200;
+/** A pass's time limit: a runaway program ends with TIMEOUT after this long. */
+export const RUN_TIMEOUT_MS = 10_000;
+/** How long a pass's lease lasts unrenewed: a run a dead process left running ends this long after. */
+const LEASE_MS = 10_000;
 
 /**
- * The agent: a Durable Object that keeps the tracker, the notes, the catalog, the chat and the
- * runtime's journal in its own SQLite, chats over hibernatable WebSockets, answers the page's HTTP API
- * and serves the notes MCP server and the catalog REST API its `notes` and `catalog` connectors use.
+ * The agent: a Durable Object that keeps the tracker, the notes, the catalog, the chat, its approval
+ * cards, the runs' events and the runtime's journal in its own SQLite, chats over hibernatable
+ * WebSockets, asks for approvals in the chat (the AI SDK's tool approval), answers the page's HTTP
+ * API and serves the notes MCP server and the catalog REST API its `notes` and `catalog` connectors use.
  */
 export class DemoAgent extends DurableObject<Env> {
   private readonly stores: DemoStores;
   private readonly history: ChatHistory;
+  private readonly cards: ApprovalCards;
+  private readonly events: RunEvents;
   private readonly runtime: CodemodeRuntime;
+  private readonly chat: ChatSession;
   private readonly connectorNames: string[];
-  /** chat turns run one after another */
-  private turns: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.stores = createDemoStores(ctx.storage.sql);
     this.history = new ChatHistory(ctx.storage.sql);
+    this.cards = new ApprovalCards(ctx.storage.sql);
+    this.events = new RunEvents(ctx.storage.sql);
     const connectors = demoConnectors(this.stores);
     this.connectorNames = connectors.map((connector) => connector.name);
     this.runtime = createCodemodeRuntime({
       ctx,
       // each pass's sandbox worker is loaded in a request of its own (SandboxLoader, exported in index.ts)
-      executor: new DynamicWorkerExecutor({ loader: sandboxLoader(ctx.exports.SandboxLoader) }),
+      executor: new DynamicWorkerExecutor({
+        loader: sandboxLoader(ctx.exports.SandboxLoader),
+        timeout: RUN_TIMEOUT_MS,
+      }),
       connectors,
       name: "demo",
+      leaseMs: LEASE_MS,
+      onEvent: (event) => this.record(event),
     });
+    this.chat = new ChatSession({
+      runtime: this.runtime,
+      stores: this.stores,
+      history: this.history,
+      cards: this.cards,
+      model: () => this.model().model,
+      broadcast: (event) => this.broadcast(event),
+      afterTurn: () => this.pruneEvents(),
+    });
+    // runs a process that died left `running` end once their lease has lapsed: now, and again
+    // when a lease taken just before the restart would have
+    void ctx.blockConcurrencyWhile(() => this.recover());
+    setTimeout(() => void this.recover(), LEASE_MS + 1_000);
+  }
+
+  private async pruneEvents(): Promise<void> {
+    this.events.prune((await this.runtime.executions(100)).map((run) => run.id));
+  }
+
+  private async recover(): Promise<void> {
+    try {
+      const ended = await this.runtime.expirePaused();
+      await this.pruneEvents();
+      if (ended.length > 0) this.broadcast({ type: "changed" });
+    } catch (error) {
+      console.error("recovering runs failed:", (error as Error).message);
+    }
+  }
+
+  private record(event: RuntimeEvent): void {
+    if (event.type === "decision") {
+      const by =
+        this.chat.decidingOf(event.executionId) ?? (event.source === "api" ? "api" : "chat");
+      this.events.append({ ...event, by });
+    } else {
+      this.events.append(event);
+    }
   }
 
   private model(): SelectedModel {
@@ -62,6 +113,7 @@ export class DemoAgent extends DurableObject<Env> {
       runtime: this.runtime,
       stores: this.stores,
       connectors: this.connectorNames,
+      events: this.events,
       model: () => {
         const { provider, label } = this.model();
         return { provider, label };
@@ -73,6 +125,7 @@ export class DemoAgent extends DurableObject<Env> {
         }
         this.broadcast({ type: "changed" });
       },
+      decide: (executionId, decision) => this.chat.decide(executionId, decision),
     };
   }
 
@@ -101,31 +154,34 @@ export class DemoAgent extends DurableObject<Env> {
     } catch {
       // answered below
     }
-    if (!request) {
-      const error: ChatEvent = { type: "error", message: "Send chat requests as JSON objects." };
-      socket.send(JSON.stringify(error));
-      return;
-    }
+    const refuse = (message: string) =>
+      socket.send(JSON.stringify({ type: "error", message } satisfies ChatEvent));
+    if (!request) return refuse("Send chat requests as JSON objects.");
     if (request.type === "hello") {
-      let event: ChatEvent;
       try {
         const { provider, label } = this.model();
-        event = {
+        const event: ChatEvent = {
           type: "hello",
           model: { provider, label },
           history: this.history.list(HISTORY_SHOWN),
+          approvals: this.cards.list(),
+          ...(this.chat.current ? { inProgress: this.chat.current } : {}),
         };
+        socket.send(JSON.stringify(event));
       } catch (error) {
-        event = { type: "error", message: (error as Error).message };
+        refuse((error as Error).message);
       }
-      socket.send(JSON.stringify(event));
     } else if (request.type === "clear") {
-      this.history.clear();
-      this.broadcast({ type: "cleared" });
+      this.chat.clear();
     } else if (request.type === "chat" && typeof request.text === "string" && request.text.trim()) {
-      const text = request.text.trim();
-      this.turns = this.turns.then(() => this.chat(text));
-      await this.turns;
+      await this.chat.say(request.text);
+    } else if (request.type === "approval" && typeof request.approvalId === "string") {
+      const { approvalId, approved, reason } = request;
+      if (!this.chat.answer(approvalId, { approved: approved === true, reason, via: "chat" })) {
+        refuse("That approval was already answered, or is not in this conversation.");
+      } else await this.chat.idle();
+    } else {
+      refuse(`Unknown chat request "${String((request as { type?: unknown }).type)}".`);
     }
   }
 
@@ -135,29 +191,5 @@ export class DemoAgent extends DurableObject<Env> {
     } catch {
       // already closed
     }
-  }
-
-  /** One user message: the model's tool loop, streamed to every open page, then kept. */
-  private async chat(text: string): Promise<void> {
-    this.broadcast({ type: "user", text });
-    try {
-      const history = this.history.list();
-      // the notes and catalog connectors list their methods asynchronously: the tool's description
-      // names them once this resolves
-      await this.runtime.ready();
-      const messages = await runChatTurn({
-        model: this.model().model,
-        // the page decides paused runs in its side panel (approvals in the chat: the demo issue)
-        tool: this.runtime.tool({ approvals: "host" }),
-        history,
-        text,
-        send: (event) => this.broadcast(event),
-      });
-      this.history.append(messages);
-    } catch (error) {
-      this.history.append([{ role: "user", content: text }]);
-      this.broadcast({ type: "error", message: (error as Error).message });
-    }
-    this.broadcast({ type: "done" });
   }
 }

@@ -1,6 +1,19 @@
 import type { ModelInfo } from "@codemode/demo-kit";
 import type { CodemodeRuntime } from "codemode";
 import type { DemoStores } from "./demo-stores.ts";
+import { rollbackMessage } from "./rollback-message.ts";
+import type { RunEvents } from "./run-events.ts";
+
+/** What a decision from the page's queue did (through the chat when the chat asked for it). */
+export interface QueueDecision {
+  status: string;
+  executionId: string;
+  via: "chat" | "queue";
+  error?: string;
+}
+
+/** Characters of a snippet run's JSON input. */
+export const MAX_SNIPPET_INPUT_CHARS = 100_000;
 
 /** What the HTTP API works on: the agent's runtime and data, and a way to tell the open pages. */
 export interface AgentApi {
@@ -9,8 +22,15 @@ export interface AgentApi {
   /** the connector names, for describe */
   connectors: string[];
   model(): ModelInfo;
+  /** the runs' events, for their timelines */
+  events: RunEvents;
   /** something the page shows changed; `note` also goes to the chat */
   changed(note?: string): void;
+  /** approves or rejects a paused run from the page's queue */
+  decide(
+    executionId: string,
+    decision: { approved: true } | { approved: false; seq: number; reason?: string },
+  ): Promise<QueueDecision>;
 }
 
 /** A request the page got wrong: answered with status 400 and the message. */
@@ -38,9 +58,6 @@ function text(fields: Record<string, unknown>, name: string): string {
   return value;
 }
 
-const outcomeNote = (what: string, output: { status: string; executionId: string }) =>
-  `${what} ${output.executionId}: the run is now ${output.status}.`;
-
 type Handler = (request: Request, match: RegExpExecArray, api: AgentApi) => Promise<Response>;
 
 const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
@@ -60,10 +77,9 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     /^\/api\/approve$/,
     async (request, _m, api) => {
       const executionId = text(await body(request), "executionId");
-      const waiting = (await api.runtime.execution(executionId))?.status === "paused";
-      const output = await api.runtime.approve({ executionId });
-      if (waiting) api.changed(outcomeNote("Approved", output));
-      return json(output);
+      const decided = await api.decide(executionId, { approved: true });
+      api.changed();
+      return json(decided, decided.error ? 409 : 200);
     },
   ],
   [
@@ -72,9 +88,13 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     async (request, _m, api) => {
       const fields = await body(request);
       const executionId = text(fields, "executionId");
-      const rejected = await api.runtime.reject({ executionId, seq: Number(fields.seq) });
-      if (rejected) api.changed(`Rejected ${executionId}: the run is now rejected.`);
-      return json({ rejected });
+      const seq = Number(fields.seq);
+      if (!Number.isSafeInteger(seq) || seq < 0)
+        throw new BadRequest('"seq" must be a call\'s seq.');
+      const reason = typeof fields.reason === "string" ? fields.reason : undefined;
+      const decided = await api.decide(executionId, { approved: false, seq, reason });
+      api.changed();
+      return json({ ...decided, rejected: !decided.error }, decided.error ? 409 : 200);
     },
   ],
   [
@@ -94,15 +114,31 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     },
   ],
   [
+    "GET",
+    /^\/api\/executions\/([^/]+)\/timeline$/,
+    async (_r, match, api) => {
+      const id = decodeURIComponent(match[1] ?? "");
+      const execution = await api.runtime.execution(id);
+      if (!execution) return json({ error: "No such execution." }, 404);
+      return json({ execution, events: api.events.list(id) });
+    },
+  ],
+  [
+    "GET",
+    /^\/api\/executions\/([^/]+)\/rollback-preview$/,
+    async (_r, match, api) =>
+      json(await api.runtime.previewRollback({ executionId: decodeURIComponent(match[1] ?? "") })),
+  ],
+  [
     "POST",
     /^\/api\/rollback$/,
     async (request, _m, api) => {
       const executionId = text(await body(request), "executionId");
       const report = await api.runtime.rollback({ executionId });
-      api.changed(
-        `Rolled back ${executionId}: reverted calls ${report.reverted.join(", ") || "none"}.`,
-      );
-      return json(report);
+      const status = (await api.runtime.execution(executionId))?.status ?? "gone";
+      const message = rollbackMessage(executionId, report, status);
+      api.changed(message);
+      return json({ report, status, message });
     },
   ],
   ["GET", /^\/api\/snippets$/, async (_r, _m, api) => json(await api.runtime.snippets())],
@@ -118,6 +154,25 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
       });
       api.changed();
       return json({ saved: true });
+    },
+  ],
+  [
+    "POST",
+    /^\/api\/snippets\/([^/]+)\/run$/,
+    async (request, match, api) => {
+      const name = decodeURIComponent(match[1] ?? "");
+      const fields = await body(request);
+      const input = JSON.stringify(fields.input ?? null);
+      if (input.length > MAX_SNIPPET_INPUT_CHARS) {
+        throw new BadRequest(
+          `The input may be at most ${MAX_SNIPPET_INPUT_CHARS} characters of JSON.`,
+        );
+      }
+      const output = await api.runtime.execute({
+        code: `async () => codemode.run(${JSON.stringify(name)}, ${input})`,
+      });
+      api.changed();
+      return json(output);
     },
   ],
   [

@@ -45,9 +45,94 @@ describe("the demo agent's flow", () => {
     ]);
   });
 
-  it("pauses on create, creates once on approval, and rolls back", async () => {
-    const { answer } = await demo.say("create a task Write release notes in mobile");
-    expect(answer).toContain("waits for your approval");
+  it("asks in the chat; approving the card creates the task once and the model says so", async () => {
+    const asked = await demo.say("create a task Write release notes in mobile");
+    // the turn ends with the card: the model says nothing until the person answers
+    expect(asked.answer).toBe("");
+    expect(asked.card).toMatchObject({
+      request: "create a task Write release notes in mobile",
+      done: [{ seq: 0, connector: "tracker", method: "list_projects", state: "applied" }],
+      pending: [
+        {
+          seq: 1,
+          method: "create_task",
+          args: { projectId: "mobile", title: "Write release notes" },
+          effect: { summary: 'Adds the task "Write release notes" to Mobile app' },
+        },
+      ],
+    });
+    expect(asked.card?.code).toContain("tracker.create_task");
+    expect(demo.tracker.listTasks()).toHaveLength(7);
+
+    const answered = await demo.answer(true);
+    expect(answered.events.map((event) => event.type)).toContain("tool-result");
+    expect(answered.output).toMatchObject({
+      status: "completed",
+      result: { id: 8, title: "Write release notes" },
+    });
+    expect(answered.answer).not.toBe("");
+    expect(demo.tracker.listTasks()).toHaveLength(8);
+    expect(demo.cards.list().at(-1)?.answer).toMatchObject({ approved: true, via: "chat" });
+    // the timeline: two passes, the first call replayed in the second, the decision by the chat
+    const executionId = asked.card?.executionId ?? "";
+    const timeline = demo.events.list(executionId).map((event) => {
+      if (event.type === "call") return `call ${event.seq} ${event.live ? "live" : "replayed"}`;
+      if (event.type === "decision") return `${event.decision} by ${event.by}`;
+      return event.type;
+    });
+    expect(timeline).toEqual([
+      "pass-start",
+      "call 0 live",
+      "waiting",
+      "pass-end",
+      "approved by chat",
+      "pass-start",
+      "call 0 replayed",
+      "call 1 live",
+      "pass-end",
+    ]);
+    expect(demo.chat.answer(asked.card?.approvalId ?? "", { approved: true, via: "chat" })).toBe(
+      false,
+    );
+  });
+
+  it("a rejection in the chat, with a reason, ends the run and creates nothing", async () => {
+    const asked = await demo.say("create a task Never do this");
+    const answered = await demo.answer(false, "not this week");
+    const executionId = asked.card?.executionId ?? "";
+    const run = await demo.runtime.execution(executionId);
+    expect(run?.status).toBe("rejected");
+    expect(run?.error).toContain("not this week");
+    expect(answered.answer).not.toBe("");
+    expect(demo.tracker.listTasks().some((task) => task.title === "Never do this")).toBe(false);
+    expect(demo.events.list(executionId).at(-1)).toMatchObject({
+      type: "decision",
+      decision: "rejected",
+      reason: "not this week",
+      by: "chat",
+    });
+  });
+
+  it("approving a chat's run from the queue answers its card, and the chat goes on", async () => {
+    const before = demo.tracker.getTask(2)?.status;
+    expect(before).not.toBe("done");
+    const asked = await demo.say("mark task 2 as done");
+    expect(asked.card?.pending[0]?.effect).toMatchObject({
+      before: { status: before },
+      after: { status: "done" },
+    });
+    const executionId = asked.card?.executionId ?? "";
+    const decided = await demo.turn(() => demo.chat.decide(executionId, { approved: true }));
+    expect(decided.output).toMatchObject({ status: "completed" });
+    expect(demo.tracker.getTask(2)?.status).toBe("done");
+    expect(demo.cards.list().at(-1)?.answer).toMatchObject({ approved: true, via: "queue" });
+    expect(demo.events.list(executionId)).toContainEqual(
+      expect.objectContaining({ type: "decision", by: "queue" }),
+    );
+  });
+
+  it("pauses on create, creates once on approval from the queue, and rolls back", async () => {
+    await demo.say("create a task Write release notes in mobile");
     const [pending] = await demo.runtime.pending();
     expect(pending).toMatchObject({
       seq: 1,

@@ -1,46 +1,79 @@
 // The agent's pieces wired as the Durable Object wires them, in Node: the stores over better-sqlite3,
 // the same connectors (the notes MCP server reached in process), the durable runtime with QuickJS
-// instead of the Worker Loader, and a `say` that runs one chat turn with the offline model.
+// instead of the Worker Loader, the chat session with its approval cards, and the runs' events.
+// `say` runs one chat turn with the offline model; `answer` answers the newest approval card.
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import Database from "better-sqlite3";
 import { createCodemodeRuntime, sqliteStore } from "codemode";
 import { QuickJSExecutor } from "codemode/quickjs";
+import { ApprovalCards } from "../src/approval-cards.ts";
 import type { ChatEvent } from "../src/chat-event.ts";
 import { ChatHistory } from "../src/chat-history.ts";
+import { ChatSession } from "../src/chat-session.ts";
 import { demoConnectors } from "../src/demo-connectors.ts";
 import { createDemoStores } from "../src/demo-stores.ts";
 import { offlineAgentModel } from "../src/offline-demo-model.ts";
-import { runChatTurn } from "../src/run-chat-turn.ts";
+import { RunEvents } from "../src/run-events.ts";
 import { sqlOver } from "./sqlite-adapter.ts";
 
-export function agentInNode() {
+/** What one turn streamed: its events, the answer's text and the last run outcome. */
+function turnOf(events: ChatEvent[]) {
+  const answer = events
+    .filter((event) => event.type === "text-delta")
+    .map((event) => event.text)
+    .join("");
+  const result = events.findLast((event) => event.type === "tool-result");
+  const output = result?.type === "tool-result" ? result.output : undefined;
+  const request = events.findLast((event) => event.type === "approval-request");
+  const card = request?.type === "approval-request" ? request.card : undefined;
+  return { events, answer, output, card };
+}
+
+export function agentInNode(options: { model?: () => LanguageModelV3 } = {}) {
   const db = new Database(":memory:");
   const sql = sqlOver(db);
   const stores = createDemoStores(sql);
   const history = new ChatHistory(sql);
+  const cards = new ApprovalCards(sql);
+  const events = new RunEvents(sql);
+  let chat: ChatSession | undefined;
   const runtime = createCodemodeRuntime({
     store: sqliteStore(db),
     executor: new QuickJSExecutor(),
     connectors: demoConnectors(stores),
     name: "demo",
+    onEvent: (event) =>
+      events.append(
+        event.type === "decision"
+          ? { ...event, by: chat?.decidingOf(event.executionId) ?? "api" }
+          : event,
+      ),
   });
-  const say = async (text: string) => {
-    const events: ChatEvent[] = [];
-    await runtime.ready();
-    const messages = await runChatTurn({
-      model: offlineAgentModel(),
-      tool: runtime.tool({ approvals: "host" }),
-      history: history.list(),
-      text,
-      send: (event) => events.push(event),
-    });
-    history.append(messages);
-    const answer = events
-      .filter((event) => event.type === "text-delta")
-      .map((event) => event.text)
-      .join("");
-    const result = events.find((event) => event.type === "tool-result");
-    const output = result?.type === "tool-result" ? result.output : undefined;
-    return { events, answer, output };
+  let streamed: ChatEvent[] = [];
+  chat = new ChatSession({
+    runtime,
+    stores,
+    history,
+    cards,
+    model: options.model ?? (() => offlineAgentModel()),
+    broadcast: (event) => streamed.push(event),
+  });
+  const session = chat;
+  /** runs `act` and returns what the turns it caused streamed */
+  const turn = async (act: () => unknown) => {
+    streamed = [];
+    await act();
+    await session.idle();
+    return turnOf(streamed);
   };
-  return { ...stores, stores, history, runtime, say };
+  const say = (text: string) => turn(() => session.say(text));
+  const answer = (approved: boolean, reason?: string) =>
+    turn(() => {
+      const card = cards.list().findLast((each) => !each.answer);
+      if (!card) throw new Error("no approval card waits for an answer");
+      if (!session.answer(card.approvalId, { approved, reason, via: "chat" })) {
+        throw new Error("the card was not answered");
+      }
+    });
+  return { ...stores, stores, history, cards, events, runtime, chat: session, say, answer, turn };
 }

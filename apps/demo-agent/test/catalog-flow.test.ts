@@ -29,8 +29,8 @@ describe("the catalog API and connector", () => {
 
   it("pauses a POST, creates on approval, and deletes it on rollback", async () => {
     const demo = agentInNode();
-    const { answer } = await demo.say("add a catalog item Blue mug for 12.50");
-    expect(answer).toContain("waits for your approval");
+    const { card } = await demo.say("add a catalog item Blue mug for 12.50");
+    expect(card?.pending[0]?.effect?.summary).toBe('Adds "Blue mug" at $12.50 to the catalog');
     const [pending] = await demo.runtime.pending();
     expect(pending).toMatchObject({
       seq: 1,

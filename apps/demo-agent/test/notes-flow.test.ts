@@ -47,8 +47,8 @@ describe("the notes MCP server and connector", () => {
 
   it("pauses a delete for approval, and deletes on approval", async () => {
     const demo = agentInNode();
-    const { answer } = await demo.say("delete note 3");
-    expect(answer).toContain("waits for your approval");
+    const { card } = await demo.say("delete note 3");
+    expect(card?.pending[0]?.effect?.summary).toContain('Deletes note #3 "On-call handbook"');
     const [pending] = await demo.runtime.pending();
     expect(pending).toMatchObject({
       seq: 1,

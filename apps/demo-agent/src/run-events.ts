@@ -1,0 +1,61 @@
+import type { RuntimeEvent } from "codemode";
+import type { SqlLike } from "./sql-like.ts";
+
+/** Events kept per run: a run that makes more calls keeps its first ones and a count of the rest. */
+export const MAX_EVENTS_PER_RUN = 2_000;
+
+/** Who decided, where the agent knows it: added to the runtime's decision events. */
+export type DecidedBy = "chat" | "queue" | "api";
+
+/** A runtime event as the timeline reads it (a decision says who made it). */
+export type TimelineEvent = RuntimeEvent & { by?: DecidedBy };
+
+/**
+ * The runtime's events (`onEvent`) in the Durable Object's SQLite, per run, for the page's timeline.
+ * Rows go when their run is no longer in the journal (`prune`).
+ */
+export class RunEvents {
+  constructor(private readonly sql: SqlLike) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS demo_run_events (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, execution_id TEXT NOT NULL, event TEXT NOT NULL)`);
+    sql.exec(
+      "CREATE INDEX IF NOT EXISTS demo_run_events_run ON demo_run_events (execution_id, id)",
+    );
+  }
+
+  append(event: TimelineEvent): void {
+    const [row] = this.sql
+      .exec<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM demo_run_events WHERE execution_id = ?",
+        event.executionId,
+      )
+      .toArray();
+    if ((row?.n ?? 0) >= MAX_EVENTS_PER_RUN) return;
+    this.sql.exec(
+      "INSERT INTO demo_run_events (execution_id, event) VALUES (?, ?)",
+      event.executionId,
+      JSON.stringify(event),
+    );
+  }
+
+  list(executionId: string): TimelineEvent[] {
+    return this.sql
+      .exec<{ event: string }>(
+        "SELECT event FROM demo_run_events WHERE execution_id = ? ORDER BY id",
+        executionId,
+      )
+      .toArray()
+      .map((row) => JSON.parse(row.event) as TimelineEvent);
+  }
+
+  /** Drops the events of runs not in `kept`. */
+  prune(kept: readonly string[]): void {
+    const placeholders = kept.map(() => "?").join(", ");
+    this.sql.exec(
+      kept.length
+        ? `DELETE FROM demo_run_events WHERE execution_id NOT IN (${placeholders})`
+        : "DELETE FROM demo_run_events",
+      ...kept,
+    );
+  }
+}
