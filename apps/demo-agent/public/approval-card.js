@@ -9,30 +9,30 @@ import { runLink } from "./selection.js";
 /** Characters a reason may have (the agent keeps it with the decision). */
 export const REASON_LIMIT = 500;
 
+function side(label, value, className) {
+  const body =
+    value === null ? h("span", { class: "empty" }, "gone") : jsonView(value, { openDepth: 2 });
+  return h("div", { class: className }, h("span", { class: "label" }, label), body);
+}
+
+/** What the call would change: `before` → `after` where the connector can say. */
 function effectView(effect) {
   if (!effect) return null;
-  const has = (value) => value !== undefined;
+  const hasBefore = effect.before !== undefined;
+  const hasAfter = effect.after !== undefined;
   return h(
     "div",
     { class: "effect" },
     h("div", { class: "effect-summary" }, effect.summary),
-    has(effect.before) || has(effect.after)
+    hasBefore || hasAfter
       ? h(
           "div",
           { class: "effect-change" },
-          h(
-            "div",
-            { class: "effect-before" },
-            h("span", { class: "label" }, "now"),
-            jsonView(effect.before ?? null, { openDepth: 2 }),
-          ),
-          h("span", { class: "arrow", "aria-label": "becomes" }, "→"),
-          h(
-            "div",
-            { class: "effect-after" },
-            h("span", { class: "label" }, "after"),
-            jsonView(effect.after ?? null, { openDepth: 2 }),
-          ),
+          hasBefore ? side("now", effect.before, "effect-before") : null,
+          hasBefore && hasAfter
+            ? h("span", { class: "arrow", "aria-label": "becomes" }, "→")
+            : null,
+          hasAfter ? side(hasBefore ? "after" : "adds", effect.after, "effect-after") : null,
         )
       : null,
   );
@@ -139,7 +139,7 @@ export function approvalCardView(card, send) {
       { class: "card-head" },
       h(
         "strong",
-        {},
+        { class: "card-title" },
         count > 1 ? `${count} calls wait for your approval` : "A call waits for your approval",
       ),
       h(
@@ -184,6 +184,8 @@ export function approvalCardView(card, send) {
   let slot = actions;
   const answered = (answer) => {
     element.dataset.answered = answer.approved ? "approved" : "rejected";
+    const title = element.querySelector(".card-title");
+    if (title) title.textContent = count > 1 ? `${count} calls asked for your approval` : "A call asked for your approval";
     const view = answerView(answer);
     slot.replaceWith(view);
     slot = view;

@@ -3,10 +3,9 @@
 // card is answered there too: the agent answers the card and the chat goes on.
 import { api } from "./api.js";
 import { REASON_LIMIT } from "./approval-card.js";
-import { fill, h, labelled } from "./dom.js";
+import { fill, h, labelled, status } from "./dom.js";
 import { callName, callNumber, errorText } from "./format.js";
 import { jsonView } from "./json-view.js";
-import { outputView } from "./output-view.js";
 import { runLink } from "./selection.js";
 
 const list = document.getElementById("approvals");
@@ -25,22 +24,29 @@ function byRun(pending) {
   return [...runs.entries()];
 }
 
+/** What a queue decision did: `{ status, executionId, via }` from the API. */
+function decisionView(path, decided) {
+  const what = path === "approve" ? "Approved" : "Rejected";
+  return h(
+    "p",
+    { class: "queue-decision", "data-status": decided.status },
+    `${what}: run `,
+    h("code", {}, decided.executionId),
+    " is now ",
+    status(decided.status),
+    decided.via === "chat"
+      ? " (it was asked in the chat: its card shows the answer and the chat goes on)."
+      : ".",
+    " ",
+    runLink(decided.executionId),
+  );
+}
+
 export function createApprovals({ refreshAll }) {
   const act = async (path, body) => {
     output.hidden = false;
     try {
-      const answer = await api(path, { method: "POST", body });
-      output.replaceChildren(
-        path === "reject"
-          ? h(
-              "p",
-              {},
-              answer?.rejected
-                ? `Rejected: run ${body.executionId} will not go on.`
-                : "Nothing was rejected: the run no longer waits.",
-            )
-          : outputView(answer),
-      );
+      output.replaceChildren(decisionView(path, await api(path, { method: "POST", body })));
     } catch (error) {
       output.replaceChildren(h("pre", { class: "block error-text" }, errorText(error)));
     }

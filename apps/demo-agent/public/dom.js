@@ -11,7 +11,7 @@ export function h(tag, attributes = {}, ...children) {
       element.setAttribute(name, value === true ? "" : String(value));
     }
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     element.append(child instanceof Node ? child : String(child));
   }
@@ -21,7 +21,7 @@ export function h(tag, attributes = {}, ...children) {
 /** Replaces an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();
-  for (const child of children.flat()) if (child) element.append(child);
+  for (const child of children.flat(Infinity)) if (child) element.append(child);
 }
 
 /** A status word styled by its value (`rolled_back` reads "rolled back"). */

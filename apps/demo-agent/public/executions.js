@@ -52,6 +52,8 @@ export function createExecutions() {
         ),
       ),
     );
+    // a page that opens shows the newest run until the chat or the person picks another
+    if (!selectedRun()) selectRun(runs[0].id, { follow: true });
     markSelected();
   };
   document

@@ -7,7 +7,7 @@ import { jsonView } from "./json-view.js";
 function resultOf(call, openDepth) {
   if (call.error !== undefined)
     return h("pre", { class: "block error-text" }, `error: ${errorText(call.error)}`);
-  if (call.result === undefined) return h("span", { class: "empty" }, "no result (yet)");
+  if (call.result === undefined) return h("span", { class: "empty" }, "none");
   return jsonView(call.result, { openDepth });
 }
 

@@ -10,14 +10,14 @@ const place = (left, width) => `left:${left.toFixed(2)}%;width:${width.toFixed(2
 function row({ className, seq, label, tags = [], mark, note, pick, data = {} }) {
   const attributes = { class: `tl-row ${className}`, "data-seq": seq, ...data };
   const children = [
+    h("span", { class: "tl-label" }, label),
+    h("span", { class: "tl-track" }, mark),
     h(
       "span",
-      { class: "tl-label" },
-      label,
+      { class: "tl-note", title: note ?? "" },
       tags.map((tag) => h("span", { class: `tag ${tag}` }, tag)),
+      note ? ` ${note}` : "",
     ),
-    h("span", { class: "tl-track" }, mark),
-    h("span", { class: "tl-note" }, note ?? ""),
   ];
   if (seq === undefined || !pick) return h("div", attributes, children);
   return h(
@@ -87,7 +87,7 @@ function waitingRow(waiting, start, end, pick) {
       class: "tl-mark wait-mark",
       style: `left:${position(waiting.at, start, end).toFixed(2)}%`,
     }),
-    note: waiting.for === "approval" ? "waits for approval" : "waits for a result",
+    note: waiting.for === "approval" ? "for approval" : "for a result",
     pick,
     data: { "data-kind": "waiting" },
   });
@@ -115,8 +115,9 @@ function passView(pass, pick) {
     h(
       "div",
       { class: "tl-axis", "aria-hidden": "true" },
-      h("span", {}, "0"),
-      h("span", {}, duration(end - pass.start)),
+      h("span", {}),
+      h("span", { class: "tl-axis-scale" }, h("span", {}, "0"), h("span", {}, duration(end - pass.start))),
+      h("span", {}),
     ),
     pass.items.map((item) => itemRow(item, pass.start, end, pick)),
     pass.waiting.map((waiting) => waitingRow(waiting, pass.start, end, pick)),

@@ -15,6 +15,7 @@ function storedOutput(output) {
     return { status: "error", error: output.value };
   }
   if (output?.type === "error-json") return { status: "error", error: output.value };
+  if (output?.type === "execution-denied") return { status: "denied", reason: output.reason };
   return output;
 }
 
@@ -26,6 +27,8 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
   /** the assistant bubble that text deltas go to, until a tool call or the end of the turn */
   let bubble;
   const tools = new Map();
+  /** tool calls that paused for a card: their outcome goes in a view after the card */
+  const continued = new Map();
   const cards = new Map();
   /** the conversation's cards by approvalId, as the agent last sent them */
   const approvals = new Map();
@@ -57,25 +60,52 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
     append(view.element);
     return view;
   };
+  /** where a tool call's progress and outcome go: after its card, once it has one */
+  const target = (toolCallId) => {
+    if (!continued.has(toolCallId)) return tools.get(toolCallId);
+    let view = continued.get(toolCallId);
+    if (!view) {
+      bubble = undefined;
+      view = toolCallView(toolCallId, "", { continued: true });
+      continued.set(toolCallId, view);
+      append(view.element);
+    }
+    return view;
+  };
+  const settleAnswered = (toolCallId, value) => {
+    const view = tools.get(toolCallId);
+    if (!view) return;
+    if (value.approved)
+      view.settle("paused", "Paused for approval: approved, the run goes on below.");
+    else
+      view.settle(
+        "rejected",
+        `Rejected${value.reason ? `: ${value.reason}` : ""}. No waiting call ran.`,
+      );
+  };
   const card = (value) => {
     bubble = undefined;
     approvals.set(value.approvalId, value);
     const existing = cards.get(value.approvalId);
     if (existing) {
-      if (value.answer) existing.answered(value.answer);
+      if (value.answer) answered(value.approvalId, value.answer);
       return;
     }
     const view = approvalCardView(value, (approved, reason) =>
       answer(value.approvalId, approved, reason),
     );
     cards.set(value.approvalId, view);
+    if (!continued.has(value.toolCallId)) continued.set(value.toolCallId, undefined);
+    tools.get(value.toolCallId)?.settle("paused", "Paused: a call waits for your answer below.");
     append(view.element);
+    if (value.answer) settleAnswered(value.toolCallId, value.answer);
   };
-  const answered = (approvalId, value) => {
+  function answered(approvalId, value) {
     const stored = approvals.get(approvalId);
     if (stored && !stored.answer) stored.answer = value;
     cards.get(approvalId)?.answered(value);
-  };
+    if (stored) settleAnswered(stored.toolCallId, value);
+  }
 
   const storedMessage = (stored) => {
     for (const part of partsOf(stored.content)) {
@@ -85,8 +115,10 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
       } else if (part.type === "tool-call") {
         toolCall(part.toolCallId, part.input?.code ?? JSON.stringify(part.input));
       } else if (part.type === "tool-result") {
-        const view = tools.get(part.toolCallId);
         const output = storedOutput(part.output);
+        // a denied call has no outcome of its own: its card says it was rejected
+        if (output?.status === "denied") continue;
+        const view = target(part.toolCallId);
         // a stored preliminary result is progress, not the outcome
         if (output?.status === "running") view?.progress(output);
         else view?.result(output);
@@ -113,6 +145,7 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
     show(history = [], cardList = []) {
       log.replaceChildren();
       tools.clear();
+      continued.clear();
       cards.clear();
       approvals.clear();
       bubble = undefined;
@@ -135,13 +168,13 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
           toolCall(event.toolCallId, event.code);
           return true;
         case "tool-progress":
-          tools.get(event.toolCallId)?.progress(event.progress);
+          target(event.toolCallId)?.progress(event.progress);
           return true;
         case "tool-result":
-          tools.get(event.toolCallId)?.result(event.output);
+          target(event.toolCallId)?.result(event.output);
           return true;
         case "tool-error":
-          tools.get(event.toolCallId)?.error(event.error);
+          target(event.toolCallId)?.error(event.error);
           return true;
         case "approval-request":
           card(event.card);
