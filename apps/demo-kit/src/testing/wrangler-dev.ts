@@ -77,7 +77,13 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     cwd: appDir,
     detached: true, // its own process group, so stop() ends workerd too
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    // no fetch of Request.cf data from the network: the demos run offline
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      NO_COLOR: "1",
+    },
   });
   let log = "";
   child.stdout?.on("data", (chunk: Buffer) => {
