@@ -55,7 +55,9 @@ export function matchScenario(text: string): Scenario {
     return cannot(text, `it is longer than the ${MAX_REQUEST_LENGTH} characters I read`);
   }
   const words = tidyRequest(text);
-  if (HELP.test(words)) return help();
+  // "hi" and "hey" are politeness before a request, and a greeting on their own
+  const greeting = text.trim().replace(/[.!?\s]+$/, "");
+  if (HELP.test(words) || HELP.test(greeting)) return help();
   const matched =
     matchMultiStepScenario(words) ??
     matchTrackerScenario(words) ??

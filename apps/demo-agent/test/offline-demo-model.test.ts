@@ -147,9 +147,14 @@ describe("matchScenario", () => {
     ["add a catalog item Blue mug for 12.50", "add-catalog-item"],
     ["add a new product: Tote bag at $9", "add-catalog-item"],
     ["what can you do?", "help"],
+    ["hi there!", "help"],
+    ["Hey", "help"],
+    ["hey, list my tasks", "list-tasks"],
     ["list my open tasks", "list-tasks-filtered"],
     ["show me the done tasks in infra", "list-tasks-filtered"],
     ["close task 4", "update-status"],
+    ["reopen task 2", "update-status"],
+    ["list my done tasks in infra", "list-tasks-filtered"],
     ["show the products under $20", "list-catalog-by-price"],
     ["Could you please show stats?", "stats"],
     ["create a task for every product under $10", "tasks-for-products"],
@@ -300,5 +305,17 @@ describe("what the scenarios read of the tool's result", () => {
     expect(products.again?.(completed({}))).toBe(false);
     // paused for the page's approvals (the host decides): the answer says where to decide
     expect(products.answer(paused)).toContain("Approve or reject it under Pending approvals.");
+  });
+});
+
+describe("the filters a read takes from the words", () => {
+  it("asks the tracker for the status and project named, and filters open tasks in code", () => {
+    expect(matchScenario("list my done tasks in infra").code).toContain(
+      'await tracker.list_tasks({ projectId: "infra", status: "done" })',
+    );
+    expect(matchScenario("what are my open tasks in the mobile project?").code).toContain(
+      '(await tracker.list_tasks({ projectId: "mobile" })).filter((t) => t.status !== "done")',
+    );
+    expect(matchScenario("show the products at most $12").code).toContain("i.price <= 12");
   });
 });
