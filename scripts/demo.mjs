@@ -17,7 +17,12 @@ async function ask(url, path) {
 async function banner(url) {
   const model = await ask(url, "/api/model");
   const suggestions = (await ask(url, "/api/suggestions")) ?? [];
-  const lines = ["", "  Code Mode demo agent", "", `  Open   ${url.replace("127.0.0.1", "localhost")}`];
+  const lines = [
+    "",
+    "  Code Mode demo agent",
+    "",
+    `  Open   ${url.replace("127.0.0.1", "localhost")}`,
+  ];
   if (model) lines.push(`  Model  ${model.label}`);
   if (model?.provider === "offline") {
     lines.push(
@@ -31,7 +36,11 @@ async function banner(url) {
       lines.push(`    "${prompt}"`, `        ${shows}`);
     }
   }
-  lines.push("", "  Stop with Ctrl+C. The browser demo: npx wrangler dev in apps/demo-browser.", "");
+  lines.push(
+    "",
+    "  Stop with Ctrl+C. The browser demo: npx wrangler dev in apps/demo-browser.",
+    "",
+  );
   console.log(lines.join("\n"));
 }
 
