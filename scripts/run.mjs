@@ -167,4 +167,8 @@ if (builtFor !== abi) {
   if (run("pnpm", ["rebuild"]) !== 0) process.exit(1);
 }
 writeFileSync(abiMark, abi);
+if (task === "demo") {
+  const { runDemo } = await import("./demo.mjs");
+  process.exit(await runDemo({ root, env, args: tasks.demo }));
+}
 process.exit(run("pnpm", tasks[task]));

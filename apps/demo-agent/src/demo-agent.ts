@@ -6,6 +6,7 @@ import type { ChatEvent, ChatRequest } from "./chat-event.ts";
 import { ChatHistory } from "./chat-history.ts";
 import { ChatSession } from "./chat-session.ts";
 import { demoConnectors } from "./demo-connectors.ts";
+import { LEASE_MS, RUN_TIMEOUT_MS } from "./demo-limits.ts";
 import { createDemoStores, type DemoStores } from "./demo-stores.ts";
 import { type AgentApi, handleApi } from "./handle-api.ts";
 import { handleServices } from "./handle-services.ts";
@@ -14,10 +15,6 @@ import { type ModelSettings, type SelectedModel, selectModel } from "./select-mo
 
 /** Messages the page gets when it connects. */
 const HISTORY_SHOWN = 200;
-/** A pass's time limit: a runaway program ends with TIMEOUT after this long. */
-export const RUN_TIMEOUT_MS = 10_000;
-/** How long a pass's lease lasts unrenewed: a run a dead process left running ends this long after. */
-const LEASE_MS = 10_000;
 
 /**
  * The agent: a Durable Object that keeps the tracker, the notes, the catalog, the chat, its approval

@@ -1,191 +1,75 @@
 // The scripted scenarios the offline demo model plays, keyed on the user's words: the program it
 // writes for the `codemode` tool, and the short answer it gives once it has seen the tool's result.
+// Every scenario has a precise pattern; a request none of them reads completely gets a plain "I
+// can't do that" with what it can do, and no program: nothing runs on words it did not understand.
 import { matchCatalogScenario } from "./catalog-scenarios.ts";
+import { matchMultiStepScenario } from "./multi-step-scenarios.ts";
 import { matchNotesScenario } from "./notes-scenarios.ts";
-import { program, type Scenario, unfinished } from "./scenario.ts";
-
-interface TaskLike {
-  id: number;
-  title: string;
-  status: string;
-  priority?: string;
-  projectId?: string;
-}
-
-const PROJECT_WORDS: Array<[RegExp, string]> = [
-  [/\b(mobile|app)\b/i, "mobile"],
-  [/\b(infra|infrastructure|ci)\b/i, "infra"],
-  [/\b(website|site|web)\b/i, "website"],
-];
+import { MAX_REQUEST_LENGTH, tidyRequest, unplaceableIn } from "./request-text.ts";
+import type { Scenario } from "./scenario.ts";
+import { DEMO_SUGGESTIONS } from "./suggestions.ts";
+import { matchTrackerScenario } from "./tracker-scenarios.ts";
 
 export const HELP_TEXT = [
-  "I am the offline demo model: I play a few scripted scenarios so the demo works without an AI provider.",
-  "Try one of these:",
-  '- "list my tasks": a program that reads every task',
-  '- "summarize projects": a program that makes several calls and aggregates them',
-  '- "create a task Write release notes in mobile": a call that needs your approval, so the run pauses',
-  '- "mark task 2 as done": a status change, also approval-gated',
+  "I am the offline demo model: I play a few scripted scenarios so the demo works without an AI provider. I act only on requests I can read completely; anything else I say I cannot do, and change nothing.",
+  "Try one of these (the first four are one program doing many calls):",
+  ...DEMO_SUGGESTIONS.map((s) => `- "${s.prompt}": ${s.shows}`),
+  "Or one step at a time:",
+  '- "list my tasks" (also "list my open tasks", "list my tasks in mobile")',
+  '- "summarize projects": a call per project, aggregated',
   '- "show stats": counts by status and project',
-  '- "search the notes for release": the notes MCP server and the tracker in one program',
+  '- "create a task Write release notes in mobile": needs your approval, so the run pauses',
+  '- "mark task 2 as done": a status change, also approval-gated',
   '- "add a note Deploy freeze: no deploys on Fridays": an MCP tool that runs at once',
   '- "delete note 3": a destructive MCP tool, so the run pauses for your approval',
-  '- "show the catalog": the catalog REST API, called through its OpenAPI document',
-  '- "add a catalog item Blue mug for 12.50": a POST, so the run pauses; rolling it back deletes the item',
+  '- "show the catalog" (or "show the products under $20"): the REST API through its OpenAPI document',
+  'Put a title or a note in quotes to have it taken word for word: create a task "Check all links" in website.',
   "Configure Workers AI or an OpenAI-compatible endpoint to talk to a real model (see the README).",
 ].join("\n");
 
-const statusWords: Record<string, string> = { todo: "to do", doing: "in progress", done: "done" };
+const HELP =
+  /^(?:|help|\?|hi|hello|hey|hello there|hi there|good (?:morning|afternoon|evening)|what can you do|what do you do|who are you|what are you|examples?|menu|start)$/i;
 
-function listTasks(): Scenario {
+const help = (): Scenario => ({ name: "help", answer: () => HELP_TEXT });
+
+const shown = (words: string) => (words.length > 80 ? `${words.slice(0, 80)}…` : words);
+
+/** The refusal: what it could not do and why, that nothing ran, and what it can do instead. */
+export function cannot(words: string, why?: string): Scenario {
+  const reason = why ? `: ${why}` : "";
   return {
-    name: "list-tasks",
-    code: program([
-      "const tasks = await tracker.list_tasks({});",
-      "return tasks.map((t) => ({ id: t.id, title: t.title, status: t.status, priority: t.priority, projectId: t.projectId }));",
-    ]),
-    answer(output) {
-      const problem = unfinished(output, "");
-      if (problem || output?.status !== "completed") return problem ?? "";
-      const tasks = output.result as TaskLike[];
-      const counts = Object.entries(statusWords)
-        .map(([status, words]) => `${tasks.filter((t) => t.status === status).length} ${words}`)
-        .join(", ");
-      const lines = tasks.map(
-        (t) => `- #${t.id} ${t.title} (${t.status}, ${t.priority}, ${t.projectId})`,
-      );
-      return [`You have ${tasks.length} tasks: ${counts}.`, ...lines].join("\n");
-    },
+    name: "cannot",
+    answer: () =>
+      [
+        `I can't do that. I am the offline demo model, a script that plays a fixed set of requests, and I could not read "${shown(words)}" as one of them${reason}. I ran nothing and changed nothing.`,
+        "What I can do, for example:",
+        ...DEMO_SUGGESTIONS.map((s) => `- "${s.prompt}"`),
+        'Say "help" for the whole list, or configure an AI provider to talk to a real model.',
+      ].join("\n"),
   };
 }
 
-function summarizeProjects(): Scenario {
-  return {
-    name: "summarize-projects",
-    code: program([
-      "const projects = await tracker.list_projects({});",
-      "const summary = [];",
-      "for (const project of projects) {",
-      "  const tasks = await tracker.list_tasks({ projectId: project.id });",
-      '  const done = tasks.filter((t) => t.status === "done").length;',
-      "  summary.push({ project: project.name, total: tasks.length, done, open: tasks.length - done });",
-      "}",
-      "return summary;",
-    ]),
-    answer(output) {
-      const problem = unfinished(output, "");
-      if (problem || output?.status !== "completed") return problem ?? "";
-      const rows = output.result as Array<{
-        project: string;
-        total: number;
-        done: number;
-        open: number;
-      }>;
-      const open = rows.reduce((sum, row) => sum + row.open, 0);
-      return [
-        `${rows.length} projects, ${open} open tasks in all:`,
-        ...rows.map((r) => `- ${r.project}: ${r.total} tasks, ${r.done} done, ${r.open} open`),
-      ].join("\n");
-    },
-  };
-}
-
-function stats(): Scenario {
-  return {
-    name: "stats",
-    code: program(["return await tracker.stats({});"]),
-    answer(output) {
-      const problem = unfinished(output, "");
-      if (problem || output?.status !== "completed") return problem ?? "";
-      const result = output.result as {
-        total: number;
-        byStatus: Record<string, number>;
-        byProject: Record<string, number>;
-      };
-      const part = (counts: Record<string, number>) =>
-        Object.entries(counts)
-          .map(([key, n]) => `${key} ${n}`)
-          .join(", ");
-      return `${result.total} tasks. By status: ${part(result.byStatus)}. By project: ${part(result.byProject)}.`;
-    },
-  };
-}
-
-function createTask(title: string, projectId: string): Scenario {
-  return {
-    name: "create-task",
-    code: program([
-      "const projects = await tracker.list_projects({});",
-      `const project = projects.find((p) => p.id === ${JSON.stringify(projectId)}) ?? projects[0];`,
-      `return await tracker.create_task({ projectId: project.id, title: ${JSON.stringify(title)} });`,
-    ]),
-    answer(output) {
-      const problem = unfinished(output, `I asked to create "${title}" in ${projectId}.`);
-      if (problem || output?.status !== "completed") return problem ?? "";
-      const task = output.result as TaskLike;
-      return `Created task #${task.id} "${task.title}".`;
-    },
-  };
-}
-
-function updateStatus(id: number, status: string): Scenario {
-  return {
-    name: "update-status",
-    code: program([
-      `const task = await tracker.get_task({ id: ${id} });`,
-      `const change = await tracker.update_task_status({ id: task.id, status: ${JSON.stringify(status)} });`,
-      "return { title: task.title, ...change };",
-    ]),
-    answer(output) {
-      const problem = unfinished(output, `I asked to move task #${id} to ${status}.`);
-      if (problem || output?.status !== "completed") return problem ?? "";
-      const change = output.result as { title: string; previousStatus: string; status: string };
-      return `Task #${id} "${change.title}" moved from ${change.previousStatus} to ${change.status}.`;
-    },
-  };
-}
-
-function help(): Scenario {
-  return { name: "help", answer: () => HELP_TEXT };
-}
-
-/** Splits "create a task X in mobile" into its title and project. */
-function parseCreate(rest: string): { title: string; projectId: string } {
-  let title = rest.trim().replace(/[.!?]+$/, "");
-  let projectId = "website";
-  const suffix = /\s+(?:in|for|on|to)\s+(?:the\s+)?([\w-]+)(?:\s+project)?\s*$/i.exec(title);
-  if (suffix) {
-    const word = suffix[1] ?? "";
-    const match = PROJECT_WORDS.find(([pattern]) => pattern.test(word));
-    if (match) {
-      projectId = match[1];
-      title = title.slice(0, suffix.index);
-    }
-  }
-  title = title
-    .replace(/^(?:called|named|titled)\s+/i, "")
-    .replace(/^[:\s"'“]+|["'”.!\s]+$/g, "")
-    .trim();
-  return { title: title || "New task", projectId };
-}
-
-/** The scenario the user's words ask for; anything unknown gets the help text. */
+/** The scenario the user's words ask for; a greeting or "help" gets the help text. */
 export function matchScenario(text: string): Scenario {
-  const words = text.trim();
-  const create = /\b(?:create|add|new)\s+(?:a\s+)?(?:new\s+)?task\b[:\s]*(.*)$/is.exec(words);
-  if (create) {
-    const { title, projectId } = parseCreate(create[1] ?? "");
-    return createTask(title, projectId);
+  if (text.length > MAX_REQUEST_LENGTH) {
+    return cannot(text, `it is longer than the ${MAX_REQUEST_LENGTH} characters I read`);
   }
-  const move = /\b(?:mark|move|set)\s+task\s+#?(\d+)\s+(?:as\s+|to\s+)?(todo|doing|done)\b/i.exec(
+  const words = tidyRequest(text);
+  // "hi" and "hey" are politeness before a request, and a greeting on their own
+  const greeting = text.trim().replace(/[.!?\s]+$/, "");
+  if (HELP.test(words) || HELP.test(greeting)) return help();
+  const matched =
+    matchMultiStepScenario(words) ??
+    matchTrackerScenario(words) ??
+    matchNotesScenario(words) ??
+    matchCatalogScenario(words);
+  if (matched && !("cannot" in matched)) return matched;
+  if (matched) return cannot(words, matched.cannot);
+  const unplaceable = unplaceableIn(words);
+  return cannot(
     words,
+    unplaceable.length > 0
+      ? `it holds ${unplaceable.join(" and ")}, beyond the patterns I know`
+      : undefined,
   );
-  if (move) return updateStatus(Number(move[1]), (move[2] ?? "done").toLowerCase());
-  const other = matchNotesScenario(words) ?? matchCatalogScenario(words);
-  if (other) return other;
-  if (/\b(summar\w*|overview)\b/i.test(words) || /\bprojects?\b/i.test(words)) {
-    return summarizeProjects();
-  }
-  if (/\b(stats|statistics|how many|count)\b/i.test(words)) return stats();
-  if (/\btasks?\b/i.test(words)) return listTasks();
-  return help();
 }

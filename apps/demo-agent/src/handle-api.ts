@@ -3,6 +3,7 @@ import type { CodemodeRuntime } from "codemode";
 import type { DemoStores } from "./demo-stores.ts";
 import { rollbackMessage } from "./rollback-message.ts";
 import type { RunEvents } from "./run-events.ts";
+import { DEMO_SUGGESTIONS } from "./suggestions.ts";
 
 /** What a decision from the page's queue did (through the chat when the chat asked for it). */
 export interface QueueDecision {
@@ -62,6 +63,7 @@ type Handler = (request: Request, match: RegExpExecArray, api: AgentApi) => Prom
 
 const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
   ["GET", /^\/api\/model$/, async (_r, _m, api) => json(api.model())],
+  ["GET", /^\/api\/suggestions$/, async () => json(DEMO_SUGGESTIONS)],
   [
     "POST",
     /^\/api\/run$/,

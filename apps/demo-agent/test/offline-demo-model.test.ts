@@ -5,7 +5,8 @@ import { generateText, stepCountIs, streamText } from "ai";
 import type { CodeModeOutput } from "codemode";
 import { describe, expect, it } from "vitest";
 import { HELP_TEXT, matchScenario } from "../src/demo-scenarios.ts";
-import { offlineAgentModel } from "../src/offline-demo-model.ts";
+import { offlineAgentModel, toolOutcomeOf } from "../src/offline-demo-model.ts";
+import type { ToolOutcome } from "../src/scenario.ts";
 
 const completed = (result: unknown): CodeModeOutput => ({
   status: "completed",
@@ -25,12 +26,22 @@ async function ask(prompt: string, output: (code: string) => CodeModeOutput) {
 }
 
 describe("the offline demo model with the agent's scenarios", () => {
-  it("answers anything it does not know with the help text, without a tool call", async () => {
+  it("answers a greeting with the help text, without a tool call", async () => {
     const { codes, text, steps } = await ask("hello there", () => completed(null));
     expect(codes).toEqual([]);
     expect(steps).toBe(1);
     expect(text).toBe(HELP_TEXT);
     expect(text).toContain("list my tasks");
+  });
+
+  it("says plainly that it cannot do a request it does not read, and calls no tool", async () => {
+    const { codes, text, steps } = await ask("book me a flight to Lisbon", () => completed(null));
+    expect(codes).toEqual([]);
+    expect(steps).toBe(1);
+    expect(text).toMatch(/^I can't do that\. I am the offline demo model/);
+    expect(text).toContain('"book me a flight to Lisbon"');
+    expect(text).toContain("I ran nothing and changed nothing.");
+    expect(text).toContain('- "list my open tasks and close the oldest one"');
   });
 
   it("lists tasks with one call and answers from the real result", async () => {
@@ -136,6 +147,21 @@ describe("matchScenario", () => {
     ["add a catalog item Blue mug for 12.50", "add-catalog-item"],
     ["add a new product: Tote bag at $9", "add-catalog-item"],
     ["what can you do?", "help"],
+    ["hi there!", "help"],
+    ["Hey", "help"],
+    ["hey, list my tasks", "list-tasks"],
+    ["list my open tasks", "list-tasks-filtered"],
+    ["show me the done tasks in infra", "list-tasks-filtered"],
+    ["close task 4", "update-status"],
+    ["reopen task 2", "update-status"],
+    ["list my done tasks in infra", "list-tasks-filtered"],
+    ["show the products under $20", "list-catalog-by-price"],
+    ["Could you please show stats?", "stats"],
+    ["create a task for every product under $10", "tasks-for-products"],
+    ["list my open tasks and close the oldest one", "close-oldest-open-task"],
+    ["add a note summarising the catalog's cheapest item", "note-cheapest-item"],
+    ["report on each project", "project-report"],
+    ["book me a flight", "cannot"],
   ])("%s → %s", (text, name) => {
     expect(matchScenario(text).name).toBe(name);
   });
@@ -153,9 +179,11 @@ describe("matchScenario", () => {
     const code = matchScenario("add a catalog item Blue mug for 12.50").code ?? "";
     expect(code).toContain('await catalog.listItems({ q: "Blue mug" })');
     expect(code).toContain('await catalog.createItem({ body: { name: "Blue mug", price: 12.5 } })');
-    expect(matchScenario("add an item to the catalog: Tote bag").code).toContain(
-      '{ name: "Tote bag", price: 10 }',
+    expect(matchScenario("add an item to the catalog: Tote bag at $9").code).toContain(
+      '{ name: "Tote bag", price: 9 }',
     );
+    // no price, no write: the model does not make one up
+    expect(matchScenario("add an item to the catalog: Tote bag").name).toBe("cannot");
   });
 
   it("splits a note into its title and text", () => {
@@ -177,5 +205,117 @@ describe("matchScenario", () => {
     expect(matchScenario("create a task Polish the website").code).toContain(
       'title: "Polish the website"',
     );
+  });
+});
+
+describe("what the scenarios read of the tool's result", () => {
+  const create = () => matchScenario("create a task Write release notes in mobile");
+
+  it("reads the compact model output of every status, and the AI SDK's denial", () => {
+    expect(
+      toolOutcomeOf({
+        type: "json",
+        value: { status: "completed", executionId: "e1", result: [1], logs: ["hi"] },
+      }),
+    ).toEqual({ status: "completed", executionId: "e1", result: [1], logs: ["hi"] });
+    expect(
+      toolOutcomeOf({
+        type: "json",
+        value: {
+          status: "paused",
+          executionId: "e2",
+          pending: [{ seq: 1, connector: "tracker", method: "create_task", args: { title: "A" } }],
+          next: "call codemode again with exactly the same code",
+        },
+      }),
+    ).toEqual({
+      status: "paused",
+      executionId: "e2",
+      pending: [{ seq: 1, connector: "tracker", method: "create_task", args: { title: "A" } }],
+      next: "call codemode again with exactly the same code",
+    });
+    expect(
+      toolOutcomeOf({ type: "json", value: { status: "error", executionId: "e3", error: "x" } }),
+    ).toEqual({ status: "error", executionId: "e3", error: "x" });
+    expect(toolOutcomeOf({ type: "execution-denied", reason: "not now" })).toEqual({
+      status: "denied",
+      reason: "not now",
+    });
+    expect(toolOutcomeOf({ type: "execution-denied" })).toEqual({ status: "denied" });
+    expect(toolOutcomeOf({ type: "error-text", value: "boom" })).toEqual({
+      status: "error",
+      executionId: "",
+      error: "boom",
+    });
+    expect(toolOutcomeOf({ type: "error-json", value: { message: "boom" } })).toMatchObject({
+      status: "error",
+      error: '{"message":"boom"}',
+    });
+  });
+
+  it("says when a result is not a run's outcome, instead of guessing", () => {
+    for (const output of [
+      { type: "json" as const, value: 42 },
+      { type: "json" as const, value: { status: "running" } },
+      { type: "text" as const, value: "done!" },
+      { type: "content" as const, value: [] },
+    ]) {
+      const outcome = toolOutcomeOf(output);
+      expect(outcome).toMatchObject({ status: "error", executionId: "" });
+      expect(create().answer(outcome)).toMatch(/^The codemode tool failed: its result was /);
+    }
+  });
+
+  it("answers a rejection truthfully, with the reason", () => {
+    expect(create().answer({ status: "denied", reason: "wrong project" })).toBe(
+      'You rejected creating the task "Write release notes" in mobile (your reason: "wrong project"). The run stopped there, so that call did not run; nothing was changed: before it the program had only read data.',
+    );
+    expect(matchScenario("delete note 3").answer({ status: "denied" })).toMatch(
+      /^You rejected deleting note #3\. The run stopped there/,
+    );
+  });
+
+  it("after approved creations, says that those were made when a later one is rejected", () => {
+    const products = matchScenario("create a task for every product under $30");
+    const pausedAt = (seq: number, title: string): ToolOutcome => ({
+      status: "paused",
+      executionId: "exec_call_1",
+      pending: [
+        { seq, connector: "tracker", method: "create_task", args: { projectId: "website", title } },
+      ],
+      next: "again",
+    });
+    const earlier = [pausedAt(3, "B (B-2)"), pausedAt(4, "C (C-3)")];
+    const answer = products.answer({ status: "denied" }, earlier);
+    expect(answer).toContain(
+      'You rejected tracker.create_task({"projectId":"website","title":"C (C-3)"}). The run stopped there',
+    );
+    expect(answer).toContain("the 2 tasks you approved before it were created and stay");
+    expect(products.answer({ status: "denied" }, [])).toContain(
+      "You rejected creating the first task. The run stopped there, so that call did not run; nothing was changed",
+    );
+  });
+
+  it("continues a run that paused again after an approval, and only that", () => {
+    const products = matchScenario("create a task for every product under $10");
+    const paused: ToolOutcome = { status: "paused", executionId: "e", pending: [] };
+    expect(products.again?.({ ...paused, next: "repeat the call" })).toBe(true);
+    expect(products.again?.(paused)).toBe(false);
+    expect(products.again?.({ status: "denied" })).toBe(false);
+    expect(products.again?.(completed({}))).toBe(false);
+    // paused for the page's approvals (the host decides): the answer says where to decide
+    expect(products.answer(paused)).toContain("Approve or reject it under Pending approvals.");
+  });
+});
+
+describe("the filters a read takes from the words", () => {
+  it("asks the tracker for the status and project named, and filters open tasks in code", () => {
+    expect(matchScenario("list my done tasks in infra").code).toContain(
+      'await tracker.list_tasks({ projectId: "infra", status: "done" })',
+    );
+    expect(matchScenario("what are my open tasks in the mobile project?").code).toContain(
+      '(await tracker.list_tasks({ projectId: "mobile" })).filter((t) => t.status !== "done")',
+    );
+    expect(matchScenario("show the products at most $12").code).toContain("i.price <= 12");
   });
 });

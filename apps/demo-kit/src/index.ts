@@ -2,6 +2,7 @@
 // helpers and the model selection. The end-to-end test helpers are in "@codemode/demo-kit/testing".
 export type { ModelInfo, ModelProvider } from "./model-info.ts";
 export {
+  MAX_TOOL_CALLS_PER_TURN,
   OFFLINE_MODEL_LABEL,
   OfflineDemoModel,
   type OfflineDemoModelOptions,

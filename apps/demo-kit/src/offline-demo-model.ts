@@ -44,10 +44,50 @@ const textOf = (message: LanguageModelV3Message | undefined): string => {
     .trim();
 };
 
+/** How many times one turn calls the tool (the first call and the repeats of a paused run). */
+export const MAX_TOOL_CALLS_PER_TURN = 12;
+
+/** The `code` of a tool call's input, which the prompt holds parsed or as JSON text. */
+function codeOf(input: unknown): string | undefined {
+  let value = input;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  const code = (value as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** What the messages after the user's last one hold: the tool's calls and results, in order. */
+interface Turn {
+  calls: Array<{ toolCallId: string; code: string | undefined }>;
+  results: Array<{ toolCallId: string; output: LanguageModelV3ToolResultOutput }>;
+}
+
+function turnOf(messages: readonly LanguageModelV3Message[], toolName: string): Turn {
+  const turn: Turn = { calls: [], results: [] };
+  for (const message of messages) {
+    if (message.role !== "assistant" && message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-call" && part.toolName === toolName) {
+        turn.calls.push({ toolCallId: part.toolCallId, code: codeOf(part.input) });
+      } else if (part.type === "tool-result" && part.toolName === toolName) {
+        turn.results.push({ toolCallId: part.toolCallId, output: part.output });
+      }
+    }
+  }
+  return turn;
+}
+
 /**
  * A scripted language model (AI SDK LanguageModelV3) for the demos without an AI provider. It reads
  * the user's last message, writes the matching scenario's program as a call of the code tool, and
- * once the tool's result is in the prompt, answers with a short text built from that real result.
+ * once the tool's result is in the prompt, answers with a short text built from that real result,
+ * or, when the scenario asks for it (a run that paused again), calls the tool again with the same
+ * code.
  */
 export class OfflineDemoModel<Output = unknown> implements LanguageModelV3 {
   readonly specificationVersion = "v3";
@@ -57,37 +97,56 @@ export class OfflineDemoModel<Output = unknown> implements LanguageModelV3 {
 
   constructor(private readonly options: OfflineDemoModelOptions<Output>) {}
 
-  /** The tool's output in a tool message, whatever shape the result part took. */
-  private outputOf(message: LanguageModelV3Message): Output | undefined {
-    if (message.role !== "tool") return undefined;
-    for (const part of message.content) {
-      if (part.type === "tool-result") return this.options.readOutput(part.output);
+  private toolCall(toolName: string, code: string): LanguageModelV3Content {
+    return {
+      type: "tool-call",
+      toolCallId: `call_${crypto.randomUUID().slice(0, 8)}`,
+      toolName,
+      input: JSON.stringify({ code }),
+    };
+  }
+
+  /** The scenario's answer; a scenario that cannot read the output says so rather than failing. */
+  private answer(
+    scenario: Scenario<Output>,
+    output: Output | undefined,
+    earlier: readonly Output[],
+  ): LanguageModelV3Content {
+    let text: string;
+    try {
+      text = scenario.answer(output, earlier);
+    } catch (error) {
+      text = `I could not read the tool's result (${(error as Error).message}), so I cannot say what it did; the run's journal shows every call it made.`;
     }
-    return undefined;
+    return { type: "text", text };
   }
 
   /** What the model says next: a tool call on a new question, a text once the tool has answered. */
   private reply(options: LanguageModelV3CallOptions): LanguageModelV3Content[] {
     const toolName = this.options.toolName ?? "codemode";
     const prompt = options.prompt;
-    const lastUser = [...prompt].reverse().find((m) => m.role === "user");
-    const scenario = this.options.match(textOf(lastUser));
-    const last = prompt[prompt.length - 1];
+    const userAt = prompt.findLastIndex((m) => m.role === "user");
+    const scenario = this.options.match(textOf(prompt[userAt]));
     const hasTool = options.tools?.some((t) => t.name === toolName) ?? false;
+    const last = prompt[prompt.length - 1];
     if (last?.role === "tool") {
-      return [{ type: "text", text: scenario.answer(this.outputOf(last)) }];
+      const turn = turnOf(prompt.slice(userAt + 1), toolName);
+      const outputs = turn.results.map((result) => this.options.readOutput(result.output));
+      const latest = turn.results.at(-1);
+      const output = outputs.at(-1);
+      const earlier = outputs.slice(0, -1).filter((o): o is Output => o !== undefined);
+      if (latest && output !== undefined && hasTool && scenario.again?.(output) === true) {
+        const code = turn.calls.find((call) => call.toolCallId === latest.toolCallId)?.code;
+        if (code !== undefined && turn.calls.length < MAX_TOOL_CALLS_PER_TURN) {
+          return [this.toolCall(toolName, code)];
+        }
+      }
+      return [this.answer(scenario, output, earlier)];
     }
     if (scenario.code === undefined || !hasTool) {
-      return [{ type: "text", text: scenario.answer(undefined) }];
+      return [this.answer(scenario, undefined, [])];
     }
-    return [
-      {
-        type: "tool-call",
-        toolCallId: `call_${crypto.randomUUID().slice(0, 8)}`,
-        toolName,
-        input: JSON.stringify({ code: scenario.code }),
-      },
-    ];
+    return [this.toolCall(toolName, scenario.code)];
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {

@@ -4,6 +4,7 @@ import type { LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { generateText, stepCountIs, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import {
+  MAX_TOOL_CALLS_PER_TURN,
   OFFLINE_MODEL_LABEL,
   OfflineDemoModel,
   program,
@@ -87,6 +88,124 @@ describe("OfflineDemoModel", () => {
     expect(codes).toHaveLength(1);
     expect(kinds.filter((kind) => kind === "text-delta").length).toBeGreaterThan(2);
     expect(await result.text).toBe("There are 12 items.");
+  });
+});
+
+/** A script whose one scenario repeats its call while the tool says "again". */
+const repeating: ScenarioScript<Output> = {
+  match: (): Scenario<Output> => ({
+    name: "loop",
+    code: "async () => step()",
+    again: (output) => output.ok && output.value === "again",
+    answer(output, earlier = []) {
+      if (!output?.ok) return "failed";
+      if (output.value === "boom") throw new Error("unexpected shape");
+      return `${String(output.value)} after ${earlier.length} earlier results`;
+    },
+  }),
+  // a tool that returns a string gives the model a text part
+  readOutput: (output) =>
+    output.type === "text" || output.type === "json"
+      ? { ok: true, value: output.value }
+      : script.readOutput(output),
+};
+
+describe("OfflineDemoModel, repeating a call", () => {
+  it("calls the tool again with the same code while the scenario asks, then answers", async () => {
+    let n = 0;
+    const { codes, tools } = recordingCodeTool(() => (++n < 3 ? "again" : "done"));
+    const result = await generateText({
+      model: new OfflineDemoModel(repeating),
+      tools,
+      prompt: "go",
+      stopWhen: stepCountIs(10),
+    });
+    expect(codes).toEqual(["async () => step()", "async () => step()", "async () => step()"]);
+    expect(result.text).toBe("done after 2 earlier results");
+  });
+
+  it("stops repeating at MAX_TOOL_CALLS_PER_TURN calls and answers from the last result", async () => {
+    const { codes, tools } = recordingCodeTool(() => "again");
+    const result = await generateText({
+      model: new OfflineDemoModel(repeating),
+      tools,
+      prompt: "go",
+      stopWhen: stepCountIs(MAX_TOOL_CALLS_PER_TURN + 5),
+    });
+    expect(codes).toHaveLength(MAX_TOOL_CALLS_PER_TURN);
+    expect(result.text).toBe(`again after ${MAX_TOOL_CALLS_PER_TURN - 1} earlier results`);
+  });
+
+  it("counts only this turn's results, and repeats the code of the call the result answers", async () => {
+    const { codes, tools } = recordingCodeTool(() => "done");
+    const result = await generateText({
+      model: new OfflineDemoModel(repeating),
+      tools,
+      messages: [
+        { role: "user", content: "go" },
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: "old",
+              toolName: "codemode",
+              input: { code: "old()" },
+            },
+          ],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "old",
+              toolName: "codemode",
+              output: { type: "json", value: "done" },
+            },
+          ],
+        },
+        { role: "assistant", content: "done after 0 earlier results" },
+        { role: "user", content: "go again" },
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: "new",
+              toolName: "codemode",
+              input: { code: "new()" },
+            },
+          ],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "new",
+              toolName: "codemode",
+              output: { type: "json", value: "again" },
+            },
+          ],
+        },
+      ],
+      stopWhen: stepCountIs(4),
+    });
+    // the repeat carries the code of the call that paused, not the scenario's own
+    expect(codes).toEqual(["new()"]);
+    expect(result.text).toBe("done after 1 earlier results");
+  });
+
+  it("says it cannot read a result its scenario fails on, rather than failing the turn", async () => {
+    const { tools } = recordingCodeTool(() => "boom");
+    const result = await generateText({
+      model: new OfflineDemoModel(repeating),
+      tools,
+      prompt: "go",
+      stopWhen: stepCountIs(4),
+    });
+    expect(result.text).toMatch(/^I could not read the tool's result \(unexpected shape\)/);
   });
 });
 

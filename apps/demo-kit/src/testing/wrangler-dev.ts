@@ -12,6 +12,8 @@ export interface DevServer {
   /** what wrangler printed, for failure messages */
   output(): string;
   stop(): Promise<void>;
+  /** ends wrangler and workerd at once (SIGKILL), as a crash would; the state folder stays */
+  kill(): Promise<void>;
 }
 
 export interface WranglerDevOptions {
@@ -22,6 +24,11 @@ export interface WranglerDevOptions {
   /** the path polled until it answers 2xx (default /api/model) */
   readyPath?: string;
   timeoutMs?: number;
+  /**
+   * the local state folder (Durable Object SQLite and the rest): given, it is kept when the server
+   * stops, so another server can start over the same state; default a temporary folder, removed
+   */
+  stateDir?: string;
 }
 
 function freePort(): Promise<number> {
@@ -59,7 +66,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     "wrangler.js",
   );
   const port = await freePort();
-  const state = await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`));
+  const state = options.stateDir ?? (await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`)));
   const vars = { MODEL_PROVIDER: "offline", ...options.vars };
   const args = [
     wranglerBin,
@@ -77,7 +84,13 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     cwd: appDir,
     detached: true, // its own process group, so stop() ends workerd too
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    // no fetch of Request.cf data from the network: the demos run offline
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      NO_COLOR: "1",
+    },
   });
   let log = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -96,7 +109,11 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
       await exited(child);
       clearTimeout(timer);
       killGroup(child, "SIGKILL"); // anything left in the group
-      await rm(state, { recursive: true, force: true });
+      if (!options.stateDir) await rm(state, { recursive: true, force: true });
+    },
+    async kill() {
+      killGroup(child, "SIGKILL");
+      await exited(child);
     },
   };
 

@@ -1,0 +1,100 @@
+// Runaway code against the real agent under `wrangler dev` (local workerd enforces no CPU limit):
+// an endless loop ends with TIMEOUT within the pass's limit while the agent keeps answering, and a
+// run a dead process left running ends once the agent starts again over the same state.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type DevServer, startWranglerDev } from "@codemode/demo-kit/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_TIMEOUT_MS } from "../src/demo-limits.ts";
+
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Slack on top of the pass's limit: a shared machine, and the request around the run. */
+const MARGIN_MS = 5_000;
+
+async function post(server: DevServer, path: string, body: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+describe("runaway code in the demo agent", () => {
+  let state: string;
+  let server: DevServer;
+  beforeAll(async () => {
+    state = await mkdtemp(join(tmpdir(), "demo-agent-runaway-"));
+    server = await startWranglerDev({ appDir, stateDir: state });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(state, { recursive: true, force: true });
+  });
+
+  it("ends an endless loop with TIMEOUT within its limit, and answers other requests meanwhile", async () => {
+    const run = timed(() => post(server, "/api/run", { code: "async () => { while (true) {} }" }));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // while the loop spins, the agent answers: the tracker and the list of runs
+    const tracker = await timed(async () => (await fetch(`${server.url}/api/tracker`)).json());
+    expect((tracker.value as { tasks: unknown[] }).tasks.length).toBeGreaterThan(0);
+    expect(tracker.ms).toBeLessThan(RUN_TIMEOUT_MS / 2);
+    const runs = await fetch(`${server.url}/api/executions`);
+    expect(runs.status).toBe(200);
+    const { value: output, ms } = await run;
+    expect(output).toMatchObject({ status: "error", error: expect.stringMatching(/time/i) });
+    expect(ms).toBeLessThan(RUN_TIMEOUT_MS + MARGIN_MS);
+  }, 60_000);
+
+  it("ends a loop in a synchronous helper too, within the limit", async () => {
+    const { value, ms } = await timed(() =>
+      post(server, "/api/run", {
+        code: "async () => { const spin = () => { for (;;) {} }; spin(); return 'escaped'; }",
+      }),
+    );
+    expect(value).toMatchObject({ status: "error", error: expect.stringMatching(/time/i) });
+    expect(ms).toBeLessThan(RUN_TIMEOUT_MS + MARGIN_MS);
+    // and the agent is well afterwards
+    expect(await post(server, "/api/run", { code: "async () => 1 + 1" })).toMatchObject({
+      status: "completed",
+      result: 2,
+    });
+  }, 60_000);
+
+  it("ends a run that a dead process left running once the agent starts again", async () => {
+    void post(server, "/api/run", {
+      code: "async () => { await new Promise((resolve) => setTimeout(resolve, 8000)); return 'late'; }",
+    }).catch(() => undefined);
+    let runningId: string | undefined;
+    for (let tries = 0; tries < 40 && !runningId; tries++) {
+      const runs = (await (await fetch(`${server.url}/api/executions`)).json()) as Array<{
+        id: string;
+        status: string;
+      }>;
+      runningId = runs.find((run) => run.status === "running")?.id;
+      if (!runningId) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(runningId).toBeDefined();
+    // the process dies in the middle of the pass
+    await server.kill();
+    server = await startWranglerDev({ appDir, stateDir: state });
+    const deadline = Date.now() + 40_000;
+    let status = "running";
+    while (status === "running" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const run = (await (await fetch(`${server.url}/api/executions/${runningId}`)).json()) as {
+        status: string;
+      };
+      status = run.status;
+    }
+    expect(status).toBe("error");
+  }, 120_000);
+});
