@@ -96,6 +96,7 @@ export function startChat({ onChanged }) {
           transcript.show(event.history, event.approvals);
           const turn = event.inProgress;
           busy(Boolean(turn));
+          log.dataset.resumed = turn ? "true" : "false";
           if (turn) {
             // a turn streams now: what it has sent so far, then the live events that follow
             if (!turn.events?.some((item) => item.type === "user") && turn.text) {

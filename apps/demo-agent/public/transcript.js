@@ -29,6 +29,8 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
   const tools = new Map();
   /** tool calls that paused for a card: their outcome goes in a view after the card */
   const continued = new Map();
+  /** the view each tool call paused in, for its card's answer */
+  const latest = new Map();
   const cards = new Map();
   /** the conversation's cards by approvalId, as the agent last sent them */
   const approvals = new Map();
@@ -72,8 +74,9 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
     }
     return view;
   };
+  /** the view a card's answer settles: the tool call, or its newest continuation */
   const settleAnswered = (toolCallId, value) => {
-    const view = tools.get(toolCallId);
+    const view = latest.get(toolCallId);
     if (!view) return;
     if (value.approved)
       view.settle("paused", "Paused for approval: approved, the run goes on below.");
@@ -95,8 +98,11 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
       answer(value.approvalId, approved, reason),
     );
     cards.set(value.approvalId, view);
-    if (!continued.has(value.toolCallId)) continued.set(value.toolCallId, undefined);
-    tools.get(value.toolCallId)?.settle("paused", "Paused: a call waits for your answer below.");
+    // the view that paused: the tool call, or (a loop of gated calls) the run's newest continuation
+    const paused = continued.get(value.toolCallId) ?? tools.get(value.toolCallId);
+    paused?.settle("paused", "Paused: a call waits for your answer below.");
+    if (paused) latest.set(value.toolCallId, paused);
+    continued.set(value.toolCallId, undefined);
     append(view.element);
     if (value.answer) settleAnswered(value.toolCallId, value.answer);
   };
@@ -146,6 +152,7 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
       log.replaceChildren();
       tools.clear();
       continued.clear();
+      latest.clear();
       cards.clear();
       approvals.clear();
       bubble = undefined;

@@ -1,12 +1,14 @@
 // The MCP and OpenAPI connectors as a person uses them: `wrangler dev` with the offline model, the
 // page in Chromium. The notes MCP server the Worker serves at /mcp and its catalog REST API (described
-// by /openapi.json), each through the chat, the code box and an approval on the page; the catalog's
-// POST shows in the journal and rolls back. Screenshots go to test-results/.
+// by /openapi.json), each through the chat, the code box and an approval from the page's queue (the
+// chat's card shows the answer); the catalog's POST shows in the journal and rolls back after its
+// preview. Screenshots go to test-results/.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DevServer, eventually, pageSession } from "@codemode/demo-kit/testing";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { andTheTurn, jsonField, openPanel } from "./demo-page-helpers.ts";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -24,6 +26,8 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
     await page.goto(server.url);
     await page.waitForSelector("body[data-ready]");
     await page.waitForSelector("#connection.online");
+    await openPanel(page, "connectors-panel");
+    await page.locator('[data-connector="notes"] > summary').click();
     const notes = page.locator('[data-connector="notes"] pre');
     await notes.waitFor();
     expect(await notes.textContent()).toContain(
@@ -44,33 +48,36 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
     expect(await call.locator(".tool-code").textContent()).toContain(
       'await notes.search_notes({ query: "release" })',
     );
-    expect(await call.locator(".tool-output").textContent()).toContain('"status": "completed"');
+    expect(await call.getAttribute("data-state")).toBe("completed");
     const answer = await page.locator('.msg[data-role="assistant"]').last().textContent();
     expect(answer).toContain('2 notes mention "release":');
     expect(answer).toContain("note #1 Release checklist");
 
-    await page
-      .locator("#executions li[data-execution]", { hasText: "search_notes" })
-      .first()
-      .click();
-    await page.waitForSelector("#execution-detail .execution-code:has-text('search_notes')");
-    const rows = page.locator("#execution-detail table.journal tbody tr");
+    const run = page.locator("#executions li[data-execution]", { hasText: "search_notes" }).first();
+    await run.click();
+    await eventually(() => page.locator("#run-detail h2 code").textContent()).toBe(
+      await run.getAttribute("data-execution"),
+    );
+    const rows = page.locator("#run-detail table.journal tbody tr");
     await eventually(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toMatch(/^0notes\.search_notesapplied/);
-    expect(await rows.nth(1).textContent()).toMatch(/^1tracker\.list_tasksapplied/);
+    expect(await rows.nth(0).textContent()).toMatch(/^1notes\.search_notesapplied/);
+    expect(await rows.nth(1).textContent()).toMatch(/^2tracker\.list_tasksapplied/);
     await screenshot("chat-search-notes");
   });
 
   it("runs code over the notes and the catalog, and serves /mcp to outside MCP clients", async () => {
+    await openPanel(page, "run-panel");
     await page.fill(
       "#run-code",
       "async () => [(await notes.get_note({ id: 4 })).title, (await catalog.listItems({ maxPrice: 10 }))[0].name]",
     );
     await page.click("#run-button");
-    await eventually(() => page.locator("#run-output").textContent()).toContain('"status"');
-    const ran = await page.locator("#run-output").textContent();
-    expect(ran).toContain('"Pricing page copy"');
-    expect(ran).toContain('"Sticker pack"');
+    const outcome = page.locator('#run-output .outcome[data-status="completed"]');
+    await outcome.waitFor();
+    expect(await outcome.locator(".j-row .j-string").allTextContents()).toEqual([
+      "Pricing page copy",
+      "Sticker pack",
+    ]);
     const response = await fetch(`${server.url}/mcp`, {
       method: "POST",
       headers: {
@@ -83,50 +90,63 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
     expect(listed.result.tools.map((tool) => tool.name)).toContain("delete_note");
   });
 
-  it("pauses a destructive MCP tool, and approving it on the page deletes the note", async () => {
+  it("pauses a destructive MCP tool, and approving it in the queue deletes the note", async () => {
     await chat("delete note 3");
-    const approval = page.locator(".approval").first();
+    const approval = page.locator("#approvals .approval").first();
     await approval.waitFor();
     expect(await approval.locator(".approval-call").textContent()).toBe("notes.delete_note");
-    expect(await approval.locator(".approval-args").textContent()).toContain('"id": 3');
+    expect(await jsonField(approval.locator(".approval-args"), "id")).toBe("3");
+    const card = page.locator("#chat-log .approval-card").last();
+    expect(await card.locator(".effect-summary").textContent()).toContain(
+      'Deletes note #3 "On-call handbook"',
+    );
     expect(await page.locator('table.notes tr[data-note="3"]').count()).toBe(1);
     await screenshot("mcp-approval-pending");
 
-    await approval.locator("button.approve").click();
-    await eventually(() => page.locator("#approval-output").textContent()).toContain(
-      '"title": "On-call handbook"',
-    );
+    // the queue answers the chat's card, and the chat goes on
+    await andTheTurn(page, () => approval.locator("button.approve").click());
+    await eventually(() => card.getAttribute("data-answered")).toBe("approved");
+    expect(await card.locator(".card-answer").textContent()).toContain("Approved in the queue");
+    await eventually(() => page.locator("#approval-output").textContent()).toContain("Approved: run");
     await page.waitForSelector('table.notes tr[data-note="3"]', { state: "detached" });
-    await eventually(() => page.locator(".approval").count()).toBe(0);
+    await eventually(() => page.locator("#approvals .approval").count()).toBe(0);
     await screenshot("mcp-approved");
   });
 
-  it("pauses a catalog POST from the OpenAPI connector; approved on the page, it shows in the journal", async () => {
+  it("pauses a catalog POST from the OpenAPI connector; approved in the chat, it shows in the journal", async () => {
     await chat("add a catalog item Blue mug for 12.50");
-    const approval = page.locator(".approval").first();
-    await approval.waitFor();
-    expect(await approval.locator(".approval-call").textContent()).toBe("catalog.createItem");
-    expect(await approval.locator(".approval-args").textContent()).toContain('"name": "Blue mug"');
+    const card = page.locator("#chat-log .approval-card").last();
+    await card.waitFor();
+    expect(await card.locator(".approval-call").textContent()).toBe("catalog.createItem");
+    expect(await jsonField(card.locator(".approval-args"), "name")).toBe("Blue mug");
     expect(await page.locator("table.catalog tbody tr").count()).toBe(4);
     await screenshot("openapi-approval-pending");
 
-    await approval.locator("button.approve").click();
-    await eventually(() => page.locator("#approval-output").textContent()).toContain(
-      '"sku": "BLUE-005"',
-    );
+    await andTheTurn(page, () => card.locator("button.card-approve").click());
+    const continued = page.locator("[data-continues]").last();
+    expect(await jsonField(continued.locator(".tool-output"), "sku")).toBe("BLUE-005");
+    await openPanel(page, "catalog-panel");
     await page.waitForSelector('table.catalog td.item-name:text-is("Blue mug")');
 
-    await page.locator("#executions li[data-execution]", { hasText: "createItem" }).first().click();
-    await page.waitForSelector("#execution-detail .execution-code:has-text('createItem')");
-    const rows = page.locator("#execution-detail table.journal tbody tr");
+    const run = page.locator("#executions li[data-execution]", { hasText: "createItem" }).first();
+    await run.click();
+    await eventually(() => page.locator("#run-detail h2 code").textContent()).toBe(
+      await run.getAttribute("data-execution"),
+    );
+    const rows = page.locator("#run-detail table.journal tbody tr");
     await eventually(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toMatch(/^0catalog\.listItemsapplied/);
-    expect(await rows.nth(1).textContent()).toMatch(/^1catalog\.createItemapplied/);
-    expect(await rows.nth(1).textContent()).toContain('"price": 12.5');
+    expect(await rows.nth(0).textContent()).toMatch(/^1catalog\.listItemsapplied/);
+    expect(await rows.nth(1).textContent()).toMatch(/^2catalog\.createItemapplied/);
+    expect(await jsonField(rows.nth(1).locator(".journal-args"), "price")).toBe("12.5");
     await screenshot("openapi-journal");
 
-    await page.click("#execution-detail button.rollback");
-    await page.waitForSelector('#execution-detail tr[data-seq="1"] [data-status="reverted"]');
+    await page.click("#run-detail button.rollback");
+    await page.locator('dialog.confirm [data-action="revert"] li[data-seq="1"]').waitFor();
+    await page.click("dialog.confirm button.confirm-yes");
+    await page.waitForSelector('#run-detail .rollback-result li[data-seq="1"][data-outcome="reverted"]');
+    await eventually(() =>
+      page.locator('#run-detail tr[data-seq="1"] [data-status]').getAttribute("data-status"),
+    ).toBe("reverted");
     await page.waitForSelector('table.catalog td.item-name:text-is("Blue mug")', {
       state: "detached",
     });

@@ -50,7 +50,8 @@ describe("an OpenAI-compatible model", () => {
     await page.fill("#chat-input", "How many tasks per project?");
     await page.click("#chat-send");
     await page.waitForSelector('#chat-log[data-turns="1"]');
-    expect(await page.locator(".tool-output").textContent()).toContain('"status": "completed"');
+    expect(await page.locator("[data-tool-call]").getAttribute("data-state")).toBe("completed");
+    expect(await page.locator("[data-tool-call] .tool-output").textContent()).toContain("infra");
     expect(await page.locator('.msg[data-role="assistant"]').last().textContent()).toBe(
       'The program returned {"infra":2,"mobile":2,"website":3}.',
     );
