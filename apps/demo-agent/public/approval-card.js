@@ -185,7 +185,9 @@ export function approvalCardView(card, send) {
   const answered = (answer) => {
     element.dataset.answered = answer.approved ? "approved" : "rejected";
     const title = element.querySelector(".card-title");
-    if (title) title.textContent = count > 1 ? `${count} calls asked for your approval` : "A call asked for your approval";
+    if (title)
+      title.textContent =
+        count > 1 ? `${count} calls asked for your approval` : "A call asked for your approval";
     const view = answerView(answer);
     slot.replaceWith(view);
     slot = view;

@@ -4,8 +4,8 @@ import { h } from "./dom.js";
 
 /**
  * Asks before something that cannot be taken back. `body` is any nodes; `confirmLabel` names what
- * happens. `ready(content)`, when given, fills the body later (a preview still loading): the
- * confirm button stays disabled until its promise resolves to true.
+ * happens. `ready(content, confirmButton)`, when given, fills the body later (a preview still
+ * loading): the confirm button stays disabled until its promise resolves to true.
  */
 export function confirmDialog({
   title,
@@ -47,7 +47,7 @@ export function confirmDialog({
     dialog.showModal();
     if (ready) {
       confirm.disabled = true;
-      ready(content).then(
+      ready(content, confirm).then(
         (ok) => {
           confirm.disabled = !ok;
           if (ok) confirm.focus();

@@ -50,7 +50,9 @@ function previewView(preview) {
               { "data-seq": call.seq },
               h("strong", {}, `${callNumber(call.seq)} · `, h("code", {}, callName(call))),
               call.reason ? h("div", { class: "preview-reason" }, `Why: ${call.reason}`) : null,
-              call.input === undefined ? null : jsonView(call.input, { openDepth: 0 }),
+              call.input === undefined
+                ? null
+                : jsonView(call.input, { openDepth: action === "revert" ? 1 : 0 }),
             ),
           ),
         ),
@@ -96,10 +98,21 @@ export async function rollbackWithPreview(executionId) {
     title: `Roll back run ${executionId}?`,
     body: [h("p", { class: "empty" }, "Asking the runtime what a rollback would do…")],
     confirmLabel: "Roll back",
-    ready: async (content) => {
+    ready: async (content, confirm) => {
       try {
         const preview = await api(`executions/${encodeURIComponent(executionId)}/rollback-preview`);
         content.replaceChildren(...[previewView(preview)].flat(2).filter(Boolean));
+        const reverts = (preview.calls ?? []).some((call) => call.action === "revert");
+        if (!reverts && preview.calls?.length) {
+          content.prepend(
+            h(
+              "p",
+              { class: "preview-warning" },
+              "Nothing of this run can be undone: a rollback will revert no call.",
+            ),
+          );
+          confirm.textContent = "Roll back anyway";
+        }
         return true;
       } catch (error) {
         content.replaceChildren(

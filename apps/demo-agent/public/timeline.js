@@ -67,7 +67,7 @@ function itemRow(item, start, end, pick) {
           style: `left:${left.toFixed(2)}%`,
           title: "answered from the journal: its connector was not called",
         }),
-    note: live ? duration(took) : "from the journal",
+    note: live ? duration(took) : "",
     pick,
     data: { "data-kind": "call", "data-live": String(live) },
   });
@@ -116,7 +116,12 @@ function passView(pass, pick) {
       "div",
       { class: "tl-axis", "aria-hidden": "true" },
       h("span", {}),
-      h("span", { class: "tl-axis-scale" }, h("span", {}, "0"), h("span", {}, duration(end - pass.start))),
+      h(
+        "span",
+        { class: "tl-axis-scale" },
+        h("span", {}, "0"),
+        h("span", {}, duration(end - pass.start)),
+      ),
       h("span", {}),
     ),
     pass.items.map((item) => itemRow(item, pass.start, end, pick)),
@@ -227,6 +232,20 @@ function fallbackView(execution) {
 }
 
 /** The timeline of `{ execution, events }`. */
+/** The run's status now, where the last segment does not already say it (a rejection ends a wait). */
+function nowView(segments, execution) {
+  const last = segments.at(-1);
+  const said = last?.kind === "pass" ? last.status : last?.summary?.status;
+  if (said === execution.status) return null;
+  return h(
+    "div",
+    { class: "tl-now", "data-status": execution.status },
+    "The run is now ",
+    status(execution.status),
+    ` (since ${clock(execution.updatedAt)}).`,
+  );
+}
+
 export function timelineView({ execution, events }, pick) {
   const segments = timelineSegments(events);
   if (segments.length === 0) return h("div", { class: "timeline" }, fallbackView(execution));
@@ -243,5 +262,6 @@ export function timelineView({ execution, events }, pick) {
         decisionText(segment),
       );
     }),
+    nowView(segments, execution),
   );
 }

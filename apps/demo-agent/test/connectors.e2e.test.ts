@@ -107,10 +107,26 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
     await andTheTurn(page, () => approval.locator("button.approve").click());
     await eventually(() => card.getAttribute("data-answered")).toBe("approved");
     expect(await card.locator(".card-answer").textContent()).toContain("Approved in the queue");
-    await eventually(() => page.locator("#approval-output").textContent()).toContain("Approved: run");
+    await eventually(() => page.locator("#approval-output").textContent()).toContain(
+      "Approved: run",
+    );
     await page.waitForSelector('table.notes tr[data-note="3"]', { state: "detached" });
     await eventually(() => page.locator("#approvals .approval").count()).toBe(0);
     await screenshot("mcp-approved");
+
+    // a rollback's preview says the delete cannot be undone, and why
+    await page.locator("#chat-log .approval-card button.show-run").last().click();
+    await page.click("#run-detail button.rollback");
+    const dialog = page.locator("dialog.confirm");
+    const kept = dialog.locator('[data-action="cannot_revert"] li', {
+      hasText: "notes.delete_note",
+    });
+    await kept.waitFor();
+    expect(await kept.locator(".preview-reason").textContent()).toMatch(/^Why: \S/);
+    expect(await dialog.locator('[data-action="revert"]').count()).toBe(0);
+    await screenshot("mcp-rollback-preview");
+    await dialog.locator("button.confirm-no").click();
+    await dialog.waitFor({ state: "detached" });
   });
 
   it("pauses a catalog POST from the OpenAPI connector; approved in the chat, it shows in the journal", async () => {
@@ -143,7 +159,9 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
     await page.click("#run-detail button.rollback");
     await page.locator('dialog.confirm [data-action="revert"] li[data-seq="1"]').waitFor();
     await page.click("dialog.confirm button.confirm-yes");
-    await page.waitForSelector('#run-detail .rollback-result li[data-seq="1"][data-outcome="reverted"]');
+    await page.waitForSelector(
+      '#run-detail .rollback-result li[data-seq="1"][data-outcome="reverted"]',
+    );
     await eventually(() =>
       page.locator('#run-detail tr[data-seq="1"] [data-status]').getAttribute("data-status"),
     ).toBe("reverted");

@@ -35,12 +35,18 @@ export function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const wide: string[] = [];
     const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth) wide.push(`page ${root.scrollWidth}>${root.clientWidth}`);
-    for (const element of document.querySelectorAll<HTMLElement>("main, .side, #chat-log, .panel")) {
+    if (root.scrollWidth > root.clientWidth)
+      wide.push(`page ${root.scrollWidth}>${root.clientWidth}`);
+    const boxes = Array.from(
+      document.querySelectorAll<HTMLElement>("main, .side, #chat-log, .panel"),
+    );
+    for (const element of boxes) {
       const style = getComputedStyle(element);
       if (style.display === "none") continue;
       if (element.scrollWidth > element.clientWidth + 1) {
-        wide.push(`${element.id || element.className} ${element.scrollWidth}>${element.clientWidth}`);
+        wide.push(
+          `${element.id || element.className} ${element.scrollWidth}>${element.clientWidth}`,
+        );
       }
     }
     return wide;
@@ -56,7 +62,9 @@ export function placeholderFits(page: Page, selector: string): Promise<boolean> 
     if (!context) return false;
     context.font = style.font;
     const room =
-      input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      input.clientWidth -
+      Number.parseFloat(style.paddingLeft) -
+      Number.parseFloat(style.paddingRight);
     return context.measureText(input.placeholder).width <= room;
   });
 }

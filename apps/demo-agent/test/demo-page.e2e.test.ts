@@ -66,7 +66,9 @@ describe("the demo page", () => {
   });
 
   it("sends a suggestion's prompt when it is clicked", async () => {
-    const chip = page.locator('#welcome button.suggestion[data-prompt="search the notes for release"]');
+    const chip = page.locator(
+      '#welcome button.suggestion[data-prompt="search the notes for release"]',
+    );
     await andTheTurn(page, () => chip.click());
     expect(await page.locator('.msg[data-role="user"]').last().textContent()).toBe(
       "search the notes for release",
@@ -123,7 +125,12 @@ describe("the demo page", () => {
     await andTheTurn(page, () => card.locator("button.card-approve").click());
     expect(await card.getAttribute("data-answered")).toBe("approved");
     expect(await card.locator(".card-answer").textContent()).toContain("Approved in the chat at");
-    expect(await card.locator("button").filter({ hasText: /Approve|Reject/ }).count()).toBe(0);
+    expect(
+      await card
+        .locator("button")
+        .filter({ hasText: /Approve|Reject/ })
+        .count(),
+    ).toBe(0);
     const continued = page.locator(`[data-continues]`).last();
     expect(await continued.getAttribute("data-state")).toBe("completed");
     expect(await jsonField(continued.locator(".tool-output"), "title")).toBe("Write release notes");
@@ -186,7 +193,9 @@ describe("the demo page", () => {
     await dialog.locator("button.confirm-no").click();
     await dialog.waitFor({ state: "detached" });
     expect(await detail.locator("h2 [data-status]").getAttribute("data-status")).toBe("completed");
-    expect(await page.locator('table.tasks td.task-title:text-is("Write release notes")').count()).toBe(1);
+    expect(
+      await page.locator('table.tasks td.task-title:text-is("Write release notes")').count(),
+    ).toBe(1);
 
     await detail.locator("button.rollback").click();
     await dialog.locator('[data-action="revert"]').waitFor();
@@ -221,11 +230,13 @@ describe("the demo page", () => {
     await andTheTurn(page, () => card.locator("button.card-reject").click());
     expect(await card.getAttribute("data-answered")).toBe("rejected");
     expect(await card.locator(".card-answer").textContent()).toContain("Rejected in the chat");
-    expect(await card.locator(".card-reason").textContent()).toBe('Reason: not finished yet');
+    expect(await card.locator(".card-reason").textContent()).toBe("Reason: not finished yet");
     const answer = await lastAnswer();
     expect(answer).toMatch(/^You rejected/);
     expect(answer).toContain("not finished yet");
-    expect(await page.locator('table.tasks tr[data-task="2"] td').nth(3).textContent()).toBe("todo");
+    expect(await page.locator('table.tasks tr[data-task="2"] td').nth(3).textContent()).toBe(
+      "todo",
+    );
     const wait = page.locator("#run-detail .tl-wait");
     await eventually(() => wait.getAttribute("data-decision")).toBe("rejected");
     expect(await wait.locator(".tl-reason").textContent()).toBe("not finished yet");
@@ -242,9 +253,9 @@ describe("the demo page", () => {
     await eventually(() => card.getAttribute("data-answered")).toBe("rejected");
     expect(await card.locator(".card-answer").textContent()).toContain("Rejected in the queue");
     expect(await card.locator(".card-reason").textContent()).toBe("Reason: we still need it");
-    await eventually(() => page.locator("#approval-output .queue-decision").textContent()).toContain(
-      "Rejected: run",
-    );
+    await eventually(() =>
+      page.locator("#approval-output .queue-decision").textContent(),
+    ).toContain("Rejected: run");
     expect(await lastAnswer()).toMatch(/^You rejected/);
     await openPanel(page, "notes-panel");
     expect(await page.locator('table.notes tr[data-note="3"]').count()).toBe(1);
