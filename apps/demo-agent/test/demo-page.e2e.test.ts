@@ -122,7 +122,24 @@ describe("the demo page", () => {
     expect(await page.locator("table.tasks tbody tr").count()).toBe(7);
     await screenshot("approval-card");
 
+    // the run goes on after the card: its calls show while it goes, then give way to its outcome
+    await page.evaluate(() => {
+      const seen = window as unknown as { progressSeen: string[] };
+      seen.progressSeen = [];
+      const log = document.getElementById("chat-log") as HTMLElement;
+      new MutationObserver(() => {
+        for (const item of Array.from(log.querySelectorAll(".progress-calls li"))) {
+          const text = item.textContent ?? "";
+          if (!seen.progressSeen.includes(text)) seen.progressSeen.push(text);
+        }
+      }).observe(log, { childList: true, subtree: true });
+    });
     await andTheTurn(page, () => card.locator("button.card-approve").click());
+    const progress = await page.evaluate(
+      () => (window as unknown as { progressSeen: string[] }).progressSeen,
+    );
+    expect(progress).toContain("tracker.create_task");
+    expect(await page.locator("#chat-log .progress-calls").count()).toBe(0);
     expect(await card.getAttribute("data-answered")).toBe("approved");
     expect(await card.locator(".card-answer").textContent()).toContain("Approved in the chat at");
     expect(
