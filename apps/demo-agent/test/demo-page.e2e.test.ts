@@ -353,4 +353,8 @@ describe("the demo page", () => {
     await page.screenshot({ path: file });
     expect((await stat(file)).size).toBeLessThanOrEqual(200 * 1024);
   });
+
+  it("threw no error on the page", () => {
+    expect(session.pageErrors).toEqual([]);
+  });
 });

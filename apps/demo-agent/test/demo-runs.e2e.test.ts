@@ -148,4 +148,8 @@ describe("runs from the demo page's panels", () => {
     const listed = (await (await fetch(`${server.url}/api/snippets`)).json()) as unknown[];
     expect(listed).toEqual([]);
   });
+
+  it("threw no error on the page", () => {
+    expect(session.pageErrors).toEqual([]);
+  });
 });
