@@ -126,7 +126,7 @@ export async function reject(
   if (
     !(await journal.updateExecution(executionId, ["paused"], {
       status: "rejected",
-      error: `A person rejected ${entry.connector}.${entry.method} (call #${seq})${why}`,
+      error: `A person rejected ${entry.connector}.${entry.method} (seq ${seq}, counting from 0)${why}`,
       updatedAt: now(),
     }))
   )
