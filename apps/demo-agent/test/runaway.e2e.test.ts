@@ -1,11 +1,11 @@
 // Runaway code against the real agent under `wrangler dev` (local workerd enforces no CPU limit):
 // an endless loop ends with TIMEOUT within the pass's limit while the agent keeps answering, and a
 // run a dead process left running ends once the agent starts again over the same state.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, startWranglerDev } from "@codemode/demo-kit/testing";
+import { type DevServer, launchChromium, startWranglerDev } from "@codemode/demo-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_TIMEOUT_MS } from "../src/demo-limits.ts";
 
@@ -52,6 +52,41 @@ describe("runaway code in the demo agent", () => {
     const { value: output, ms } = await run;
     expect(output).toMatchObject({ status: "error", error: expect.stringMatching(/time/i) });
     expect(ms).toBeLessThan(RUN_TIMEOUT_MS + MARGIN_MS);
+  }, 60_000);
+
+  it("on the page: Run code with an endless loop shows the timeout while the page keeps working", async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+      await page.goto(server.url);
+      await page.waitForSelector("body[data-ready]");
+      const panel = page.locator("details#run-panel");
+      if ((await panel.getAttribute("open")) === null) await panel.locator("> summary").click();
+      await page.fill("#run-code", "async () => { while (true) {} }");
+      const started = performance.now();
+      await page.click("#run-button");
+      await page.waitForTimeout(1_000);
+      // the agent answers the page meanwhile
+      const tasks = await page.evaluate(async () => {
+        const response = await fetch("/api/tracker");
+        return ((await response.json()) as { tasks: unknown[] }).tasks.length;
+      });
+      expect(tasks).toBeGreaterThan(0);
+      await page.waitForFunction(
+        () =>
+          /time limit|timed out|TIMEOUT/i.test(
+            document.getElementById("run-output")?.textContent ?? "",
+          ),
+        undefined,
+        { timeout: RUN_TIMEOUT_MS + MARGIN_MS },
+      );
+      expect(performance.now() - started).toBeLessThan(RUN_TIMEOUT_MS + MARGIN_MS);
+      const results = join(appDir, "test-results");
+      await mkdir(results, { recursive: true });
+      await page.screenshot({ path: join(results, "runaway-timeout.png"), fullPage: true });
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 
   it("ends a loop in a synchronous helper too, within the limit", async () => {
