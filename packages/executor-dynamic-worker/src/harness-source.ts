@@ -270,6 +270,8 @@ async function evaluateHook(source, input) {
   const answer = await send(() => call(StringType(source), text, batch, count));
   if (answer[0] === "r") return decode(answer.slice(1));
   const detail = parseJson(answer.slice(1));
+  // the saved program ran until the pass's own deadline: the pass has timed out, caught or not
+  if (detail.code === "TIMEOUT") end(["timeout"]);
   const error = new ErrorType(detail.message);
   if (detail.name !== "Error") error.name = detail.name;
   if (detail.code) error.code = detail.code;
