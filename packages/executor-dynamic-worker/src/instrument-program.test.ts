@@ -6,17 +6,28 @@ import { describe, expect, it } from "vitest";
 import { programModule } from "./harness-source.ts";
 import { freshName, instrumentProgram } from "./instrument-program.ts";
 
-/** A tick module for these tests: `globalThis.probe` counts ticks and pauses; past `limit` every tick throws. */
+/**
+ * A tick module for these tests: `globalThis.probe` counts ticks and pauses; past `limit` every tick
+ * throws. It answers a countdown of 0, so the program calls it at every tick.
+ */
 const PROBE_TICKS = `data:text/javascript,${encodeURIComponent(`
 const probe = () => globalThis.probe;
+export const stopped = new Error("tick limit");
+export function stop() { throw stopped; }
 export function tick() {
   const state = probe();
   state.ticks++;
-  if (state.ticks > state.limit) throw new Error("tick limit");
-  return state.yieldEvery > 0 && state.ticks % state.yieldEvery === 0;
+  return state.ticks > state.limit ? -2 : 0;
+}
+export function tickAsync() {
+  const next = tick();
+  const state = probe();
+  return next === 0 && state.yieldEvery > 0 && state.ticks % state.yieldEvery === 0 ? -1 : next;
 }
 export async function pause() {
-  probe().pauses++;
+  const state = probe();
+  if (state.ticks > state.limit) throw stopped;
+  state.pauses++;
 }
 `)}`;
 
@@ -76,24 +87,27 @@ describe("instrumentProgram", () => {
     const outcome = instrumentProgram(programModule(code), "./tick.js");
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
-    const T = "__tickT()";
-    const A = "__tickT()&&await __tickP()";
+    // the statements, and the expressions of arrows with an expression body
+    const T = "if(!(--__tickN>=0)&&(__tickN=__tickT())<0)throw __tickE;";
+    const A = "if(!(--__tickN>=0)&&(__tickN=__tickA())<0)await __tickP();";
+    const t = "!(--__tickN>=0)&&(__tickN=__tickT())<0&&__tickS()";
+    const a = "!(--__tickN>=0)&&(__tickN=__tickA())<0&&await __tickP()";
     expect(outcome.source).toBe(
       [
-        'import { tick as __tickT, pause as __tickP } from "./tick.js"; export default (',
-        `async () => {${A};`,
-        `  for (let i = 0; i < 2; i++) {${A};}`,
-        `  while (false) {${A};x();}`,
-        `  do {${A};;} while (false)`,
-        `  for (const k in {}) {${A};;}`,
-        `  for (const v of []) {${A};}`,
-        `  for await (const v of []) {${A};}`,
-        `  function f() { "use strict";;${T}; }`,
-        `  const g = function* () {${T}; while (false) {${T};yield 1;} };`,
-        `  const h = (x) => ((${T},{ x }));`,
-        `  const o = { get a() {${T}; return 1; }, set a(v) {${T};}, m() {${T};} };`,
-        `  class C extends Object { constructor() {${T}; super(); } static { ${T};} #p() {${T};} static s = () => (${T},1); x = async () => (${A},2); }`,
-        `  if (o) while (false) {${A};o.m();} else o.m();`,
+        'import { tick as __tickT, tickAsync as __tickA, pause as __tickP, stop as __tickS, stopped as __tickE } from "./tick.js"; var __tickN = 0; export default (',
+        `async () => {${A}`,
+        `  for (let i = 0; i < 2; i++) {${A}}`,
+        `  while (false) {${A}x();}`,
+        `  do {${A};} while (false)`,
+        `  for (const k in {}) {${A};}`,
+        `  for (const v of []) {${A}}`,
+        `  for await (const v of []) {${A}}`,
+        `  function f() { "use strict";;${T} }`,
+        `  const g = function* () {${T} while (false) {${T}yield 1;} };`,
+        `  const h = (x) => ((${t},{ x }));`,
+        `  const o = { get a() {${T} return 1; }, set a(v) {${T}}, m() {${T}} };`,
+        `  class C extends Object { constructor() {${T} super(); } static { ${T}} #p() {${T}} static s = () => (${t},1); x = async () => (${a},2); }`,
+        `  if (o) while (false) {${A}o.m();} else o.m();`,
         "  return h(1);",
         "}",
         ");",
@@ -114,9 +128,9 @@ describe("instrumentProgram", () => {
       .forEach((line, index) => {
         const original = programModule(code).split("\n")[index + 1] ?? "";
         // the original line with the insertions taken out again
-        expect(line.replace(/__tickT\(\)(&&await __tickP\(\))?[;,]?|[{}()]/g, "")).toBe(
-          original.replace(/[{}()]/g, ""),
-        );
+        const ticks =
+          /if\(!\(--__tickN>=0\)&&\(__tickN=__tick[TA]\(\)\)<0\)(throw __tickE|await __tickP\(\));|!\(--__tickN>=0\)&&\(__tickN=__tickT\(\)\)<0&&__tickS\(\),|[{}()]/g;
+        expect(line.replace(ticks, "")).toBe(original.replace(/[{}()]/g, ""));
       });
   });
 
@@ -233,7 +247,10 @@ describe("instrumentProgram", () => {
       return typeof __tickT + text.length;
     }`;
     const source = instrumented(code);
-    expect(source).toContain("import { tick as __tick00T, pause as __tick00P }");
+    expect(source).toContain(
+      "import { tick as __tick00T, tickAsync as __tick00A, pause as __tick00P, stop as __tick00S, stopped as __tick00E } from",
+    );
+    expect(source).toContain("var __tick00N = 0;");
     const { value, error, probe } = await run(code);
     expect(error).toBeUndefined();
     expect(value).toBe("function79");

@@ -6,9 +6,8 @@ export type InstrumentedProgram =
   | { ok: false; message: string; line: number; column: number };
 
 /** What the instrumented module imports from the tick module (see `TICK_SOURCE`). */
-const TICK_EXPORT = "tick";
-const PAUSE_EXPORT = "pause";
-/** The stem of the local names of the tick and the pause; a suffix is added if the program has it. */
+const TICK_EXPORTS = ["tick", "tickAsync", "pause", "stop", "stopped"] as const;
+/** The stem of the module's own names for them and its countdown; a suffix is added if the program has it. */
 const NAME_STEM = "__tick";
 
 /** The most insertions one program may need: a position and an index packed into one double. */
@@ -41,14 +40,19 @@ interface BlockNode extends Node {
  * the start of every loop body (`for`, `for-in`, `for-of`, `for await`, `while`, `do-while`; a body
  * that is not a block is wrapped in braces) and of every function body (declarations, expressions,
  * arrows, methods, accessors, constructors, class static blocks, generators, async functions; an
- * expression body `x => e` becomes `x => (tick(), e)`). Where the nearest enclosing function is
- * async, the tick may also yield: `tick() && await pause()`. Nothing else changes: the text is
- * copied with the insertions put in, on the lines where they belong (no line is added, so line
- * numbers of errors and stacks stay the program's own; columns after a tick move).
+ * expression body `x => e` becomes `x => (tick, e)`). Nothing else changes: the text is copied with
+ * the insertions put in, on the lines where they belong (no line is added, so line numbers of errors
+ * and stacks stay the program's own; columns after a tick move).
  *
- * The tick and the pause are import bindings of `tickModule`, under local names that occur nowhere
- * in the program's text: the program cannot name, shadow or reassign them. Host work is linear in
- * the size of the program (one parse, one walk, one sort of the insertions, one copy).
+ * A tick counts down a module variable, `if (!(--n >= 0) && (n = tick()) < 0) throw stopped;`, and
+ * only when it runs out calls the tick module, which reads the clock and answers the next count, or
+ * -2 past the deadline (then the tick throws, and every later one too). Where the nearest enclosing
+ * function is async, the tick may also yield:
+ * `if (!(--n >= 0) && (n = tickAsync()) < 0) await pause();` (`pause` rejects once the pass is
+ * over). The countdown and the tick module's exports (import bindings of `tickModule`) have names
+ * that occur nowhere in the program's text: the program cannot name, shadow or reassign them. Host
+ * work is linear in the size of the program (one parse, one walk, one sort of the insertions, one
+ * copy).
  */
 export function instrumentProgram(source: string, tickModule: string): InstrumentedProgram {
   let program: Node;
@@ -58,22 +62,30 @@ export function instrumentProgram(source: string, tickModule: string): Instrumen
     return parseFailure(error);
   }
   const stem = freshName(source, NAME_STEM);
-  const tick = `${stem}T`;
-  const pause = `${stem}P`;
+  const names = ["T", "A", "P", "S", "E"].map((suffix) => stem + suffix);
+  const [tick, tickAsync, pause, stop, stopped] = names;
+  const count = `${stem}N`;
+  // NaN (a countdown read before the module's first line ran) counts as run out too
+  const due = `!(--${count}>=0)`;
   let ticks = 0;
   const statement = (async: boolean) => {
     ticks++;
-    return async ? `${tick}()&&await ${pause}();` : `${tick}();`;
+    return async
+      ? `if(${due}&&(${count}=${tickAsync}())<0)await ${pause}();`
+      : `if(${due}&&(${count}=${tick}())<0)throw ${stopped};`;
   };
   const expression = (async: boolean) => {
     ticks++;
-    return async ? `${tick}()&&await ${pause}()` : `${tick}()`;
+    return async
+      ? `${due}&&(${count}=${tickAsync}())<0&&await ${pause}()`
+      : `${due}&&(${count}=${tick}())<0&&${stop}()`;
   };
 
   const insertions = new Insertions();
+  const imports = TICK_EXPORTS.map((name, index) => `${name} as ${names[index]}`);
   insertions.add(
     0,
-    `import { ${TICK_EXPORT} as ${tick}, ${PAUSE_EXPORT} as ${pause} } from ${JSON.stringify(tickModule)}; `,
+    `import { ${imports.join(", ")} } from ${JSON.stringify(tickModule)}; var ${count} = 0; `,
   );
   // an explicit stack: a deeply nested program must not overflow the host's
   const nodes: Node[] = [program];
