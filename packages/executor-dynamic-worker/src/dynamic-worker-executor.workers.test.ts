@@ -47,7 +47,7 @@ runJournalIntegrity({
 // `env.LOADER` straight from the test's context, which lasts as long as the file, like a Durable
 // Object's: the workerd bug SandboxLoader works around (see the README) aborts the process once
 // enough loaded workers wait for the collector, so this run leaves out the groups that load the most
-// (the attack corpus, divergence and the replay property), which the run above covers.
+// (the attack corpus, runaway code, divergence and the replay property), which the run above covers.
 runExecutorConformance({
   name: "DynamicWorkerExecutor",
   createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
