@@ -50,9 +50,10 @@ export const MODULE_NAMES = {
  * The main module of the loaded worker, before the pass's spec. At module evaluation it takes the
  * built-ins it needs and installs `console` and the namespace globals (through the shared bootstrap;
  * the value codec and renderer are pasted in as source, since workerd compiles no code at run time).
- * `evaluate(bridge, input?)` takes the bridge's methods (and lets go of the bridge itself) before any
- * code of the pass runs, imports the prelude and the program, each a module of its own, runs it, and
- * reports the outcome with the logs.
+ * `evaluate(bridge, input?)` takes the bridge's methods (and lets go of the bridge itself) and arms
+ * the deadline of the tick module (which the instrumented program imports) before any code of the
+ * pass runs, imports the prelude and the program, each a module of its own, runs it, and reports the
+ * outcome with the logs: a timeout once the deadline has passed, whatever the program did after.
  *
  * Against a program that rewrites built-ins: nothing of the host (the bridge stub, its methods, the
  * promises of their calls) is ever the receiver or the argument of a property lookup or call the
