@@ -11,7 +11,9 @@
 // extra hop).
 // Cases: `empty` (a pass of an empty program, 10 passes per sample: workerd's clock moves in whole
 // ms), `calls` (100 sequential awaited calls), `journaled` (a runtime pass with 100 journaled reads
-// that pauses on a write, then the approval pass that replays them).
+// that pauses on a write, then the approval pass that replays them), `loop` (a pass whose program
+// sums 10^7 numbers in a loop: our executor runs it instrumented, the reference and the floor as
+// written; QuickJS is left out, its interpreter takes seconds).
 
 import { DurableObject, RpcTarget, WorkerEntrypoint } from "cloudflare:workers";
 import {
@@ -45,6 +47,10 @@ const READS_THEN_WRITE = `async () => {
 }`;
 /** the sum of key * 2 over the keys 0 … CALLS - 1 */
 const EXPECTED = CALLS * (CALLS - 1);
+/** A loop with no host call: what the dynamic worker executor's instrumentation (its ticks) costs. */
+const LOOP_COUNT = 10_000_000;
+const LOOP = `async () => { let sum = 0; for (let i = 0; i < ${LOOP_COUNT}; i++) sum += i; return sum; }`;
+const LOOP_SUM = (LOOP_COUNT * (LOOP_COUNT - 1)) / 2;
 
 const read = async (input: unknown) => {
   const { key } = input as { key: number };
@@ -78,9 +84,12 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 }
 
 const FLOOR_MODULE = `import { WorkerEntrypoint } from "cloudflare:workers";
-export default class extends WorkerEntrypoint { async run(host) { return await host.ping(1); } }`;
+export default class extends WorkerEntrypoint {
+  async run(host) { return await host.ping(1); }
+  async loop() { return (${LOOP})(); }
+}`;
 
-type Case = "empty" | "calls" | "journaled";
+type Case = "empty" | "calls" | "journaled" | "loop";
 type Timings = { times: number[]; approved?: number[] };
 
 export class BenchAgent extends DurableObject<Env> {
@@ -148,6 +157,17 @@ export class BenchAgent extends DurableObject<Env> {
         sum = await this.#pass(subject, READS);
       });
       if (sum !== EXPECTED) throw new Error(`${subject} summed ${String(sum)}`);
+      return { times: [elapsed] };
+    }
+    if (kind === "loop") {
+      let sum: unknown;
+      const elapsed = await time(async () => {
+        sum =
+          subject === "floor"
+            ? await this.ctx.exports.FloorPass.loop()
+            : await this.#pass(subject, LOOP);
+      });
+      if (sum !== LOOP_SUM) throw new Error(`${subject} summed ${String(sum)}`);
       return { times: [elapsed] };
     }
     return subject === "reference" ? this.#journaledReference() : this.#journaledOurs(subject);
@@ -220,14 +240,25 @@ export class BenchAgent extends DurableObject<Env> {
  */
 export class FloorPass extends WorkerEntrypoint<Env> {
   async run(host: Ping): Promise<unknown> {
+    return this.#entry().run(host);
+  }
+
+  /** the loop of the `loop` case, as written (no ticks), in a bare loaded worker */
+  async loop(): Promise<unknown> {
+    return this.#entry().loop();
+  }
+
+  #entry() {
     const worker = this.env.LOADER.load({
       compatibilityDate: "2026-04-20",
       mainModule: "floor.js",
       modules: { "floor.js": FLOOR_MODULE },
       globalOutbound: null,
     });
-    const entry = worker.getEntrypoint() as unknown as { run(host: unknown): Promise<unknown> };
-    return entry.run(host);
+    return worker.getEntrypoint() as unknown as {
+      run(host: unknown): Promise<unknown>;
+      loop(): Promise<unknown>;
+    };
   }
 }
 

@@ -9,7 +9,6 @@ import {
   recorder,
   resultOf,
   sleep,
-  TIMEOUT_MS,
 } from "./suite-parts.ts";
 
 // The attack corpus of the executor suite: hostile programs, each with the outcomes it may end in.
@@ -337,25 +336,6 @@ export const ATTACKS: readonly Attack[] = [
     check: ({ outcome }) => {
       if ("error" in outcome) expect(outcome.error.code).toBe("THROWN");
       else expect(outcome.result).toBe("done");
-    },
-  },
-  {
-    name: "a flood of microtasks after returning ends the pass",
-    capability: "interrupt",
-    code: `async () => { const spin = () => Promise.resolve().then(spin); spin(); return "returned"; }`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(["TIMEOUT", "MEMORY"]).toContain(outcome.error.code);
-      else expect(outcome.result).toBe("returned");
-    },
-  },
-  {
-    name: "a busy loop in a getter of the result ends with TIMEOUT",
-    capability: "interrupt",
-    code: `async () => ({ get value() { while (true) {} } })`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      expect(errorOf(outcome).code).toBe("TIMEOUT");
     },
   },
   // ---- reaching the host: constructors, frames and callers ----------------------------------------
@@ -880,20 +860,6 @@ export const ATTACKS: readonly Attack[] = [
       expect(calls).not.toContain("chained");
     },
   },
-  {
-    name: "an endless loop in a timer set before returning does not hold the host",
-    capability: "interrupt",
-    code: `async () => {
-      if (typeof setTimeout === "function") setTimeout(() => { while (true) {} }, 0);
-      await null;
-      return "returned";
-    }`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(outcome.error.code).toBe("TIMEOUT");
-      else expect(outcome.result).toBe("returned");
-    },
-  },
 
   // ---- memory ---------------------------------------------------------------------------------------
   {
@@ -1033,68 +999,6 @@ export const ATTACKS: readonly Attack[] = [
       expect(error.code).toBe("THROWN");
       expect(typeof error.message).toBe("string");
       expect(error.message.length).toBeGreaterThan(0);
-    },
-  },
-
-  // ---- code that never yields (needs "interrupt") -------------------------------------------------
-  {
-    name: "an endless loop in catch and finally blocks ends with TIMEOUT",
-    capability: "interrupt",
-    code: `async () => {
-      try { null.boom; } catch { try { while (true) {} } finally { while (true) {} } }
-      return "escaped";
-    }`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      expect(errorOf(outcome).code).toBe("TIMEOUT");
-    },
-  },
-  {
-    name: "an endless loop in a sort comparator ends with TIMEOUT",
-    capability: "interrupt",
-    code: `async () => [3, 1, 2].sort(() => { while (true) {} })`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      expect(errorOf(outcome).code).toBe("TIMEOUT");
-    },
-  },
-  {
-    name: "an endless loop in a host call's callback ends with TIMEOUT",
-    capability: "interrupt",
-    code: `async () => ns.echo(1).then(() => { for (;;) {} })`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome, calls }) => {
-      expect(errorOf(outcome).code).toBe("TIMEOUT");
-      expect(calls).toEqual([1]);
-    },
-  },
-  {
-    name: "an endless loop in a getter of an argument ends with TIMEOUT before any host call",
-    capability: "interrupt",
-    code: `async () => ns.echo({ get spin() { while (true) {} } })`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome, calls }) => {
-      expect(errorOf(outcome).code).toBe("TIMEOUT");
-      expect(calls).toEqual([]);
-    },
-  },
-  {
-    name: "Atomics.wait on shared memory is refused or ends with TIMEOUT",
-    capability: "interrupt",
-    code: `async () => {
-      let shared;
-      if (typeof SharedArrayBuffer === "function") shared = new SharedArrayBuffer(16);
-      else if (typeof WebAssembly === "object") {
-        try { shared = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer; } catch {}
-      }
-      if (!shared || typeof Atomics !== "object") return "no shared memory";
-      Atomics.wait(new Int32Array(shared), 0, 0);
-      return "woke";
-    }`,
-    limits: { timeoutMs: TIMEOUT_MS },
-    check: ({ outcome }) => {
-      if ("error" in outcome) expect(["THROWN", "TIMEOUT"]).toContain(outcome.error.code);
-      else expect(outcome.result).toBe("no shared memory");
     },
   },
 ];

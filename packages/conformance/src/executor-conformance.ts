@@ -14,6 +14,7 @@ import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { pauseTests } from "./pause-conformance.ts";
 import { reachabilityTests } from "./reachability-conformance.ts";
 import { replayProperty } from "./replay-property.ts";
+import { runawayTests } from "./runaway-conformance.ts";
 import {
   describeValue,
   errorOf,
@@ -36,17 +37,11 @@ declare const AbortController: new () => {
 
 /**
  * What an executor can enforce; a test that needs a capability the executor lacks is skipped.
- * `timeout` ends a pass that waits too long; `interrupt` also stops synchronous code that never
- * yields (an endless loop), which needs the executor to preempt the sandbox. `replay` answers the
- * calls of `request.replay` in the sandbox while they match (see `ReplayHint`).
+ * `timeout` ends a pass that waits too long. `replay` answers the calls of `request.replay` in the
+ * sandbox while they match (see `ReplayHint`). Ending code that never yields (an endless loop) is
+ * not optional: the "runaway code" group runs for every executor.
  */
-export type ExecutorCapability =
-  | "timeout"
-  | "interrupt"
-  | "memoryLimit"
-  | "abort"
-  | "console"
-  | "replay";
+export type ExecutorCapability = "timeout" | "memoryLimit" | "abort" | "console" | "replay";
 
 /** Platform globals an executor may give the sandbox on purpose (all other host globals must be absent). */
 export type SandboxGlobal = "fetch" | "setTimeout";
@@ -73,6 +68,7 @@ export type ExecutorConformanceGroup =
   | "isolation"
   | "attacks"
   | "limits"
+  | "runaway code"
   | "replay property"
   | "replay"
   | "divergence"
@@ -767,25 +763,6 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
 
     section("limits", () => {
       const group = "limits";
-      testWith("interrupt")(
-        group,
-        "an endless loop ends with TIMEOUT",
-        async () => {
-          const executor = await create();
-          for (const code of [
-            "async () => { while (true) {} }",
-            "async () => { try { while (true) {} } catch { return 'caught' } }",
-          ]) {
-            const error = errorOf(
-              await execute(executor, { code, globals: {}, limits: { timeoutMs: TIMEOUT_MS } }),
-            );
-            expect(error.code, code).toBe("TIMEOUT");
-          }
-          await healthy(executor);
-        },
-        SLOW_TEST_MS,
-      );
-
       testWith("timeout")(
         group,
         "a pass waiting on a host call that never settles ends with TIMEOUT",
@@ -884,6 +861,8 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
         },
       );
     });
+
+    section("runaway code", () => runawayTests({ test, createExecutor: create, execute, healthy }));
 
     if (runs("replay property")) replayProperty(test, create);
 

@@ -31,6 +31,8 @@ import {
   programModule,
 } from "./harness-source.ts";
 import { type BridgeScope, type HostBridge, type OutboundService, Pass } from "./host-bridge.ts";
+import { instrumentProgram } from "./instrument-program.ts";
+import { TICK_SOURCE } from "./tick-source.ts";
 
 /** The code of a worker to load; the shape of `WorkerLoaderWorkerCode` this executor uses. */
 export interface DynamicWorkerCode {
@@ -203,8 +205,12 @@ export class DynamicWorkerExecutor implements Executor {
     const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
     const signal = request.signal;
     if (signal?.aborted) return { error: abortedError(signal), logs: [] };
+    const program = instrumentedProgram(request.code);
+    if (typeof program !== "string") return { error: program, logs: [] };
 
     const replay = request.replay;
+    // a saved program run with codemode.run gets the time the pass has left, not a limit of its own
+    const deadline = Date.now() + timeoutMs;
     const pass = new Pass({
       globals,
       namespaces: spec.namespaces,
@@ -219,7 +225,15 @@ export class DynamicWorkerExecutor implements Executor {
       outbound: this.#globalOutbound as OutboundService | null,
       // a saved program's calls come after the run's recorded ones: none of them replays there
       evaluate: (source, input, bridge, scope) =>
-        this.#evaluateSaved({ ...spec, replay: [] }, request.prelude, bridge, scope, source, input),
+        this.#evaluateSaved(
+          { ...spec, replay: [], timeoutMs: Math.max(1, deadline - Date.now()) },
+          timeoutMs,
+          request.prelude,
+          bridge,
+          scope,
+          source,
+          input,
+        ),
       ...(replay ? { advance: (count: number) => replay.advance(count) } : {}),
     });
     const root = pass.open(0, spec.replay.length);
@@ -243,7 +257,7 @@ export class DynamicWorkerExecutor implements Executor {
       void pass.failure.then(resolve);
     });
 
-    const loaded = this.#load(spec, request.prelude, programModule(request.code));
+    const loaded = this.#load(spec, request.prelude, program);
     let settled = false;
     const evaluation = loaded.harness.evaluate(root.bridge).then(
       (text) => {
@@ -296,7 +310,10 @@ export class DynamicWorkerExecutor implements Executor {
     }
   }
 
-  /** Loads a fresh worker: the harness, the pass's spec, prelude and program, and the user's modules. */
+  /**
+   * Loads a fresh worker: the harness with the pass's spec, the tick module, the prelude, the
+   * instrumented program, and the user's modules.
+   */
   #load(
     spec: HarnessSpec,
     prelude: string | undefined,
@@ -305,6 +322,7 @@ export class DynamicWorkerExecutor implements Executor {
     const modules: Record<string, string> = {
       ...this.#modules,
       [MODULE_NAMES.harness]: harnessSource(spec),
+      [MODULE_NAMES.tick]: TICK_SOURCE,
       [MODULE_NAMES.program]: program,
     };
     if (spec.prelude && prelude) modules[MODULE_NAMES.prelude] = prelude;
@@ -338,17 +356,23 @@ export class DynamicWorkerExecutor implements Executor {
 
   /**
    * `codemode.run`: a saved program's source, run in a worker of its own on a bridge of the same pass
-   * (the pass counts and bounds them). A worker that dies fails the whole pass.
+   * (the pass counts and bounds them), until the pass's deadline (`spec.timeoutMs` is the time left;
+   * `timeoutMs` the pass's limit, for the message). A worker that dies fails the whole pass.
    */
   async #evaluateSaved(
     spec: HarnessSpec,
+    timeoutMs: number,
     prelude: string | undefined,
     bridge: HostBridge,
     scope: BridgeScope,
     source: string,
     input: string,
   ): Promise<string> {
-    const loaded = this.#load(spec, prelude, programModule(source));
+    const program = instrumentedProgram(source);
+    if (typeof program !== "string") {
+      return errorReply({ name: program.name, message: program.message, code: program.code });
+    }
+    const loaded = this.#load(spec, prelude, program);
     try {
       let text: unknown;
       try {
@@ -364,7 +388,7 @@ export class DynamicWorkerExecutor implements Executor {
       }
       const outcome = reply.outcome;
       if (outcome[0] === "ok") return `r${outcome[1] ?? ""}`;
-      const error = outcomeError(outcome, spec.timeoutMs);
+      const error = outcomeError(outcome, timeoutMs);
       return errorReply({ name: error.name, message: error.message, code: error.code });
     } catch (error) {
       const failure = crashError(error);
@@ -373,6 +397,31 @@ export class DynamicWorkerExecutor implements Executor {
       loaded.dispose();
     }
   }
+}
+
+/**
+ * The program module, instrumented: a deadline check at the start of every loop body and function
+ * body (see `instrumentProgram`); `SYNTAX_ERROR` with the program's own line and column when acorn
+ * cannot parse it (uninstrumented code never runs).
+ */
+function instrumentedProgram(code: string): string | SandboxError {
+  const instrumented = instrumentProgram(programModule(code), `./${MODULE_NAMES.tick}`);
+  if (instrumented.ok) return instrumented.source;
+  const lines = code.split("\n");
+  const line = Math.min(Math.max(instrumented.line - PROGRAM_LINE_OFFSET, 1), lines.length);
+  // a position past the program's own lines (the closing of the module) is its end
+  const column =
+    instrumented.line - PROGRAM_LINE_OFFSET > lines.length
+      ? (lines[line - 1] ?? "").length + 1
+      : instrumented.column + 1;
+  const text = (lines[line - 1] ?? "").trim();
+  const excerpt =
+    text.length > 0 ? `: ${text.length > 120 ? `${text.slice(0, 117)}...` : text}` : "";
+  return {
+    name: "SyntaxError",
+    code: "SYNTAX_ERROR",
+    message: `${instrumented.message} (line ${line}, column ${column})${excerpt}`,
+  };
 }
 
 /** The recorded calls the sandbox answers itself: a prefix of them, at most `MAX_REPLAY_CHARS` of text. */

@@ -42,15 +42,18 @@ export const MODULE_NAMES = {
   spec: "spec.js",
   program: "program.js",
   prelude: "prelude.js",
+  /** the deadline the instrumented program checks (its ticks) and the harness arms */
+  tick: "tick.js",
 } as const;
 
 /**
  * The main module of the loaded worker, before the pass's spec. At module evaluation it takes the
  * built-ins it needs and installs `console` and the namespace globals (through the shared bootstrap;
  * the value codec and renderer are pasted in as source, since workerd compiles no code at run time).
- * `evaluate(bridge, input?)` takes the bridge's methods (and lets go of the bridge itself) before any
- * code of the pass runs, imports the prelude and the program, each a module of its own, runs it, and
- * reports the outcome with the logs.
+ * `evaluate(bridge, input?)` takes the bridge's methods (and lets go of the bridge itself) and arms
+ * the deadline of the tick module (which the instrumented program imports) before any code of the
+ * pass runs, imports the prelude and the program, each a module of its own, runs it, and reports the
+ * outcome with the logs: a timeout once the deadline has passed, whatever the program did after.
  *
  * Against a program that rewrites built-ins: nothing of the host (the bridge stub, its methods, the
  * promises of their calls) is ever the receiver or the argument of a property lookup or call the
@@ -59,6 +62,7 @@ export const MODULE_NAMES = {
  * outcome, calls from the sandbox are refused here already, and the host refuses them too.
  */
 const HARNESS_HEAD = `import { WorkerEntrypoint } from "cloudflare:workers";
+import { arm } from "./${MODULE_NAMES.tick}";
 
 const sandboxBootstrap = ${sandboxSource(sandboxBootstrap)};
 const sandboxEncoder = ${sandboxSource(sandboxEncoder)};
@@ -101,6 +105,28 @@ let started = false;
 let finished = false;
 let settle = () => {};
 let inFlight = 0;
+
+// The deadline of the pass, armed in evaluate before any code of the pass runs: whether it has
+// passed (a tick of the program saw it, or the clock says so), and what makes every later tick throw.
+let expired = () => false;
+let halt = () => {};
+// How the pass ended, first come first served. Past the deadline it is a timeout, whatever the
+// program returned or threw since (it may have caught the ticks' error, or a getter of its result
+// may have been stopped while the result was encoded); from then on every tick of the program throws.
+function end(outcome) {
+  if (finished) return;
+  const late = expired();
+  finished = true;
+  halt();
+  settle(late ? ["timeout"] : outcome);
+}
+// A call from the sandbox past the deadline ends the pass instead of reaching the host.
+function overdue() {
+  if (finished) return true;
+  if (!expired()) return false;
+  end(["timeout"]);
+  return true;
+}
 
 // Console lines since the last message, as JSON text: no array the program's prototypes could reach.
 let pendingText = "";
@@ -181,7 +207,7 @@ function send(start) {
 
 const api = sandboxBootstrap(
   (namespace, method, input) => {
-    if (finished || hostCall === null) return LATE;
+    if (overdue() || hostCall === null) return LATE;
     if (replaying) {
       let answer;
       try {
@@ -207,10 +233,7 @@ const api = sandboxBootstrap(
       pendingCount++;
     } else droppedLines++;
   },
-  (...outcome) => {
-    finished = true;
-    settle(outcome);
-  },
+  (...outcome) => end(outcome),
   () => {},
   (name) => (name === "codec" ? createValueCodec : createRenderer),
   quote({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
@@ -239,7 +262,7 @@ const decode = api.decode;
 // codemode.run: the host runs the saved program in a worker of its own, on the same namespaces. The
 // prelude takes this hook; it is removed before the program runs.
 async function evaluateHook(source, input) {
-  if (finished || hostEvaluate === null) throw new ErrorType("The code has finished; nothing more runs.");
+  if (overdue() || hostEvaluate === null) throw new ErrorType("The code has finished; nothing more runs.");
   if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
   const text = encode(input);
   const call = hostEvaluate;
@@ -248,6 +271,8 @@ async function evaluateHook(source, input) {
   const answer = await send(() => call(StringType(source), text, batch, count));
   if (answer[0] === "r") return decode(answer.slice(1));
   const detail = parseJson(answer.slice(1));
+  // the saved program ran until the pass's own deadline: the pass has timed out, caught or not
+  if (detail.code === "TIMEOUT") end(["timeout"]);
   const error = new ErrorType(detail.message);
   if (detail.name !== "Error") error.name = detail.name;
   if (detail.code) error.code = detail.code;
@@ -257,7 +282,7 @@ async function evaluateHook(source, input) {
 // fetch(), when the host has an outbound service: the request goes through the bridge, which
 // refuses it once the pass is over (the worker itself has no outbound at all).
 async function outboundFetch(input, init) {
-  if (finished || hostFetch === null) throw new TypeErrorType("The code has finished; the request was not sent.");
+  if (overdue() || hostFetch === null) throw new TypeErrorType("The code has finished; the request was not sent.");
   if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
   const request = new RequestType(input, init);
   const call = hostFetch;
@@ -273,6 +298,9 @@ export default class Harness extends WorkerEntrypoint {
   async evaluate(host, input) {
     if (started) throw new ErrorType("This sandbox runs one pass.");
     started = true;
+    const deadline = arm(spec.timeoutMs);
+    expired = deadline.expired;
+    halt = deadline.halt;
     // nothing of the pass has run yet: these lookups reach the stub itself
     hostCall = host.call;
     hostEvaluate = host.evaluate;
@@ -282,10 +310,7 @@ export default class Harness extends WorkerEntrypoint {
     const done = new PromiseType((resolve) => {
       settle = resolve;
     });
-    const timer = startTimer(() => {
-      finished = true;
-      settle(["timeout"]);
-    }, spec.timeoutMs);
+    const timer = startTimer(() => end(["timeout"]), spec.timeoutMs);
     if (spec.outbound) {
       define(globalThis, "fetch", {
         value: function fetch(input, init) {
@@ -312,9 +337,8 @@ export default class Harness extends WorkerEntrypoint {
       const program = (await import("./${MODULE_NAMES.program}")).default;
       api.run(input === undefined ? program : () => program(decode(input)));
     } catch (error) {
-      finished = true;
       const record = typeof error === "object" && error !== null ? error : { message: StringType(error) };
-      settle(["load", stage, StringType(record.name ?? "Error"), StringType(record.message ?? ""), StringType(record.stack ?? "")]);
+      end(["load", stage, StringType(record.name ?? "Error"), StringType(record.message ?? ""), StringType(record.stack ?? "")]);
     }
     const outcome = await done;
     stopTimer(timer);

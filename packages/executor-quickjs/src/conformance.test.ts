@@ -5,7 +5,7 @@ import { QuickJSExecutor } from "./index.ts";
 runExecutorConformance({
   name: "QuickJSExecutor",
   createExecutor: () => new QuickJSExecutor(),
-  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console", "replay"],
+  capabilities: ["timeout", "memoryLimit", "abort", "console", "replay"],
 });
 
 // the durable runtime's guarantees (ARCHITECTURE §7) over this executor, adversarially

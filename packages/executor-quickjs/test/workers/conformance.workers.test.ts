@@ -6,7 +6,7 @@ import wasmModule from "./quickjs.wasm";
 runExecutorConformance({
   name: "QuickJSExecutor (workerd)",
   createExecutor: () => new QuickJSExecutor({ wasmModule }),
-  capabilities: ["timeout", "interrupt", "memoryLimit", "abort", "console", "replay"],
+  capabilities: ["timeout", "memoryLimit", "abort", "console", "replay"],
 });
 
 runJournalIntegrity({
