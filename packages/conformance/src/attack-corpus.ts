@@ -93,6 +93,23 @@ function expectNoProcess({ outcome }: AttackRun): void {
 /** Small hostile programs. Each must end with a clear error or a harmless result. */
 export const ATTACKS: readonly Attack[] = [
   {
+    name: "a sparse array of 2^32 - 1 items is refused at once, as an input and as the result",
+    code: `async () => {
+      const huge = [];
+      huge.length = 2 ** 32 - 1;
+      let sent = "sent";
+      try { await ns.echo(huge); } catch (error) { sent = error.message; }
+      if (!/array/.test(sent)) return "the input was not refused: " + sent;
+      return huge;
+    }`,
+    check: ({ outcome, calls }) => {
+      const error = errorOf(outcome);
+      expect(error.code).toBe("NOT_SERIALIZABLE");
+      expect(error.message).toMatch(/array/);
+      expect(calls).toEqual([]);
+    },
+  },
+  {
     name: "a constructor chain from an object literal reaches no process",
     code: `async () => ({}).constructor.constructor("return process")()`,
     check: expectNoProcess,

@@ -32,6 +32,18 @@ describe("value codec", () => {
     expect(roundTrip(value)).toEqual(value);
   });
 
+  it("refuses an array longer than a recorded value can be, even a sparse one, at once", () => {
+    const sparse: unknown[] = [];
+    sparse.length = 2 ** 32 - 1;
+    const started = performance.now();
+    expect(() => codec.encode(sparse)).toThrow(/array of 4294967295 items cannot be recorded/);
+    expect(() => codec.encode({ nested: [sparse] }, { canonical: true })).toThrow(
+      /at most 1000000/,
+    );
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(codec.decode(codec.encode(new Array(1_000_000).fill(0)))).toHaveLength(1_000_000);
+  });
+
   it("keeps -0, an ArrayBuffer and a DataView", () => {
     expect(Object.is(roundTrip(-0), -0)).toBe(true);
     const buffer = new Uint8Array([9, 8, 7]).buffer;

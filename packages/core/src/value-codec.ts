@@ -16,6 +16,8 @@ export interface ValueCodec {
  */
 export function createValueCodec(): ValueCodec {
   const TAG = "$codemode";
+  /** Items an array may have: more cannot fit a recorded value (at least two characters each). */
+  const MAX_ARRAY_ITEMS = 1_000_000;
   const BYTES = [
     "Uint8Array",
     "Int8Array",
@@ -130,6 +132,12 @@ export function createValueCodec(): ValueCodec {
         return { [TAG]: "Error", name: object.name, message: object.message };
       }
       if (Array.isArray(object)) {
+        // a sparse array's length costs nothing to make and would cost the encoder every index
+        if (object.length > MAX_ARRAY_ITEMS) {
+          throw unserializable(
+            `An array of ${object.length} items cannot be recorded or passed across the sandbox boundary (at most ${MAX_ARRAY_ITEMS}).`,
+          );
+        }
         const items: unknown[] = [];
         for (let index = 0; index < object.length; index++)
           items.push(toJson(object[index], canonical, seen));
@@ -234,6 +242,7 @@ export function createValueCodec(): ValueCodec {
         if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
         const prototype = Object.getPrototypeOf(value);
         if (prototype === Array.prototype && Array.isArray(value)) {
+          if (value.length > MAX_ARRAY_ITEMS) return false;
           for (let index = 0; index < value.length; index++) {
             if (!plainJson(value[index], depth + 1)) return false;
           }

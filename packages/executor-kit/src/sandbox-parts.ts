@@ -43,6 +43,8 @@ export function sandboxEncoder(
         if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
         const prototype = getPrototype(value);
         if (prototype === arrayPrototype && isArray(value)) {
+          // the codec refuses longer ones (MAX_ARRAY_ITEMS of the value codec)
+          if (value.length > 1_000_000) return false;
           for (let index = 0; index < value.length; index++) {
             if (!plain(value[index], depth + 1)) return false;
           }
