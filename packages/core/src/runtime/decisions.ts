@@ -99,15 +99,18 @@ export async function approve(
   return resume(context, executionId, taken, shown, onCall);
 }
 
-/** Marks every pending call of a run that ended without them as never run. */
-export async function withdrawPending(context: RunContext, executionId: string): Promise<void> {
+/** Marks every pending call of a run that ended without them as never run; returns their seqs. */
+export async function withdrawPending(context: RunContext, executionId: string): Promise<number[]> {
+  const withdrawn: number[] = [];
   for (const entry of await context.journal.listEntries(executionId, { states: ["pending"] })) {
     if (entry.state !== "pending") continue;
     await context.journal.updateEntry(executionId, entry.seq, ["pending"], {
       state: "reverted",
       updatedAt: context.now(),
     });
+    withdrawn.push(entry.seq);
   }
+  return withdrawn;
 }
 
 /** `runtime.reject`: the run ends without the call at `seq`, and without any other it waits for. */
@@ -121,27 +124,25 @@ export async function reject(
   const { journal, now } = context;
   const entry = await journal.getEntry(executionId, seq);
   if (entry?.state !== "pending") return false;
-  const why =
-    typeof reason === "string" && reason.trim() ? `: ${reason.trim().slice(0, 1000)}` : ".";
+  const said = typeof reason === "string" ? reason.trim().slice(0, 1000) : "";
   if (
     !(await journal.updateExecution(executionId, ["paused"], {
       status: "rejected",
-      error: `A person rejected ${entry.connector}.${entry.method} (seq ${seq}, counting from 0)${why}`,
+      error: `A person rejected ${entry.connector}.${entry.method} (seq ${seq}, counting from 0)${said ? `: ${said}` : "."}`,
       updatedAt: now(),
     }))
   )
     return false;
-  const withdrawn = await context.journal.listEntries(executionId, { states: ["pending"] });
+  const seqs = await withdrawPending(context, executionId);
   context.emit({
     type: "decision",
     executionId,
     decision: "rejected",
-    seqs: withdrawn.filter((pending) => pending.state === "pending").map((pending) => pending.seq),
+    seqs,
     at: now(),
     source,
-    ...(why !== "." ? { reason: why.slice(2) } : {}),
+    ...(said ? { reason: said } : {}),
   });
-  await withdrawPending(context, executionId);
   await context.hooks(executionId, undefined, "rejected");
   return true;
 }
