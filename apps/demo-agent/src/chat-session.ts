@@ -1,13 +1,13 @@
 import type { LanguageModelV3, LanguageModelV4 } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
-import type { CodemodeRuntime } from "codemode";
+import type { CodemodeRuntime, RuntimeEvent } from "codemode";
 import { type ApprovalCards, buildApprovalCard } from "./approval-cards.ts";
 import type { ApprovalAnswer, ChatEvent, TurnInProgress } from "./chat-event.ts";
 import type { ChatHistory } from "./chat-history.ts";
 import type { DemoStores } from "./demo-stores.ts";
 import type { QueueDecision } from "./handle-api.ts";
 import { runChatTurn } from "./run-chat-turn.ts";
-import type { DecidedBy } from "./run-events.ts";
+import type { DecidedBy, TimelineEvent } from "./run-events.ts";
 
 /** Events of a turn kept for a page that connects in the middle of it. */
 const MAX_TURN_EVENTS = 5_000;
@@ -23,8 +23,6 @@ export interface ChatSessionOptions {
   model: () => LanguageModelV3 | LanguageModelV4;
   /** tells every open page */
   broadcast: (event: ChatEvent) => void;
-  /** after each turn (the agent prunes the runs' events there) */
-  afterTurn?: () => Promise<void>;
 }
 
 const textOf = (message: ModelMessage | undefined): string => {
@@ -60,9 +58,14 @@ export class ChatSession {
     return this.#current;
   }
 
-  /** Who decides the run now: the queue or the chat (the agent adds it to decision events). */
-  decidingOf(executionId: string): DecidedBy | undefined {
-    return this.#deciding.get(executionId);
+  /**
+   * A runtime event as the timeline keeps it: a decision says who made it (the queue or the chat
+   * while this session decides the run; otherwise the API, or the chat for a tool approval).
+   */
+  attribute(event: RuntimeEvent): TimelineEvent {
+    if (event.type !== "decision") return event;
+    const by = this.#deciding.get(event.executionId) ?? (event.source === "api" ? "api" : "chat");
+    return { ...event, by };
   }
 
   /** Settles once every turn asked for so far has ended. */
@@ -201,6 +204,5 @@ export class ChatSession {
     this.#current = undefined;
     broadcast({ type: "changed" });
     broadcast({ type: "done" });
-    await this.#options.afterTurn?.().catch(() => {});
   }
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { DynamicWorkerExecutor, sandboxLoader } from "@codemode/executor-dynamic-worker";
-import { type CodemodeRuntime, createCodemodeRuntime, type RuntimeEvent } from "codemode";
+import { type CodemodeRuntime, createCodemodeRuntime } from "codemode";
 import { ApprovalCards } from "./approval-cards.ts";
 import type { ChatEvent, ChatRequest } from "./chat-event.ts";
 import { ChatHistory } from "./chat-history.ts";
@@ -49,7 +49,7 @@ export class DemoAgent extends DurableObject<Env> {
       connectors,
       name: "demo",
       leaseMs: LEASE_MS,
-      onEvent: (event) => this.record(event),
+      onEvent: (event) => this.events.append(this.chat.attribute(event)),
     });
     this.chat = new ChatSession({
       runtime: this.runtime,
@@ -58,7 +58,6 @@ export class DemoAgent extends DurableObject<Env> {
       cards: this.cards,
       model: () => this.model().model,
       broadcast: (event) => this.broadcast(event),
-      afterTurn: () => this.pruneEvents(),
     });
     // runs a process that died left `running` end once their lease has lapsed: now, and again
     // when a lease taken just before the restart would have
@@ -66,27 +65,12 @@ export class DemoAgent extends DurableObject<Env> {
     setTimeout(() => void this.recover(), LEASE_MS + 1_000);
   }
 
-  private async pruneEvents(): Promise<void> {
-    this.events.prune((await this.runtime.executions(100)).map((run) => run.id));
-  }
-
   private async recover(): Promise<void> {
     try {
       const ended = await this.runtime.expirePaused();
-      await this.pruneEvents();
       if (ended.length > 0) this.broadcast({ type: "changed" });
     } catch (error) {
       console.error("recovering runs failed:", (error as Error).message);
-    }
-  }
-
-  private record(event: RuntimeEvent): void {
-    if (event.type === "decision") {
-      const by =
-        this.chat.decidingOf(event.executionId) ?? (event.source === "api" ? "api" : "chat");
-      this.events.append({ ...event, by });
-    } else {
-      this.events.append(event);
     }
   }
 

@@ -1,8 +1,10 @@
 import type { RuntimeEvent } from "codemode";
 import type { SqlLike } from "./sql-like.ts";
 
-/** Events kept per run: a run that makes more calls keeps its first ones and a count of the rest. */
+/** Events kept per run: a run that makes more calls keeps its first ones. */
 export const MAX_EVENTS_PER_RUN = 2_000;
+/** Runs whose events are kept: the newest ones (the journal keeps fewer; a missing run has no timeline). */
+export const MAX_RUNS = 100;
 
 /** Who decided, where the agent knows it: added to the runtime's decision events. */
 export type DecidedBy = "chat" | "queue" | "api";
@@ -12,7 +14,7 @@ export type TimelineEvent = RuntimeEvent & { by?: DecidedBy };
 
 /**
  * The runtime's events (`onEvent`) in the Durable Object's SQLite, per run, for the page's timeline.
- * Rows go when their run is no longer in the journal (`prune`).
+ * When a new run's first event comes, the events of all but the newest `MAX_RUNS` runs go.
  */
 export class RunEvents {
   constructor(private readonly sql: SqlLike) {
@@ -30,7 +32,15 @@ export class RunEvents {
         event.executionId,
       )
       .toArray();
-    if ((row?.n ?? 0) >= MAX_EVENTS_PER_RUN) return;
+    const count = row?.n ?? 0;
+    if (count >= MAX_EVENTS_PER_RUN) return;
+    if (count === 0) {
+      this.sql.exec(
+        `DELETE FROM demo_run_events WHERE execution_id NOT IN (
+          SELECT execution_id FROM demo_run_events GROUP BY execution_id ORDER BY MAX(id) DESC LIMIT ?)`,
+        MAX_RUNS - 1,
+      );
+    }
     this.sql.exec(
       "INSERT INTO demo_run_events (execution_id, event) VALUES (?, ?)",
       event.executionId,
@@ -46,16 +56,5 @@ export class RunEvents {
       )
       .toArray()
       .map((row) => JSON.parse(row.event) as TimelineEvent);
-  }
-
-  /** Drops the events of runs not in `kept`. */
-  prune(kept: readonly string[]): void {
-    const placeholders = kept.map(() => "?").join(", ");
-    this.sql.exec(
-      kept.length
-        ? `DELETE FROM demo_run_events WHERE execution_id NOT IN (${placeholders})`
-        : "DELETE FROM demo_run_events",
-      ...kept,
-    );
   }
 }

@@ -42,12 +42,7 @@ export function agentInNode(options: { model?: () => LanguageModelV3 } = {}) {
     executor: new QuickJSExecutor(),
     connectors: demoConnectors(stores),
     name: "demo",
-    onEvent: (event) =>
-      events.append(
-        event.type === "decision"
-          ? { ...event, by: chat?.decidingOf(event.executionId) ?? "api" }
-          : event,
-      ),
+    onEvent: (event) => events.append(chat?.attribute(event) ?? event),
   });
   let streamed: ChatEvent[] = [];
   chat = new ChatSession({
