@@ -7,7 +7,7 @@ import { jsonView } from "./json-view.js";
 import { runLink } from "./selection.js";
 
 /** Characters a reason may have (the agent keeps it with the decision). */
-export const REASON_LIMIT = 500;
+const REASON_LIMIT = 500;
 
 function side(label, value, className) {
   const body =
@@ -95,19 +95,29 @@ function answerView(answer) {
   );
 }
 
+/** The reason field of a decision: its label, its input, and its text trimmed and cut to the limit. */
+export function reasonField(text, className, placeholder) {
+  const input = h("input", {
+    class: className,
+    maxlength: REASON_LIMIT,
+    placeholder,
+    autocomplete: "off",
+  });
+  const { label } = labelled(text, input);
+  return { label, input, value: () => input.value.trim().slice(0, REASON_LIMIT) };
+}
+
 /**
  * The card for an ApprovalCard; `send(approved, reason)` answers it over the chat. Returns the
  * element and `answered(answer)` for the agent's `approval-answered`.
  */
 export function approvalCardView(card, send) {
   const count = card.pending?.length ?? 0;
-  const reason = h("input", {
-    class: "card-reason-input",
-    maxlength: REASON_LIMIT,
-    placeholder: "why (kept with the decision; the model reads it)",
-    autocomplete: "off",
-  });
-  const field = labelled("Reason (optional)", reason);
+  const reason = reasonField(
+    "Reason (optional)",
+    "card-reason-input",
+    "why (kept with the decision; the model reads it)",
+  );
   const approve = h(
     "button",
     { type: "button", class: "card-approve" },
@@ -122,7 +132,7 @@ export function approvalCardView(card, send) {
   const actions = h(
     "div",
     { class: "card-actions" },
-    h("div", { class: "reason-row" }, field.label, reason),
+    h("div", { class: "reason-row" }, reason.label, reason.input),
     h("div", { class: "row" }, approve, reject),
     problem,
   );
@@ -165,7 +175,7 @@ export function approvalCardView(card, send) {
   );
 
   const decide = (approved) => {
-    const text = reason.value.trim().slice(0, REASON_LIMIT);
+    const text = reason.value();
     approve.disabled = true;
     reject.disabled = true;
     problem.hidden = true;

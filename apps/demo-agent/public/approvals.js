@@ -2,8 +2,8 @@
 // input, a link to the run, Approve (all N) or Reject with a reason. A run that belongs to a chat
 // card is answered there too: the agent answers the card and the chat goes on.
 import { api } from "./api.js";
-import { REASON_LIMIT } from "./approval-card.js";
-import { fill, h, labelled, status } from "./dom.js";
+import { reasonField } from "./approval-card.js";
+import { fill, h, status } from "./dom.js";
 import { callName, callNumber, errorText } from "./format.js";
 import { jsonView } from "./json-view.js";
 import { runLink } from "./selection.js";
@@ -54,13 +54,7 @@ export function createApprovals({ refreshAll }) {
   };
 
   const group = ([executionId, calls]) => {
-    const reason = h("input", {
-      class: "queue-reason",
-      maxlength: REASON_LIMIT,
-      placeholder: "why (optional)",
-      autocomplete: "off",
-    });
-    const field = labelled("Reason", reason);
+    const reason = reasonField("Reason", "queue-reason", "why (optional)");
     const many = calls.length > 1;
     return h(
       "div",
@@ -85,8 +79,8 @@ export function createApprovals({ refreshAll }) {
       h(
         "div",
         { class: "row" },
-        field.label,
-        reason,
+        reason.label,
+        reason.input,
         h(
           "button",
           { type: "button", class: "approve", onclick: () => act("approve", { executionId }) },
@@ -98,7 +92,7 @@ export function createApprovals({ refreshAll }) {
             type: "button",
             class: "reject danger",
             onclick: () => {
-              const why = reason.value.trim().slice(0, REASON_LIMIT);
+              const why = reason.value();
               return act("reject", {
                 executionId,
                 seq: calls[0].seq,
