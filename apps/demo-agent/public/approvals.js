@@ -83,7 +83,12 @@ export function createApprovals({ refreshAll }) {
         reason.input,
         h(
           "button",
-          { type: "button", class: "approve", onclick: () => act("approve", { executionId }) },
+          {
+            type: "button",
+            class: "approve",
+            // the calls shown: a run that moved on since is not approved blind
+            onclick: () => act("approve", { executionId, seqs: calls.map((call) => call.seq) }),
+          },
           many ? `Approve all ${calls.length} calls` : "Approve",
         ),
         h(

@@ -5,7 +5,7 @@ import { type ApprovalCards, buildApprovalCard } from "./approval-cards.ts";
 import type { ApprovalAnswer, ChatEvent, TurnInProgress } from "./chat-event.ts";
 import type { ChatHistory } from "./chat-history.ts";
 import type { DemoStores } from "./demo-stores.ts";
-import type { QueueDecision } from "./handle-api.ts";
+import type { QueueAnswer, QueueDecision } from "./handle-api.ts";
 import { runChatTurn } from "./run-chat-turn.ts";
 import type { DecidedBy, TimelineEvent } from "./run-events.ts";
 
@@ -126,10 +126,7 @@ export class ChatSession {
    * A decision from the page's queue. A run the chat asked about is answered through its card, so
    * the conversation goes on; any other run (started from Run code) is decided directly.
    */
-  async decide(
-    executionId: string,
-    decision: { approved: true } | { approved: false; seq: number; reason?: string },
-  ): Promise<QueueDecision> {
+  async decide(executionId: string, decision: QueueAnswer): Promise<QueueDecision> {
     const { runtime, cards } = this.#options;
     const status = async () => (await runtime.execution(executionId))?.status ?? "gone";
     const card = cards.unansweredOf(executionId);
@@ -142,7 +139,10 @@ export class ChatSession {
     this.#deciding.set(executionId, "queue");
     try {
       if (decision.approved) {
-        const output = await runtime.approve({ executionId });
+        const output = await runtime.approve({
+          executionId,
+          ...(decision.seqs ? { seqs: decision.seqs } : {}),
+        });
         const error = output.status === "error" ? { error: output.error } : {};
         return { status: output.status, executionId, via: "queue", ...error };
       }

@@ -6,6 +6,11 @@ import type { RunEvents } from "./run-events.ts";
 import { DEMO_SUGGESTIONS } from "./suggestions.ts";
 
 /** What a decision from the page's queue did (through the chat when the chat asked for it). */
+/** A decision from the page's queue: an approval names the calls it showed. */
+export type QueueAnswer =
+  | { approved: true; seqs?: number[] }
+  | { approved: false; seq: number; reason?: string };
+
 export interface QueueDecision {
   status: string;
   executionId: string;
@@ -28,10 +33,7 @@ export interface AgentApi {
   /** something the page shows changed; `note` also goes to the chat */
   changed(note?: string): void;
   /** approves or rejects a paused run from the page's queue */
-  decide(
-    executionId: string,
-    decision: { approved: true } | { approved: false; seq: number; reason?: string },
-  ): Promise<QueueDecision>;
+  decide(executionId: string, decision: QueueAnswer): Promise<QueueDecision>;
 }
 
 /** A request the page got wrong: answered with status 400 and the message. */
@@ -78,8 +80,15 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     "POST",
     /^\/api\/approve$/,
     async (request, _m, api) => {
-      const executionId = text(await body(request), "executionId");
-      const decided = await api.decide(executionId, { approved: true });
+      const fields = await body(request);
+      const executionId = text(fields, "executionId");
+      const { seqs } = fields;
+      if (seqs !== undefined && !(Array.isArray(seqs) && seqs.every(Number.isSafeInteger)))
+        throw new BadRequest('"seqs" must list the seqs of the calls shown.');
+      const decided = await api.decide(executionId, {
+        approved: true,
+        ...(seqs ? { seqs: seqs as number[] } : {}),
+      });
       api.changed();
       return json(decided, decided.error ? 409 : 200);
     },

@@ -121,4 +121,24 @@ describe("the agent's HTTP API", () => {
     expect((await demo.runtime.execution(executionId))?.error).toContain("not now");
     expect((await call("POST", "/api/reject", { executionId, seq: 0 })).status).toBe(409);
   });
+
+  it("approves from the queue only the calls it showed", async () => {
+    const { call, demo } = api();
+    const paused = await call("POST", "/api/run", {
+      code: 'async () => { await tracker.create_task({ projectId: "mobile", title: "One" }); return tracker.create_task({ projectId: "mobile", title: "Two" }); }',
+    });
+    const executionId = String(paused.body.executionId);
+    expect((await call("POST", "/api/approve", { executionId, seqs: ["0"] })).status).toBe(400);
+    expect((await call("POST", "/api/approve", { executionId, seqs: [0] })).body).toMatchObject({
+      status: "paused",
+    });
+    // a page still showing the first call does not approve the second one blind
+    const stale = await call("POST", "/api/approve", { executionId, seqs: [0] });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toContain("No call this approval names (seq 0)");
+    expect((await demo.runtime.pending(executionId)).map((action) => action.seq)).toEqual([1]);
+    expect((await call("POST", "/api/approve", { executionId, seqs: [1] })).body).toMatchObject({
+      status: "completed",
+    });
+  });
 });

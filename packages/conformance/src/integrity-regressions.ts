@@ -146,4 +146,28 @@ export const REGRESSIONS: readonly Regression[] = [
       schedule: { first: "expire", actions: [] },
     },
   },
+  {
+    // found on PostgreSQL, where the loser's read of what waits can come after the winner's pass
+    // has paused again: the approval must not cover that new pause, asked before it existed
+    name: "of two racing approvals, the one whose read comes late covers no call paused after it was asked",
+    guarantee: 1,
+    testCase: {
+      program: [
+        { kind: "call", call: { method: "write", key: 0 } },
+        { kind: "call", call: { method: "write", key: 9 } },
+      ],
+      schedule: { first: "none", actions: [{ kind: "race", with: "approve" }] },
+    },
+  },
+  {
+    name: "of two racing approvals, the late one runs nothing after the winner's pass reported paused",
+    guarantee: 4,
+    testCase: {
+      program: [
+        { kind: "snippet", name: "gated" },
+        { kind: "call", call: { method: "write", key: 9 } },
+      ],
+      schedule: { first: "none", actions: [{ kind: "race", with: "approve" }] },
+    },
+  },
 ];

@@ -8,6 +8,7 @@ import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
 import { sqliteStore } from "../sql-store.ts";
 import type { CodeModeOutput, PendingAction } from "../types.ts";
+import { approvalAsksOf } from "./approval-asks.ts";
 import { begin } from "./begin-run.ts";
 import type { CodemodeApprovalDescriptor, CodemodeTool } from "./code-tool.ts";
 import { createConfigurator } from "./configuration.ts";
@@ -102,8 +103,11 @@ export interface CodemodeRuntime {
    */
   rejectDenied(messages: unknown): Promise<string[]>;
   execute(input: { code: string }): Promise<CodeModeOutput>;
-  /** approves every call the paused run waits for (its `pending`): each runs once */
-  approve(options: { executionId: string }): Promise<CodeModeOutput>;
+  /**
+   * approves every call the paused run waits for (its `pending`), or only those `seqs` names (the
+   * calls the person was shown): each runs once
+   */
+  approve(options: { executionId: string; seqs?: readonly number[] }): Promise<CodeModeOutput>;
   /** ends the paused run without the call at `seq` or any other it waits for */
   reject(options: { executionId: string; seq: number; reason?: string }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
@@ -184,6 +188,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     transformResult: options.transformResult,
     hooks: connectorHooks(options.connectors),
     live: livePassesOf(store.scope ?? store),
+    asks: approvalAsksOf(store.scope ?? store),
     emit: eventSink(options.onEvent),
   };
 }
@@ -205,7 +210,8 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     async ready() {
       await configurator.configure();
     },
-    approve: ({ executionId }) => approve(context, executionId),
+    approve: ({ executionId, seqs }) =>
+      approve(context, executionId, seqs === undefined ? {} : { seqs }),
     reject: ({ executionId, seq, reason }) => reject(context, executionId, seq, reason),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
     rollback: ({ executionId }) => rollback(context, executionId),

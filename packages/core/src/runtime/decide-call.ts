@@ -129,6 +129,7 @@ export async function decideCall(
     // reexecute entry: it runs again, unless the method now needs a person where it did not
     if (!recorded.requiresApproval && (await gated(definition, input, executionId, seq))) {
       pass.guard();
+      pass.waitAt(seq);
       await journal.updateEntry(executionId, seq, [recorded.state], {
         state: "pending",
         requiresApproval: true,
@@ -147,6 +148,7 @@ export async function decideCall(
   pass.guard();
   const waits = needsApproval || definition.deferred === true;
   const time = now();
+  if (waits) pass.waitAt(seq);
   // written only while this pass holds the run's lease (renewed in the same write when due)
   const written = await journal.putEntry(
     {

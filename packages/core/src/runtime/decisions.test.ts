@@ -29,7 +29,12 @@ describe("decisions", () => {
     expect(gate.calls.map((call) => call.seq)).toEqual([0, 1]);
   });
 
-  it("an approve that loses the race covers only what waited when it was asked, never a later pause", async () => {
+  /**
+   * Two approvals of a run that pauses at door 1, then door 2, asked at once; the second one's
+   * store operation that `holds` says waits until the first approval has finished (its pass ran
+   * door 1 and paused at door 2), as a busy PostgreSQL pool lets happen.
+   */
+  async function racedApprovals(holds: (method: string, args: unknown[]) => boolean) {
     const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
     const executor = new MockExecutor(async ({ gate }) => {
       await gate.open?.({ door: 1 });
@@ -40,30 +45,74 @@ describe("decisions", () => {
     const first = new Promise<void>((resolve) => {
       firstDone = resolve;
     });
-    let takes = 0;
-    // the second approver takes the run only once the first one's pass has paused it again, as a
-    // slow store (PostgreSQL under load) lets happen
+    let racing = false;
+    let held = 0;
     const store: JournalStore = {
       journal(name) {
         const journal = inner.journal(name);
+        const hold =
+          (method: "updateExecution" | "listEntries") =>
+          async (...args: unknown[]) => {
+            if (racing && holds(method, args) && ++held === 2) await first;
+            return (journal[method] as (...a: unknown[]) => unknown).apply(journal, args);
+          };
         return Object.assign(Object.create(journal), {
-          updateExecution: async (...args: Parameters<typeof journal.updateExecution>) => {
-            const [, expected, patch] = args;
-            if (expected.includes("paused") && patch.status === "running" && ++takes === 2)
-              await first;
-            return journal.updateExecution(...args);
-          },
+          updateExecution: hold("updateExecution"),
+          listEntries: hold("listEntries"),
         });
       },
     };
     const runtime = createCodemodeRuntime({ store, executor, connectors: [gate] });
-    const paused = await runtime.execute({ code: "async () => 0" });
-    const a = runtime.approve({ executionId: paused.executionId }).finally(() => firstDone());
-    const b = runtime.approve({ executionId: paused.executionId });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    racing = true;
+    const a = runtime.approve({ executionId }).finally(() => firstDone());
+    const b = runtime.approve({ executionId });
     const outcomes = await Promise.all([a, b]);
+    racing = false;
     expect(gate.calls.map((call) => call.seq)).toEqual([0]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["paused", "paused"]);
-    expect((await runtime.pending(paused.executionId)).map((call) => call.seq)).toEqual([1]);
+    expect((await runtime.pending(executionId)).map((call) => call.seq)).toEqual([1]);
+    // asked after that pause was shown, an approval covers it
+    expect((await runtime.approve({ executionId })).status).toBe("completed");
+    expect(gate.calls.map((call) => call.seq)).toEqual([0, 1]);
+  }
+
+  it("an approve that takes the run after another approval's pass paused again covers none of the new calls", async () => {
+    await racedApprovals((method, [, expected, patch]) => {
+      const taking = method === "updateExecution" && (patch as { status?: string }).status;
+      return taking === "running" && (expected as string[]).includes("paused");
+    });
+  });
+
+  it("an approve whose read comes after another approval's pass paused again covers none of the new calls", async () => {
+    await racedApprovals(
+      (method, [, filter]) =>
+        method === "listEntries" &&
+        ((filter as { states?: string[] } | undefined)?.states?.includes("pending") ?? false),
+    );
+  });
+
+  it("an approve that names the calls it was shown covers only those; naming none that waits runs nothing", async () => {
+    const { gate, executor } = gateAndExecutor();
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    const executionId = paused.executionId;
+    const stale = await runtime.approve({ executionId, seqs: [7] });
+    expect(stale).toMatchObject({ status: "error" });
+    expect(stale.status === "error" && stale.error).toMatch(
+      /No call this approval names \(seq 7\)/,
+    );
+    for (const seqs of [[], [-1], [1.5], ["0"]] as unknown as number[][]) {
+      const bad = await runtime.approve({ executionId, seqs });
+      expect(bad.status === "error" && bad.error).toMatch(/seqs must name the waiting calls/);
+    }
+    expect(gate.calls).toEqual([]);
+    const first = await runtime.approve({ executionId, seqs: [0] });
+    expect(gate.calls.map((call) => call.seq)).toEqual([0]);
+    expect(first.status === "paused" && first.pending.map((call) => call.seq)).toEqual([1]);
+    expect(await runtime.approve({ executionId, seqs: [0] })).toMatchObject({ status: "error" });
+    expect((await runtime.approve({ executionId, seqs: [1] })).status).toBe("completed");
+    expect(gate.calls.map((call) => call.seq)).toEqual([0, 1]);
   });
 
   it("reject of one pending call ends the run without any of them", async () => {

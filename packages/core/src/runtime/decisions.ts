@@ -60,43 +60,88 @@ export async function resume(
   );
 }
 
+/** Tells what is wrong with the `seqs` an approval names, if anything. */
+function badSeqs(seqs: unknown, maxCalls: number): string | undefined {
+  const fine =
+    Array.isArray(seqs) &&
+    seqs.length > 0 &&
+    seqs.length <= maxCalls &&
+    seqs.every((seq) => Number.isSafeInteger(seq) && seq >= 0);
+  return fine
+    ? undefined
+    : `seqs must name the waiting calls the person approved: a non-empty list of at most ${maxCalls} seq numbers (each a \`pending[].seq\`).`;
+}
+
+export interface ApproveOptions {
+  /** the calls the person was shown (`pending[].seq`): the approval covers only these (default: all that wait) */
+  seqs?: readonly number[];
+  onCall?: CallObserver;
+  source?: DecisionSource;
+}
+
 /**
- * `runtime.approve`: the person approved every call the paused run waits for (its `pending`); the
- * run resumes and each runs once, with the input recorded when it paused.
+ * `runtime.approve`: the person approved every call the paused run waits for (its `pending`), or
+ * those of them it names; the run resumes and each runs once, with the input recorded when it
+ * paused.
  */
 export async function approve(
   context: RunContext,
   executionId: string,
-  onCall?: CallObserver,
-  source: DecisionSource = "api",
+  options: ApproveOptions = {},
 ): Promise<CodeModeOutput> {
-  // what waits now, as the person was shown it: the approval covers these calls and no later one
-  const waiting = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
-    (entry) => entry.state === "pending",
-  );
-  const deferred = waiting.find((entry) => entry.deferred);
-  if (deferred) {
-    return {
-      status: "error",
-      executionId,
-      error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
+  const { onCall, source = "api", seqs } = options;
+  // what waits now, as the person was shown it: the approval covers these calls and no later one,
+  // not even one another approval's pass paused at between this ask and the read below
+  const asked = context.asks.ask(executionId);
+  try {
+    const bad = seqs === undefined ? undefined : badSeqs(seqs, context.maxCalls);
+    if (bad) return { status: "error", executionId, error: bad };
+    const named = seqs === undefined ? undefined : new Set(seqs);
+    const waiting = (
+      await context.journal.listEntries(executionId, { states: ["pending"] })
+    ).filter(
+      (entry) =>
+        entry.state === "pending" &&
+        !asked.unseen.has(entry.seq) &&
+        (named === undefined || named.has(entry.seq)),
+    );
+    if (named && waiting.length === 0) {
+      const execution = await context.journal.getExecution(executionId);
+      if (execution?.status !== "paused") return notPaused(executionId, execution?.status);
+      return {
+        status: "error",
+        executionId,
+        error: `No call this approval names (seq ${[...named].slice(0, 10).join(", ")}) waits for approval now: another decision has resumed the run since. Read its pending calls again.`,
+      };
+    }
+    const deferred = waiting.find((entry) => entry.deferred);
+    if (deferred) {
+      return {
+        status: "error",
+        executionId,
+        error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
+      };
+    }
+    const shown = new Set(waiting.map((entry) => entry.seq));
+    // once this approval has taken the run, no other pass can make a call wait: what it covers is
+    // fixed, and told (one that lost a race decided nothing)
+    const taken = async () => {
+      for (const seq of asked.unseen) shown.delete(seq);
+      asked.done();
+      context.emit({
+        type: "decision",
+        executionId,
+        decision: "approved",
+        seqs: [...shown],
+        at: context.now(),
+        source,
+      });
+      return undefined;
     };
+    return await resume(context, executionId, taken, shown, onCall);
+  } finally {
+    asked.done();
   }
-  const shown = new Set(waiting.map((entry) => entry.seq));
-  // told once this approval has taken the run (one that lost a race decided nothing)
-  const taken = async () => {
-    const seqs = [...shown];
-    context.emit({
-      type: "decision",
-      executionId,
-      decision: "approved",
-      seqs,
-      at: context.now(),
-      source,
-    });
-    return undefined;
-  };
-  return resume(context, executionId, taken, shown, onCall);
 }
 
 /** Marks every pending call of a run that ended without them as never run; returns their seqs. */

@@ -4,6 +4,7 @@ import type { Executor } from "../executor.ts";
 import { DEFAULT_LEASE_MS } from "../invariants.ts";
 import { memoryStore } from "../memory-store.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
+import { approvalAsksOf } from "./approval-asks.ts";
 import { createConfigurator } from "./configuration.ts";
 import { livePassesOf } from "./live-passes.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
@@ -22,6 +23,7 @@ export function testContext(
   return {
     journal: store.journal("test"),
     live: livePassesOf(store),
+    asks: approvalAsksOf(store),
     executor: options.executor ?? new MockExecutor(() => undefined),
     configurator: createConfigurator(connectors),
     now: options.now ?? (() => Date.now()),

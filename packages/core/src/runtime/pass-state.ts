@@ -35,6 +35,8 @@ export class PassState {
   /** recorded calls the executor may still answer in the sandbox (see `ReplayHint`) */
   #replayable = 0;
   #live = false;
+  /** the calls this pass made wait, kept from approvals asked before it reports */
+  readonly #waits: (() => void)[] = [];
 
   constructor(
     context: RunContext,
@@ -164,9 +166,18 @@ export class PassState {
     }
   }
 
-  /** The pass has reported: its run is no longer live in this process. */
+  /**
+   * The call at `seq` starts to wait (written pending next): no approval asked before this pass
+   * has reported covers it (see `ApprovalAsks`).
+   */
+  waitAt(seq: number): void {
+    this.#waits.push(this.#context.asks.waiting(this.executionId, seq));
+  }
+
+  /** The pass has reported: its run is no longer live in this process, its pause is shown. */
   release(): void {
     this.#context.live.delete(this.executionId);
+    for (const release of this.#waits.splice(0)) release();
   }
 
   /** A token for the step at `seq`: only it records the step's value, once. */

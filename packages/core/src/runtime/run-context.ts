@@ -2,6 +2,7 @@ import type { ExecutionEndStatus, PassEndStatus } from "../connector.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
 import type { Journal } from "../journal-store.ts";
 import { createValueCodec } from "../value-codec.ts";
+import type { ApprovalAsks } from "./approval-asks.ts";
 import type { Configurator } from "./configuration.ts";
 import type { LivePasses } from "./live-passes.ts";
 import type { RuntimeEvent } from "./runtime-event.ts";
@@ -20,6 +21,8 @@ export interface RunContext {
   transformResult: ((result: unknown) => unknown) | undefined;
   /** the runs with a pass running over this store in this process */
   live: LivePasses;
+  /** the approvals in flight and the calls passes are making wait, over this store in this process */
+  asks: ApprovalAsks;
   /** tells the runtime's `onEvent` observer (a no-op without one; never throws) */
   emit(event: RuntimeEvent): void;
   /** the connectors' end-of-pass and end-of-run hooks; a failing hook never changes the outcome */

@@ -194,7 +194,10 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       );
       // only the person's answer in this conversation approves; a call without one stays paused
       if (answer?.approved === true && (answer.code === undefined || answer.code === run.code)) {
-        yield* withProgress((onCall) => approve(context, id, onCall, "tool-approval"), id);
+        yield* withProgress(
+          (onCall) => approve(context, id, { onCall, source: "tool-approval" }),
+          id,
+        );
         return;
       }
     }
