@@ -6,8 +6,8 @@ import { ago, callName, callNumber, clock, where } from "./format.js";
 import { jsonView } from "./json-view.js";
 import { runLink } from "./selection.js";
 
-/** Characters a reason may have (the agent keeps it with the decision). */
-const REASON_LIMIT = 500;
+/** Characters a reason may have: what the agent keeps with the decision (`MAX_REASON_CHARS`). */
+const REASON_LIMIT = 1_000;
 
 function side(label, value, className) {
   const body =

@@ -87,7 +87,14 @@ export function createApprovals({ refreshAll }) {
             type: "button",
             class: "approve",
             // the calls shown: a run that moved on since is not approved blind
-            onclick: () => act("approve", { executionId, seqs: calls.map((call) => call.seq) }),
+            onclick: () => {
+              const why = reason.value();
+              return act("approve", {
+                executionId,
+                seqs: calls.map((call) => call.seq),
+                ...(why ? { reason: why } : {}),
+              });
+            },
           },
           many ? `Approve all ${calls.length} calls` : "Approve",
         ),

@@ -131,8 +131,11 @@ export class ChatSession {
     const status = async () => (await runtime.execution(executionId))?.status ?? "gone";
     const card = cards.unansweredOf(executionId);
     if (card) {
-      const reason = decision.approved ? undefined : decision.reason;
-      this.answer(card.approvalId, { approved: decision.approved, reason, via: "queue" });
+      this.answer(card.approvalId, {
+        approved: decision.approved,
+        reason: decision.reason,
+        via: "queue",
+      });
       await this.#turns;
       return { status: await status(), executionId, via: "chat" };
     }
@@ -142,6 +145,7 @@ export class ChatSession {
         const output = await runtime.approve({
           executionId,
           ...(decision.seqs ? { seqs: decision.seqs } : {}),
+          ...reasonOf(decision.reason),
         });
         const error = output.status === "error" ? { error: output.error } : {};
         return { status: output.status, executionId, via: "queue", ...error };

@@ -8,7 +8,7 @@ import { DEMO_SUGGESTIONS } from "./suggestions.ts";
 /** What a decision from the page's queue did (through the chat when the chat asked for it). */
 /** A decision from the page's queue: an approval names the calls it showed. */
 export type QueueAnswer =
-  | { approved: true; seqs?: number[] }
+  | { approved: true; seqs?: number[]; reason?: string | undefined }
   | { approved: false; seq: number; reason?: string };
 
 export interface QueueDecision {
@@ -85,9 +85,11 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
       const { seqs } = fields;
       if (seqs !== undefined && !(Array.isArray(seqs) && seqs.every(Number.isSafeInteger)))
         throw new BadRequest('"seqs" must list the seqs of the calls shown.');
+      const reason = typeof fields.reason === "string" ? fields.reason : undefined;
       const decided = await api.decide(executionId, {
         approved: true,
         ...(seqs ? { seqs: seqs as number[] } : {}),
+        reason,
       });
       api.changed();
       return json(decided, decided.error ? 409 : 200);

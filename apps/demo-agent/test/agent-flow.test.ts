@@ -64,7 +64,7 @@ describe("the demo agent's flow", () => {
     expect(asked.card?.code).toContain("tracker.create_task");
     expect(demo.tracker.listTasks()).toHaveLength(7);
 
-    const answered = await demo.answer(true);
+    const answered = await demo.answer(true, "for the release");
     expect(answered.events.map((event) => event.type)).toContain("tool-result");
     expect(answered.output).toMatchObject({
       status: "completed",
@@ -79,6 +79,9 @@ describe("the demo agent's flow", () => {
       if (event.type === "call") return `call ${event.seq} ${event.live ? "live" : "replayed"}`;
       if (event.type === "decision") return `${event.decision} by ${event.by}`;
       return event.type;
+    });
+    expect(demo.events.list(executionId).find((event) => event.type === "decision")).toMatchObject({
+      reason: "for the release",
     });
     expect(timeline).toEqual([
       "pass-start",

@@ -122,15 +122,20 @@ describe("the agent's HTTP API", () => {
     expect((await call("POST", "/api/reject", { executionId, seq: 0 })).status).toBe(409);
   });
 
-  it("approves from the queue only the calls it showed", async () => {
+  it("approves from the queue only the calls it showed, with the reason given", async () => {
     const { call, demo } = api();
     const paused = await call("POST", "/api/run", {
       code: 'async () => { await tracker.create_task({ projectId: "mobile", title: "One" }); return tracker.create_task({ projectId: "mobile", title: "Two" }); }',
     });
     const executionId = String(paused.body.executionId);
     expect((await call("POST", "/api/approve", { executionId, seqs: ["0"] })).status).toBe(400);
-    expect((await call("POST", "/api/approve", { executionId, seqs: [0] })).body).toMatchObject({
-      status: "paused",
+    const first = await call("POST", "/api/approve", { executionId, seqs: [0], reason: "fine" });
+    expect(first.body).toMatchObject({ status: "paused" });
+    expect(demo.events.list(executionId).find((event) => event.type === "decision")).toMatchObject({
+      decision: "approved",
+      seqs: [0],
+      reason: "fine",
+      by: "queue",
     });
     // a page still showing the first call does not approve the second one blind
     const stale = await call("POST", "/api/approve", { executionId, seqs: [0] });

@@ -105,9 +105,13 @@ export interface CodemodeRuntime {
   execute(input: { code: string }): Promise<CodeModeOutput>;
   /**
    * approves every call the paused run waits for (its `pending`), or only those `seqs` names (the
-   * calls the person was shown): each runs once
+   * calls the person was shown): each runs once; `reason` is kept with the decision
    */
-  approve(options: { executionId: string; seqs?: readonly number[] }): Promise<CodeModeOutput>;
+  approve(options: {
+    executionId: string;
+    seqs?: readonly number[];
+    reason?: string;
+  }): Promise<CodeModeOutput>;
   /** ends the paused run without the call at `seq` or any other it waits for */
   reject(options: { executionId: string; seq: number; reason?: string }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
@@ -210,8 +214,11 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     async ready() {
       await configurator.configure();
     },
-    approve: ({ executionId, seqs }) =>
-      approve(context, executionId, seqs === undefined ? {} : { seqs }),
+    approve: ({ executionId, seqs, reason }) =>
+      approve(context, executionId, {
+        ...(seqs === undefined ? {} : { seqs }),
+        ...(reason === undefined ? {} : { reason }),
+      }),
     reject: ({ executionId, seq, reason }) => reject(context, executionId, seq, reason),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
     rollback: ({ executionId }) => rollback(context, executionId),

@@ -72,7 +72,14 @@ function badSeqs(seqs: unknown, maxCalls: number): string | undefined {
     : `seqs must name the waiting calls the person approved: a non-empty list of at most ${maxCalls} seq numbers (each a \`pending[].seq\`).`;
 }
 
+/** A person's reason for a decision, as kept: trimmed, at most 1,000 characters ("" for none). */
+function reasonText(reason: unknown): string {
+  return typeof reason === "string" ? reason.trim().slice(0, 1000) : "";
+}
+
 export interface ApproveOptions {
+  /** why the person approved: kept with the decision (its `decision` event), at most 1,000 characters */
+  reason?: string;
   /** the calls the person was shown (`pending[].seq`): the approval covers only these (default: all that wait) */
   seqs?: readonly number[];
   onCall?: CallObserver;
@@ -90,6 +97,7 @@ export async function approve(
   options: ApproveOptions = {},
 ): Promise<CodeModeOutput> {
   const { onCall, source = "api", seqs } = options;
+  const said = reasonText(options.reason);
   // what waits now, as the person was shown it: the approval covers these calls and no later one,
   // not even one another approval's pass paused at between this ask and the read below
   const asked = context.asks.ask(executionId);
@@ -135,6 +143,7 @@ export async function approve(
         seqs: [...shown],
         at: context.now(),
         source,
+        ...(said ? { reason: said } : {}),
       });
       return undefined;
     };
@@ -169,7 +178,7 @@ export async function reject(
   const { journal, now } = context;
   const entry = await journal.getEntry(executionId, seq);
   if (entry?.state !== "pending") return false;
-  const said = typeof reason === "string" ? reason.trim().slice(0, 1000) : "";
+  const said = reasonText(reason);
   if (
     !(await journal.updateExecution(executionId, ["paused"], {
       status: "rejected",

@@ -96,6 +96,16 @@ describe("runtime events", () => {
     expect(events).toEqual([]);
   });
 
+  it("tell an approval with the reason the person gave", async () => {
+    const { runtime, events } = setup(async ({ ops }) => ops.write({ n: 1 }));
+    const paused = await runtime.execute({ code: "async () => 0" });
+    events.length = 0;
+    const reason = ` ${"ok ".repeat(400)}`;
+    await runtime.approve({ executionId: paused.executionId, reason });
+    expect(events[0]).toMatchObject({ type: "decision", decision: "approved", seqs: [0] });
+    expect((events[0] as { reason?: string }).reason).toBe(reason.trim().slice(0, 1000));
+  });
+
   it("tell each revert of a rollback and how it ended; an observer that throws changes nothing", async () => {
     const { runtime, events } = setup(
       async ({ ops }) => {

@@ -195,7 +195,12 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       // only the person's answer in this conversation approves; a call without one stays paused
       if (answer?.approved === true && (answer.code === undefined || answer.code === run.code)) {
         yield* withProgress(
-          (onCall) => approve(context, id, { onCall, source: "tool-approval" }),
+          (onCall) =>
+            approve(context, id, {
+              onCall,
+              source: "tool-approval",
+              ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+            }),
           id,
         );
         return;
