@@ -117,6 +117,8 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
     for (const part of partsOf(stored.content)) {
       if (part.type === "text" && part.text) {
         if (stored.role === "user") message("user", part.text);
+        // the agent's own note (noteMessage), not the model's words
+        else if (part.providerOptions?.demo?.note === true) message("note", part.text);
         else text(part.text);
       } else if (part.type === "tool-call") {
         toolCall(part.toolCallId, part.input?.code ?? JSON.stringify(part.input));

@@ -4,6 +4,17 @@ import type { SqlLike } from "./sql-like.ts";
 /** How many stored messages the model sees again (the newest ones). */
 export const HISTORY_WINDOW = 40;
 
+/**
+ * A note of the agent's own in the conversation (what a rollback did): the model reads it as the
+ * assistant's text, and the page, marked so, as a note rather than the model's words.
+ */
+export function noteMessage(text: string): ModelMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text, providerOptions: { demo: { note: true } } }],
+  };
+}
+
 /** The conversation in the Durable Object's SQLite, as AI SDK model messages. */
 export class ChatHistory {
   constructor(private readonly sql: SqlLike) {

@@ -3,7 +3,7 @@ import { DynamicWorkerExecutor, sandboxLoader } from "@codemode/executor-dynamic
 import { type CodemodeRuntime, createCodemodeRuntime } from "codemode";
 import { ApprovalCards } from "./approval-cards.ts";
 import type { ChatEvent, ChatRequest } from "./chat-event.ts";
-import { ChatHistory } from "./chat-history.ts";
+import { ChatHistory, noteMessage } from "./chat-history.ts";
 import { ChatSession } from "./chat-session.ts";
 import { demoConnectors } from "./demo-connectors.ts";
 import { LEASE_MS, RUN_TIMEOUT_MS } from "./demo-limits.ts";
@@ -101,7 +101,7 @@ export class DemoAgent extends DurableObject<Env> {
       },
       changed: (note) => {
         if (note) {
-          this.history.append([{ role: "assistant", content: [{ type: "text", text: note }] }]);
+          this.history.append([noteMessage(note)]);
           this.broadcast({ type: "note", text: note });
         }
         this.broadcast({ type: "changed" });

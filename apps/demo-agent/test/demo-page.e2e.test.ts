@@ -234,6 +234,11 @@ describe("the demo page", () => {
     await revert.waitFor();
     expect(await revert.getAttribute("data-outcome")).toBe("reverted");
     await screenshot("rolled-back");
+    // after a reload the note still reads as the agent's note, not as the model's words
+    await page.reload();
+    await eventually(() => page.locator('.msg[data-role="note"]').last().textContent()).toBe(
+      message,
+    );
   });
 
   it("rejects with a reason in the chat: the card keeps it, the model says so, nothing changed", async () => {
