@@ -97,7 +97,8 @@ export async function settleByElicitation(
       output = { status: "paused", executionId, pending: now };
       continue;
     }
-    output = await runtime.approve({ executionId });
+    // named, so that a decision made elsewhere since the check above is not approved blind
+    output = await runtime.approve({ executionId, seqs: now.map((action) => action.seq) });
   }
   return output;
 }
