@@ -170,4 +170,17 @@ export const REGRESSIONS: readonly Regression[] = [
       schedule: { first: "none", actions: [{ kind: "race", with: "approve" }] },
     },
   },
+  {
+    // found on PostgreSQL: the rejection read the first call waiting, an approval racing it ran
+    // that call, and the rejection then ended the pause that came after, at the second call
+    name: "a rejection racing an approval ends the pause it names or nothing",
+    guarantee: 1,
+    testCase: {
+      program: [
+        { kind: "call", call: { method: "write", key: 0 } },
+        { kind: "call", call: { method: "write", key: 9 } },
+      ],
+      schedule: { first: "none", actions: [{ kind: "race", with: "reject" }] },
+    },
+  },
 ];

@@ -299,11 +299,17 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
   const approve = (id: string) => report("approve", id, () => runtime.approve({ executionId: id }));
 
   const reject = async (id: string) => {
-    const startedAt = ledger.note({ kind: "reject", executionId: id }).at;
+    // the person rejects the call `pending` shows them, so the decision starts once they have seen
+    // it: a read that a busy store answers late can show a later pause than the one before it
     let seq = 0;
-    let accepted = false;
     try {
       seq = (await runtime.pending(id))[0]?.seq ?? 0;
+    } catch {
+      // nothing shown: the rejection names seq 0
+    }
+    const startedAt = ledger.note({ kind: "reject", executionId: id }).at;
+    let accepted = false;
+    try {
       accepted = await runtime.reject({ executionId: id, seq });
     } catch {
       accepted = false;

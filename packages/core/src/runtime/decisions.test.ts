@@ -115,6 +115,41 @@ describe("decisions", () => {
     expect(gate.calls.map((call) => call.seq)).toEqual([0, 1]);
   });
 
+  it("a reject whose call an approval ran meanwhile ends nothing, not even the pause that came after", async () => {
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) => {
+      await gate.open?.({ door: 1 });
+      return gate.open?.({ door: 2 });
+    });
+    const inner = memoryStore();
+    let approveFirst: (() => Promise<unknown>) | undefined;
+    // the rejection reads door 1 waiting; before it takes the run, an approval runs door 1 and the
+    // run pauses again, at door 2
+    const store: JournalStore = {
+      journal(name) {
+        const journal = inner.journal(name);
+        return Object.assign(Object.create(journal), {
+          getEntry: async (...args: Parameters<typeof journal.getEntry>) => {
+            const entry = await journal.getEntry(...args);
+            const approving = approveFirst;
+            approveFirst = undefined;
+            if (approving) await approving();
+            return entry;
+          },
+        });
+      },
+    };
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [gate] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    approveFirst = () => runtime.approve({ executionId });
+    expect(await runtime.reject({ executionId, seq: 0 })).toBe(false);
+    expect(gate.calls.map((call) => call.seq)).toEqual([0]);
+    expect((await runtime.execution(executionId))?.status).toBe("paused");
+    expect((await runtime.pending(executionId)).map((call) => call.seq)).toEqual([1]);
+    expect(await runtime.reject({ executionId, seq: 1 })).toBe(true);
+    expect((await runtime.execution(executionId))?.status).toBe("rejected");
+  });
+
   it("reject of one pending call ends the run without any of them", async () => {
     const { gate, executor } = gateAndExecutor();
     const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });

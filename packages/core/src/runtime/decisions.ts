@@ -179,12 +179,41 @@ export async function reject(
   const entry = await journal.getEntry(executionId, seq);
   if (entry?.state !== "pending") return false;
   const said = reasonText(reason);
+  // one taker, as for an approval: the run is held (running, under this rejection's lease) while
+  // the call is read again, so a rejection ends the pause it names, never one that an approval
+  // racing it made later, after that call ran
+  const owner = leaseOwner();
+  const time = now();
+  const held = { owner };
   if (
     !(await journal.updateExecution(executionId, ["paused"], {
-      status: "rejected",
-      error: `A person rejected ${entry.connector}.${entry.method} (seq ${seq}, counting from 0)${said ? `: ${said}` : "."}`,
-      updatedAt: now(),
+      status: "running",
+      updatedAt: time,
+      lease: { owner, expiresAt: time + context.leaseMs },
     }))
+  )
+    return false;
+  if ((await journal.getEntry(executionId, seq))?.state !== "pending") {
+    await journal.updateExecution(
+      executionId,
+      ["running"],
+      { status: "paused", updatedAt: now(), lease: undefined },
+      held,
+    );
+    return false;
+  }
+  if (
+    !(await journal.updateExecution(
+      executionId,
+      ["running"],
+      {
+        status: "rejected",
+        error: `A person rejected ${entry.connector}.${entry.method} (seq ${seq}, counting from 0)${said ? `: ${said}` : "."}`,
+        updatedAt: now(),
+        lease: undefined,
+      },
+      held,
+    ))
   )
     return false;
   const seqs = await withdrawPending(context, executionId);
