@@ -71,4 +71,34 @@ export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "create
     },
     SLOW_TEST_MS,
   );
+
+  options.test(
+    GROUP,
+    "gated calls made at once (Promise.all) pause together, and one approval runs each once",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const first = await runtime(await options.createExecutor()).execute({
+        code: `async () => Promise.all([1, 2, 3].map((key) => kv.write({ key, value: "v" + key })))`,
+      });
+      expect(first).toMatchObject({
+        status: "paused",
+        pending: [1, 2, 3].map((key, seq) => ({
+          seq,
+          method: "write",
+          args: { key, value: `v${key}` },
+        })),
+      });
+      const approved = await runtime(await options.createExecutor()).approve({
+        executionId: first.executionId,
+      });
+      expect(approved).toMatchObject({ status: "completed" });
+      expect(ledger.map(({ input }) => input)).toEqual(
+        [1, 2, 3].map((key) => ({ key, value: `v${key}` })),
+      );
+    },
+    SLOW_TEST_MS,
+  );
 }

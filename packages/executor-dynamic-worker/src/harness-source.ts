@@ -83,6 +83,8 @@ const RequestType = Request;
 const define = Object.defineProperty;
 const deleteProperty = Reflect.deleteProperty;
 const startTimer = setTimeout;
+const queueTask = queueMicrotask;
+const isArrayValue = Array.isArray;
 const stopTimer = clearTimeout;
 `;
 
@@ -99,6 +101,7 @@ const TOO_MANY = "e" + quote({ name: "RangeError", code: "BUDGET_EXCEEDED", mess
 // The bridge's methods (RPC properties), taken in evaluate before the prelude and the program run;
 // the bridge stub itself is kept nowhere.
 let hostCall = null;
+let hostCalls = null;
 let hostEvaluate = null;
 let hostFetch = null;
 let started = false;
@@ -205,6 +208,73 @@ function send(start) {
   });
 }
 
+// The calls the program makes in one turn wait here until the turn's microtasks run, then go to the
+// host in one message: the host starts them together, as calls made at once are in-process, so a
+// Promise.all of gated calls pauses with all of them waiting. A call alone goes as \`call\`. A queued
+// call counts as in flight from the start. The queue is a list of object literals whose properties
+// are all their own: no setter or getter of a prototype the program changed is ever reached.
+let queueHead = null;
+let queueTail = null;
+let queueSize = 0;
+function enqueue(namespace, method, input) {
+  inFlight++;
+  return new PromiseType((resolve) => {
+    const item = { next: null, namespace: StringType(namespace), method: StringType(method), input: StringType(input), resolve };
+    if (queueTail === null) {
+      queueHead = item;
+      queueTask(flush);
+    } else queueTail.next = item;
+    queueTail = item;
+    queueSize++;
+  });
+}
+function flush() {
+  const first = queueHead;
+  const size = queueSize;
+  queueHead = null;
+  queueTail = null;
+  queueSize = 0;
+  if (first === null) return;
+  // every queued call is answered once, in order, and leaves the count in flight then
+  const answerAll = (replyAt) => {
+    let index = 0;
+    for (let item = first; item !== null; item = item.next) {
+      inFlight--;
+      item.resolve(replyAt(index++));
+    }
+  };
+  if (finished || hostCall === null || hostCalls === null) return answerAll(() => LATE);
+  const text = logs();
+  const count = answeredHere();
+  let started;
+  try {
+    if (size === 1) started = hostCall(first.namespace, first.method, first.input, text, count);
+    else {
+      let items = "[";
+      for (let item = first; item !== null; item = item.next) {
+        items += (item === first ? "" : ",") + "[" + quote(item.namespace) + "," + quote(item.method) + "," + quote(item.input) + "]";
+      }
+      started = hostCalls(items + "]", text, count);
+    }
+  } catch (error) {
+    return answerAll(() => describeLoss(error));
+  }
+  // the RPC promise is only ever handed harness callbacks
+  started.then(
+    (reply) => {
+      if (typeof reply !== "string") return answerAll(() => describeLoss("an unreadable reply"));
+      if (size === 1) return answerAll(() => reply);
+      let replies;
+      try {
+        replies = parseJson(reply);
+      } catch {}
+      const whole = isArrayValue(replies) && replies.length === size;
+      answerAll((index) => (whole && typeof replies[index] === "string" ? replies[index] : describeLoss("an unreadable reply")));
+    },
+    (error) => answerAll(() => describeLoss(error)),
+  );
+}
+
 const api = sandboxBootstrap(
   (namespace, method, input) => {
     if (overdue() || hostCall === null) return LATE;
@@ -219,10 +289,7 @@ const api = sandboxBootstrap(
       if (answer !== undefined) return answer;
     }
     if (inFlight >= spec.maxConcurrentCalls) return TOO_MANY;
-    const call = hostCall;
-    const batch = logs();
-    const count = answeredHere();
-    return send(() => call(StringType(namespace), StringType(method), StringType(input), batch, count));
+    return enqueue(namespace, method, input);
   },
   (line) => {
     if (typeof line !== "string") return;
@@ -265,6 +332,8 @@ async function evaluateHook(source, input) {
   if (overdue() || hostEvaluate === null) throw new ErrorType("The code has finished; nothing more runs.");
   if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
   const text = encode(input);
+  // calls the program made before it in this turn reach the host before it
+  flush();
   const call = hostEvaluate;
   const batch = logs();
   const count = answeredHere();
@@ -285,6 +354,7 @@ async function outboundFetch(input, init) {
   if (overdue() || hostFetch === null) throw new TypeErrorType("The code has finished; the request was not sent.");
   if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
   const request = new RequestType(input, init);
+  flush();
   const call = hostFetch;
   inFlight++;
   try {
@@ -303,6 +373,7 @@ export default class Harness extends WorkerEntrypoint {
     halt = deadline.halt;
     // nothing of the pass has run yet: these lookups reach the stub itself
     hostCall = host.call;
+    hostCalls = host.calls;
     hostEvaluate = host.evaluate;
     if (spec.outbound) hostFetch = host.fetch;
     host = null;
@@ -344,6 +415,7 @@ export default class Harness extends WorkerEntrypoint {
     stopTimer(timer);
     // nothing in this isolate can reach the host once the pass is over
     hostCall = null;
+    hostCalls = null;
     hostEvaluate = null;
     hostFetch = null;
     return reply(outcome);

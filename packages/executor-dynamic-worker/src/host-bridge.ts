@@ -232,7 +232,7 @@ export class BridgeScope {
 
 /**
  * The one host object a sandbox worker holds, passed to it as an RPC argument. Its only members are
- * the protocol's three methods (every public method of an RpcTarget is callable from the sandbox);
+ * the protocol's four methods (every public method of an RpcTarget is callable from the sandbox);
  * each takes primitive strings and numbers only, checks them, and never calls back into a value the
  * sandbox supplied. Host bookkeeping lives in `Pass` and `BridgeScope`, out of the sandbox's reach.
  */
@@ -255,6 +255,44 @@ export class HostBridge extends RpcTarget {
     replayed?: unknown,
   ): Promise<string> | string {
     if (!this.#scope.take(logs, replayed, true)) return ended("this call");
+    return this.#one(namespace, method, input);
+  }
+
+  /**
+   * The calls the program made in one turn, as JSON text of `[[namespace, method, input], ...]`.
+   * Each is started, in order, before any is answered, as calls made at once are in-process: the
+   * host numbers and decides them together, so a `Promise.all` of gated calls pauses with all of
+   * them waiting. Answers the JSON text of their reply strings, in order, once all have settled.
+   */
+  calls(batch: unknown, logs?: unknown, replayed?: unknown): Promise<string> | string {
+    const { maxConcurrentCalls, maxInputChars } = this.#pass.options;
+    let list: unknown;
+    try {
+      // at most as many calls as may be in flight, each with its input (quoted) and names
+      if (
+        typeof batch !== "string" ||
+        batch.length > maxConcurrentCalls * (2 * maxInputChars + 1_000)
+      )
+        throw new TypeError();
+      list = JSON.parse(batch);
+    } catch {
+      list = undefined;
+    }
+    if (!Array.isArray(list) || list.length < 2 || list.length > maxConcurrentCalls) {
+      this.#pass.violate("an unreadable batch of calls");
+      return "[]";
+    }
+    const live = this.#scope.take(logs, replayed, true);
+    // host values parsed from text: reading them runs no code of the sandbox
+    const replies = (list as unknown[]).map((item) => {
+      if (!live) return ended("this call");
+      if (!Array.isArray(item) || item.length !== 3) return badMessage("call");
+      return this.#one(item[0], item[1], item[2]);
+    });
+    return Promise.all(replies).then((all) => JSON.stringify(all));
+  }
+
+  #one(namespace: unknown, method: unknown, input: unknown): Promise<string> | string {
     if (typeof namespace !== "string" || typeof method !== "string") {
       return badMessage("method name");
     }

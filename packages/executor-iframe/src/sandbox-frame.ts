@@ -234,10 +234,51 @@ export class SandboxFrame {
   }
 
   /**
+   * One call of the sandbox: a new id (a safe integer above every id before it), names and input of
+   * bounded size, and room under the limit of calls in flight, else it is refused here without
+   * reaching the host.
+   */
+  #takeCall(id: unknown, namespace: unknown, method: unknown, input: unknown): void {
+    const handlers = this.#handlers;
+    if (
+      !handlers ||
+      typeof id !== "number" ||
+      !Number.isSafeInteger(id) ||
+      id <= this.#lastId ||
+      typeof namespace !== "string" ||
+      typeof method !== "string" ||
+      typeof input !== "string" ||
+      namespace.length > MAX_NAME_CHARS ||
+      method.length > MAX_NAME_CHARS
+    ) {
+      return;
+    }
+    this.#lastId = id;
+    this.#heard = true;
+    if (input.length > MAX_INPUT_CHARS) {
+      this.#post(
+        id,
+        errorReply({
+          name: "RangeError",
+          code: "TOO_LARGE",
+          message: `The input of ${namespace}.${method} is ${input.length} characters, more than the ${MAX_INPUT_CHARS} a call may send. Send less (a page, fewer fields).`,
+        }),
+      );
+      return;
+    }
+    const most = this.#run?.spec.maxConcurrentCalls ?? 0;
+    if (this.#inFlight.size >= most) {
+      this.#post(id, tooManyCalls(namespace, method, most));
+      return;
+    }
+    this.#inFlight.add(id);
+    handlers.call(id, namespace, method, input);
+  }
+
+  /**
    * A message of the pass, checked before anything of it is used: the nonce, the type, every field's
    * type and range. Only strings and numbers are taken from it; nothing it holds is called or
-   * converted. A call needs a new id (a safe integer above every id before it) and room under the
-   * limit of calls in flight, else it is refused here without reaching the host.
+   * converted.
    */
   #onPassMessage(event: MessageEvent): void {
     const data = event.data as Partial<PassMessage> | null;
@@ -246,38 +287,24 @@ export class SandboxFrame {
     if (data.nonce !== this.#nonce) return;
     if (data.type === "call") {
       const { id, namespace, method, input } = data;
-      if (
-        typeof id !== "number" ||
-        !Number.isSafeInteger(id) ||
-        id <= this.#lastId ||
-        typeof namespace !== "string" ||
-        typeof method !== "string" ||
-        typeof input !== "string" ||
-        namespace.length > MAX_NAME_CHARS ||
-        method.length > MAX_NAME_CHARS
-      ) {
-        return;
-      }
-      this.#lastId = id;
-      this.#heard = true;
-      if (input.length > MAX_INPUT_CHARS) {
-        this.#post(
-          id,
-          errorReply({
-            name: "RangeError",
-            code: "TOO_LARGE",
-            message: `The input of ${namespace}.${method} is ${input.length} characters, more than the ${MAX_INPUT_CHARS} a call may send. Send less (a page, fewer fields).`,
-          }),
-        );
-        return;
-      }
+      this.#takeCall(id, namespace, method, input);
+    } else if (data.type === "calls") {
+      // the calls of one turn, started in order before any is answered
       const most = this.#run?.spec.maxConcurrentCalls ?? 0;
-      if (this.#inFlight.size >= most) {
-        this.#post(id, tooManyCalls(namespace, method, most));
+      const text = data.calls;
+      if (typeof text !== "string" || text.length > most * (2 * MAX_INPUT_CHARS + 1_000)) return;
+      let calls: unknown;
+      try {
+        calls = JSON.parse(text);
+      } catch {
         return;
       }
-      this.#inFlight.add(id);
-      handlers.call(id, namespace, method, input);
+      if (!Array.isArray(calls) || calls.length > most) return;
+      // host values parsed from text: reading them runs no code of the sandbox
+      for (const call of calls as unknown[]) {
+        if (Array.isArray(call) && call.length === 4)
+          this.#takeCall(call[0], call[1], call[2], call[3]);
+      }
     } else if (data.type === "log") {
       if (typeof data.line !== "string") return;
       this.#heard = true;

@@ -29,6 +29,8 @@ export interface ReadyMessage {
 /** Messages from the worker to the page, on the pass's own channel, with its nonce. */
 export type PassMessage =
   | { type: "call"; nonce: string; id: number; namespace: string; method: string; input: string }
+  /** the calls the program made in one turn: JSON text of `[[id, namespace, method, input], ...]` */
+  | { type: "calls"; nonce: string; calls: string }
   | { type: "log"; nonce: string; line: string }
   | { type: "done"; nonce: string; outcome: HarnessOutcome; dropped: number };
 
@@ -77,6 +79,7 @@ export function workerHarness(
   const send = MessagePort.prototype.postMessage;
   const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data")?.get;
   const stringify = JSON.stringify;
+  const queueTask = queueMicrotask;
   // calls waiting for the page, by id: an object without a prototype, so a program that replaces
   // built-ins (Map's methods, iterators) does not see or change them
   const pending = Object.create(null) as Record<number, ((reply: string) => void) | undefined>;
@@ -118,6 +121,43 @@ export function workerHarness(
   const post = (message: PassMessage) => {
     if (port) apply(send, port, [message]);
   };
+
+  // The calls the program makes in one turn go to the page in one message once the turn's microtasks
+  // run: the page starts them together, as calls made at once are in-process, so a Promise.all of
+  // gated calls pauses with all of them waiting. The queue is a list of object literals (own
+  // properties only) and the message's calls are JSON text: no array a program's prototype reaches.
+  interface Queued {
+    next: Queued | undefined;
+    id: number;
+    namespace: string;
+    method: string;
+    input: string;
+  }
+  let queueHead: Queued | undefined;
+  let queueTail: Queued | undefined;
+  function enqueue(item: Queued): void {
+    if (queueTail === undefined) {
+      queueHead = item;
+      queueTask(flush);
+    } else queueTail.next = item;
+    queueTail = item;
+  }
+  function flush(): void {
+    const first = queueHead;
+    queueHead = undefined;
+    queueTail = undefined;
+    if (first === undefined || finished) return;
+    if (first.next === undefined) {
+      const { id, namespace, method, input } = first;
+      post({ type: "call", nonce, id, namespace, method, input });
+      return;
+    }
+    let calls = "[";
+    for (let item: Queued | undefined = first; item !== undefined; item = item.next) {
+      calls += `${item === first ? "" : ","}[${item.id},${stringify(item.namespace)},${stringify(item.method)},${stringify(item.input)}]`;
+    }
+    post({ type: "calls", nonce, calls: `${calls}]` });
+  }
 
   function settle(outcome: string[]): void {
     if (finished) return;
@@ -165,7 +205,7 @@ export function workerHarness(
         const id = nextId++;
         return new PromiseType<string>((resolve) => {
           pending[id] = resolve;
-          post({ type: "call", nonce, id, namespace, method, input });
+          enqueue({ next: undefined, id, namespace, method, input });
         });
       },
       log,
