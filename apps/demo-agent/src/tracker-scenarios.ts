@@ -182,6 +182,31 @@ function updateStatus(id: number, status: string): Scenario {
   );
 }
 
+/** Several tasks moved at once: the writes go together (Promise.all), so one approval covers all. */
+function updateStatuses(ids: readonly number[], status: string): Scenario {
+  const list = ids.map((id) => `#${id}`).join(", ");
+  return scenario(
+    "update-statuses",
+    program([
+      `const tasks = await Promise.all(${JSON.stringify(ids)}.map((id) => tracker.get_task({ id })));`,
+      `const changes = await Promise.all(tasks.map((task) => tracker.update_task_status({ id: task.id, status: ${JSON.stringify(status)} })));`,
+      "return tasks.map((task, i) => ({ id: task.id, title: task.title, ...changes[i] }));",
+    ]),
+    {
+      asked: `move tasks ${list} to ${status}, all at once (one approval covers every move)`,
+      gate: `moving tasks ${list} to ${status}`,
+      writes: true,
+      completed(result) {
+        const moved = result as Array<{ id: number; title: string; previousStatus: string }>;
+        return [
+          `Moved ${plural(moved.length, "task")} to ${status}:`,
+          ...moved.map((task) => `- #${task.id} "${task.title}" (was ${task.previousStatus})`),
+        ].join("\n");
+      },
+    },
+  );
+}
+
 const CREATE =
   /^(?:create|add|make|open)(?: me)?(?: a| an| one)?(?: new)? task(?: (?:called|named|titled))?:? (.+)$/i;
 const IN_PROJECT = new RegExp(
@@ -190,10 +215,14 @@ const IN_PROJECT = new RegExp(
 );
 const IN_UNKNOWN_PROJECT = /^(.+?) (?:in|for|to|under) (?:the )?([\w-]+) project$/i;
 const TARGET = `(todo|to do|to-do|doing|in progress|done|complete|completed|finished|closed)`;
+/** The most tasks one request moves at once. */
+export const MAX_TASKS_MOVED = 10;
+/** One task's number, or several: "2", "#2", "2, 3 and 5" (at most MAX_TASKS_MOVED). */
+const IDS = String.raw`((?:#|number )?\d{1,9}(?:(?:,? and |, ?)#?\d{1,9}){0,${MAX_TASKS_MOVED - 1}})`;
 const MOVES: ReadonlyArray<[RegExp, ((word: string) => string) | string]> = [
   [
     new RegExp(
-      String.raw`^(?:mark|move|set|put|change) task (?:#|number )?(\d{1,9}) (?:as |to |in(?:to)? )?(?:status )?${TARGET}$`,
+      String.raw`^(?:mark|move|set|put|change) tasks? ${IDS} (?:as |to |in(?:to)? )?(?:status )?${TARGET}$`,
       "i",
     ),
     (word) => {
@@ -203,9 +232,9 @@ const MOVES: ReadonlyArray<[RegExp, ((word: string) => string) | string]> = [
       return "done";
     },
   ],
-  [/^(?:close|complete|finish|resolve) task (?:#|number )?(\d{1,9})$/i, "done"],
-  [/^reopen task (?:#|number )?(\d{1,9})$/i, "todo"],
-  [/^(?:start|begin)(?: working on)? task (?:#|number )?(\d{1,9})$/i, "doing"],
+  [new RegExp(String.raw`^(?:close|complete|finish|resolve) tasks? ${IDS}$`, "i"), "done"],
+  [new RegExp(String.raw`^reopen tasks? ${IDS}$`, "i"), "todo"],
+  [new RegExp(String.raw`^(?:start|begin)(?: working on)? tasks? ${IDS}$`, "i"), "doing"],
 ];
 const LISTS = [
   new RegExp(
@@ -248,7 +277,10 @@ export function matchTrackerScenario(words: string): Matched | undefined {
     const move = pattern.exec(words);
     if (move) {
       const status = typeof target === "string" ? target : target(move[2] ?? "");
-      return updateStatus(Number(move[1]), status);
+      const ids = [...new Set((move[1] ?? "").match(/\d+/g)?.map(Number) ?? [])];
+      return ids.length === 1
+        ? updateStatus(ids[0] as number, status)
+        : updateStatuses(ids, status);
     }
   }
   for (const pattern of LISTS) {

@@ -99,6 +99,26 @@ describe("the demo agent's flow", () => {
     );
   });
 
+  it("moves several tasks at once: one card with every call, one approval for all of them", async () => {
+    const asked = await demo.say("mark tasks 2, 3 and 5 as done");
+    expect(asked.card?.pending.map((call) => [call.method, call.args])).toEqual(
+      [2, 3, 5].map((id) => ["update_task_status", { id, status: "done" }]),
+    );
+    expect(asked.card?.pending.map((call) => call.effect?.summary)).toEqual([
+      expect.stringContaining("→ done"),
+      expect.stringContaining("→ done"),
+      expect.stringContaining("→ done"),
+    ]);
+    const answered = await demo.answer(true);
+    expect(answered.output).toMatchObject({ status: "completed" });
+    expect(answered.answer).toContain("Moved 3 tasks to done:");
+    for (const id of [2, 3, 5]) expect(demo.tracker.getTask(id)?.status).toBe("done");
+    // one decision ran the three writes
+    const executionId = asked.card?.executionId ?? "";
+    const decisions = demo.events.list(executionId).filter((event) => event.type === "decision");
+    expect(decisions).toMatchObject([{ decision: "approved", seqs: [3, 4, 5] }]);
+  });
+
   it("a rejection in the chat, with a reason, ends the run and creates nothing", async () => {
     const asked = await demo.say("create a task Never do this");
     const answered = await demo.answer(false, "not this week");

@@ -341,6 +341,31 @@ describe("the demo page", () => {
     await page.waitForSelector("#welcome button.suggestion");
   });
 
+  it("moves two tasks at once: one card lists both calls, and one approval runs both", async () => {
+    await chat("mark tasks 3 and 6 as doing");
+    const card = lastCard();
+    await card.locator("button.card-approve").waitFor();
+    const pending = card.locator(".pending-call");
+    expect(await pending.count()).toBe(2);
+    for (const [index, id] of [3, 6].entries()) {
+      expect(await jsonField(pending.nth(index).locator(".approval-args"), "id")).toBe(String(id));
+      expect(await pending.nth(index).locator(".effect-summary").textContent()).toContain(
+        "→ doing",
+      );
+    }
+    expect(await card.locator("button.card-approve").textContent()).toBe("Approve all 2 calls");
+    await screenshot("approve-all-in-chat");
+    await andTheTurn(page, () => card.locator("button.card-approve").click());
+    expect(await lastAnswer()).toMatch(/^Moved 2 tasks to doing:/);
+    const { tasks } = (await (await fetch(`${server.url}/api/tracker`)).json()) as {
+      tasks: Array<{ id: number; status: string }>;
+    };
+    expect(tasks.filter((task) => task.id === 3 || task.id === 6).map((t) => t.status)).toEqual([
+      "doing",
+      "doing",
+    ]);
+  });
+
   it("saves the README's picture: an approval card and a timeline, small", async () => {
     // an agent of its own, so the picture shows one clean conversation
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -61,6 +61,9 @@ const MISREAD: Array<[request: string, expected: string]> = [
   ["please create a task for every product under $10 in mobile", "tasks-for-products"],
   ["create tasks for all products over $20", "tasks-for-products"],
   ["close my oldest open task", "close-oldest-open-task"],
+  ["mark tasks 2, 3 and 5 as done", "update-statuses"],
+  ["close tasks #4 and #6", "update-statuses"],
+  ["mark tasks 2 3 as done", "cannot"],
 ];
 
 describe("requests the scripted model could misread", () => {
