@@ -6,10 +6,6 @@ import { recorderCommands } from "./test/request-recorder.ts";
 // This package stays on vitest 4 (its own devDependency) while the workspace is on 5: under vitest 5's
 // browser mode the sandbox that runs out of memory takes the test page down with it ("The chromium
 // page crashed"), so the test that the page fails every pass of a dead sandbox at once cannot run.
-
-// This package stays on vitest 4 (its own devDependency) while the workspace is on 5: under vitest 5's
-// browser mode the sandbox that runs out of memory takes the test page down with it ("The chromium
-// page crashed"), so the test that the page fails every pass of a dead sandbox at once cannot run.
 // vitest.shared.ts is typed by the workspace's vitest 5: its projects are cast to this vitest's type.
 
 /** Crashes a renderer process on purpose: in a project (a browser) of its own, see the file. */

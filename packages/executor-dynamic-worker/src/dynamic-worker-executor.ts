@@ -97,8 +97,14 @@ const WATCHDOG_GRACE_MS = 100;
 const DISPOSE_AFTER_MS = 30_000;
 /** Recorded calls answered in the sandbox are sent with its code, up to this much text. */
 const MAX_REPLAY_CHARS = 2 * 1024 * 1024;
-/** Workers RPC carries messages up to 32 MiB; a reply stays well below. */
-const MAX_REPLY_CHARS = 16 * 1024 * 1024;
+/**
+ * Workers RPC carries messages up to 32 MiB, and a string with a character past U+00FF takes two
+ * bytes a character there: a reply (or an input) of this many characters always fits, so a call
+ * that ran is never told its reply was lost for its size.
+ */
+const MAX_REPLY_CHARS = 15 * 1024 * 1024;
+/** Calls made at once go to the host together while their text stays within this (else apart). */
+const MAX_BATCH_CHARS = 8 * 1024 * 1024;
 const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
 const disposeSymbol = (Symbol as { dispose?: symbol }).dispose;
 
@@ -198,6 +204,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxLogLines: this.#maxLogLines,
       maxLineChars: this.#maxLogChars,
       maxConcurrentCalls: this.#maxConcurrentCalls,
+      maxBatchChars: MAX_BATCH_CHARS,
       prelude: typeof request.prelude === "string" && request.prelude.length > 0,
       outbound: this.#globalOutbound !== null,
       replay: replayable(request.replay),
@@ -221,6 +228,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxNestedDepth: MAX_NESTED_DEPTH,
       maxSourceChars: MAX_SOURCE_CHARS,
       maxInputChars: MAX_REPLY_CHARS,
+      maxBatchChars: MAX_BATCH_CHARS,
       maxLogChars: this.#maxLogChars,
       outbound: this.#globalOutbound as OutboundService | null,
       // a saved program's calls come after the run's recorded ones: none of them replays there

@@ -21,6 +21,8 @@ export interface HarnessSpec {
   maxLineChars: number;
   /** most host calls in flight at once; the host enforces it too */
   maxConcurrentCalls: number;
+  /** most characters of one batch of calls made at once; a larger call goes on its own */
+  maxBatchChars: number;
   /** whether `prelude.js` exists */
   prelude: boolean;
   /** whether `fetch()` goes to the host's outbound service (through the bridge, gated there) */
@@ -102,6 +104,7 @@ const TOO_MANY = "e" + quote({ name: "RangeError", code: "BUDGET_EXCEEDED", mess
 // the bridge stub itself is kept nowhere.
 let hostCall = null;
 let hostCalls = null;
+let hostReply = null;
 let hostEvaluate = null;
 let hostFetch = null;
 let started = false;
@@ -174,12 +177,17 @@ function replayAnswer(namespace, method, input) {
   return undefined;
 }
 
-function describeLoss(error) {
+// A host call whose message or reply was lost on the way. Whether it ran is said as far as the
+// harness can know: a reply lost on its way back belongs to a call that may have run.
+function describeLoss(error, mayHaveRun) {
   let message = "";
   try {
     message = typeof error === "object" && error !== null && typeof error.message === "string" ? error.message : StringType(error);
   } catch {}
-  return "e" + quote({ name: "Error", code: "ABORTED", message: "The host could not be reached: " + message });
+  const what = mayHaveRun
+    ? "The host call's message or its reply was lost (the call may have run on the host; check before making it again): "
+    : "The host could not be reached; the call was not run: ";
+  return "e" + quote({ name: "Error", code: "ABORTED", message: what + message });
 }
 
 // A host call as a promise of this realm that never rejects: the RPC promise is only ever handed to
@@ -192,30 +200,29 @@ function send(start) {
       pending = start();
     } catch (error) {
       inFlight--;
-      resolve(describeLoss(error));
+      resolve(describeLoss(error, false));
       return;
     }
     pending.then(
       (reply) => {
         inFlight--;
-        resolve(typeof reply === "string" ? reply : describeLoss("an unreadable reply"));
+        resolve(typeof reply === "string" ? reply : describeLoss("an unreadable reply", true));
       },
       (error) => {
         inFlight--;
-        resolve(describeLoss(error));
+        resolve(describeLoss(error, true));
       },
     );
   });
 }
 
 // The calls the program makes in one turn wait here until the turn's microtasks run, then go to the
-// host in one message: the host starts them together, as calls made at once are in-process, so a
-// Promise.all of gated calls pauses with all of them waiting. A call alone goes as \`call\`. A queued
+// host in one message (more when their text is large): the host starts them together, as calls made
+// at once are in-process, so a Promise.all of gated calls pauses with all of them waiting. A queued
 // call counts as in flight from the start. The queue is a list of object literals whose properties
 // are all their own: no setter or getter of a prototype the program changed is ever reached.
 let queueHead = null;
 let queueTail = null;
-let queueSize = 0;
 function enqueue(namespace, method, input) {
   inFlight++;
   return new PromiseType((resolve) => {
@@ -225,53 +232,91 @@ function enqueue(namespace, method, input) {
       queueTask(flush);
     } else queueTail.next = item;
     queueTail = item;
-    queueSize++;
   });
 }
 function flush() {
-  const first = queueHead;
-  const size = queueSize;
+  let item = queueHead;
   queueHead = null;
   queueTail = null;
-  queueSize = 0;
-  if (first === null) return;
-  // every queued call is answered once, in order, and leaves the count in flight then
-  const answerAll = (replyAt) => {
-    let index = 0;
-    for (let item = first; item !== null; item = item.next) {
-      inFlight--;
-      item.resolve(replyAt(index++));
+  // consecutive calls go together while their text stays within a batch's limit; a call alone goes as \`call\`
+  while (item !== null) {
+    const head = item;
+    let text = "[" + entryText(item);
+    let size = 1;
+    item = item.next;
+    while (item !== null) {
+      const entry = entryText(item);
+      if (text.length + entry.length + 2 > spec.maxBatchChars) break;
+      text += "," + entry;
+      size++;
+      item = item.next;
+    }
+    dispatch(head, size, text + "]");
+  }
+}
+function entryText(item) {
+  return "[" + quote(item.namespace) + "," + quote(item.method) + "," + quote(item.input) + "]";
+}
+// Every queued call is answered once, and leaves the count in flight then.
+function answer(item, reply) {
+  inFlight--;
+  item.resolve(reply);
+}
+// What an RPC promise settled with, as a reply string (the promise is only ever handed harness callbacks).
+function answerWhenSettled(item, pending, mayHaveRun) {
+  pending.then(
+    (reply) => answer(item, typeof reply === "string" ? reply : describeLoss("an unreadable reply", true)),
+    (error) => answer(item, describeLoss(error, mayHaveRun)),
+  );
+}
+// The host starts every call of a batch before it answers any, and answers each on its own.
+function dispatch(head, size, batchText) {
+  const answerAll = (reply) => {
+    let item = head;
+    for (let index = 0; index < size; index++) {
+      const next = item.next;
+      answer(item, reply);
+      item = next;
     }
   };
-  if (finished || hostCall === null || hostCalls === null) return answerAll(() => LATE);
+  if (finished || hostCall === null || hostCalls === null || hostReply === null) return answerAll(LATE);
   const text = logs();
   const count = answeredHere();
+  if (size === 1) {
+    let pending;
+    try {
+      pending = hostCall(head.namespace, head.method, head.input, text, count);
+    } catch (error) {
+      return answer(head, describeLoss(error, false));
+    }
+    return answerWhenSettled(head, pending, true);
+  }
+  const takeReply = hostReply;
   let started;
   try {
-    if (size === 1) started = hostCall(first.namespace, first.method, first.input, text, count);
-    else {
-      let items = "[";
-      for (let item = first; item !== null; item = item.next) {
-        items += (item === first ? "" : ",") + "[" + quote(item.namespace) + "," + quote(item.method) + "," + quote(item.input) + "]";
-      }
-      started = hostCalls(items + "]", text, count);
-    }
+    started = hostCalls(batchText, text, count);
   } catch (error) {
-    return answerAll(() => describeLoss(error));
+    return answerAll(describeLoss(error, false));
   }
-  // the RPC promise is only ever handed harness callbacks
   started.then(
-    (reply) => {
-      if (typeof reply !== "string") return answerAll(() => describeLoss("an unreadable reply"));
-      if (size === 1) return answerAll(() => reply);
-      let replies;
-      try {
-        replies = parseJson(reply);
-      } catch {}
-      const whole = isArrayValue(replies) && replies.length === size;
-      answerAll((index) => (whole && typeof replies[index] === "string" ? replies[index] : describeLoss("an unreadable reply")));
+    (ticket) => {
+      if (typeof ticket !== "number") return answerAll(describeLoss("an unreadable reply", true));
+      let item = head;
+      for (let index = 0; index < size; index++) {
+        const current = item;
+        item = item.next;
+        let pending;
+        try {
+          pending = takeReply(ticket + index);
+        } catch (error) {
+          answer(current, describeLoss(error, true));
+          continue;
+        }
+        answerWhenSettled(current, pending, true);
+      }
     },
-    (error) => answerAll(() => describeLoss(error)),
+    // the batch did not arrive: none of its calls ran
+    (error) => answerAll(describeLoss(error, false)),
   );
 }
 
@@ -374,6 +419,7 @@ export default class Harness extends WorkerEntrypoint {
     // nothing of the pass has run yet: these lookups reach the stub itself
     hostCall = host.call;
     hostCalls = host.calls;
+    hostReply = host.reply;
     hostEvaluate = host.evaluate;
     if (spec.outbound) hostFetch = host.fetch;
     host = null;
@@ -416,6 +462,7 @@ export default class Harness extends WorkerEntrypoint {
     // nothing in this isolate can reach the host once the pass is over
     hostCall = null;
     hostCalls = null;
+    hostReply = null;
     hostEvaluate = null;
     hostFetch = null;
     return reply(outcome);

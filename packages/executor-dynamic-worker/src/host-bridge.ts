@@ -27,6 +27,8 @@ export interface PassOptions {
   maxSourceChars: number;
   maxInputChars: number;
   maxLogChars: number;
+  /** most characters of one batch of calls (`HostBridge.calls`); a larger call goes on its own */
+  maxBatchChars: number;
   /** where the sandbox's `fetch()` goes; null: nowhere */
   outbound: OutboundService | null;
   /** the sandbox answered this many more recorded calls itself (see `ReplayHint`) */
@@ -232,13 +234,16 @@ export class BridgeScope {
 
 /**
  * The one host object a sandbox worker holds, passed to it as an RPC argument. Its only members are
- * the protocol's four methods (every public method of an RpcTarget is callable from the sandbox);
+ * the protocol's methods (every public method of an RpcTarget is callable from the sandbox);
  * each takes primitive strings and numbers only, checks them, and never calls back into a value the
  * sandbox supplied. Host bookkeeping lives in `Pass` and `BridgeScope`, out of the sandbox's reach.
  */
 export class HostBridge extends RpcTarget {
   readonly #pass: Pass;
   readonly #scope: BridgeScope;
+  /** replies of batched calls not asked for yet, by ticket */
+  readonly #held = new Map<number, Promise<string> | string>();
+  #nextTicket = 0;
 
   constructor(pass: Pass, scope: BridgeScope) {
     super();
@@ -262,34 +267,52 @@ export class HostBridge extends RpcTarget {
    * The calls the program made in one turn, as JSON text of `[[namespace, method, input], ...]`.
    * Each is started, in order, before any is answered, as calls made at once are in-process: the
    * host numbers and decides them together, so a `Promise.all` of gated calls pauses with all of
-   * them waiting. Answers the JSON text of their reply strings, in order, once all have settled.
+   * them waiting. Answers the ticket of the first call; `reply(ticket + i)` answers the i-th, each
+   * on its own (one message of every reply could be more than Workers RPC carries, and a fast call
+   * would wait for its slowest sibling).
    */
-  calls(batch: unknown, logs?: unknown, replayed?: unknown): Promise<string> | string {
-    const { maxConcurrentCalls, maxInputChars } = this.#pass.options;
+  calls(batch: unknown, logs?: unknown, replayed?: unknown): number {
+    const { maxConcurrentCalls, maxBatchChars } = this.#pass.options;
     let list: unknown;
     try {
-      // at most as many calls as may be in flight, each with its input (quoted) and names
-      if (
-        typeof batch !== "string" ||
-        batch.length > maxConcurrentCalls * (2 * maxInputChars + 1_000)
-      )
-        throw new TypeError();
+      if (typeof batch !== "string" || batch.length > maxBatchChars) throw new TypeError();
       list = JSON.parse(batch);
     } catch {
       list = undefined;
     }
-    if (!Array.isArray(list) || list.length < 2 || list.length > maxConcurrentCalls) {
+    // replies not taken yet are bounded too (the harness asks for each at once; room for twice the
+    // calls in flight): a sandbox that never asks holds no more host memory than that
+    if (
+      !Array.isArray(list) ||
+      list.length < 2 ||
+      list.length > maxConcurrentCalls ||
+      this.#held.size + list.length > 2 * maxConcurrentCalls
+    ) {
       this.#pass.violate("an unreadable batch of calls");
-      return "[]";
+      return -1;
     }
     const live = this.#scope.take(logs, replayed, true);
+    const first = this.#nextTicket;
     // host values parsed from text: reading them runs no code of the sandbox
-    const replies = (list as unknown[]).map((item) => {
-      if (!live) return ended("this call");
-      if (!Array.isArray(item) || item.length !== 3) return badMessage("call");
-      return this.#one(item[0], item[1], item[2]);
-    });
-    return Promise.all(replies).then((all) => JSON.stringify(all));
+    for (const item of list as unknown[]) {
+      let reply: Promise<string> | string;
+      if (!live) reply = ended("this call");
+      else if (!Array.isArray(item) || item.length !== 3) reply = badMessage("call");
+      else reply = this.#one(item[0], item[1], item[2]);
+      this.#held.set(this.#nextTicket++, reply);
+    }
+    return first;
+  }
+
+  /** The reply of the call a batch gave `ticket` to, once; a reply string. */
+  reply(ticket: unknown): Promise<string> | string {
+    const held = typeof ticket === "number" ? this.#held.get(ticket) : undefined;
+    if (held === undefined) {
+      this.#pass.violate("a reply asked for twice, or of no call");
+      return ended("this call");
+    }
+    this.#held.delete(ticket as number);
+    return held;
   }
 
   #one(namespace: unknown, method: unknown, input: unknown): Promise<string> | string {

@@ -10,7 +10,7 @@
 import type { ExecuteResult } from "@codemode/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { IframeSandboxExecutor } from "./index.ts";
-import { type PassHandlers, SandboxFrame } from "./sandbox-frame.ts";
+import { MAX_BATCH_CHARS, type PassHandlers, SandboxFrame } from "./sandbox-frame.ts";
 import type { HarnessOutcome } from "./worker-harness.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -62,6 +62,7 @@ function hostileFrame(script: string): { frame: SandboxFrame; heard: Heard; ende
         maxLineChars: 100,
         maxLogLines: 10,
         maxConcurrentCalls: 256,
+        maxBatchChars: MAX_BATCH_CHARS,
       },
       code: "async () => 1",
     },

@@ -5,104 +5,21 @@ import {
   type Connector,
   createCodemodeRuntime,
   type ExecuteRequest,
-  type ExecuteResult,
   type HostNamespaces,
   memoryStore,
 } from "@codemode/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { IframeSandboxExecutor, type IframeSandboxExecutorOptions } from "./index.ts";
-import { type PassHandlers, SandboxFrame } from "./sandbox-frame.ts";
-import type { HarnessOutcome } from "./worker-harness.ts";
+import {
+  disposeAll,
+  executor,
+  hostileFrame,
+  longestStall,
+  resultOf,
+} from "../test/hostile-frame.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const made: IframeSandboxExecutor[] = [];
-const frames: SandboxFrame[] = [];
-function executor(options?: IframeSandboxExecutorOptions): IframeSandboxExecutor {
-  const created = new IframeSandboxExecutor(options);
-  made.push(created);
-  return created;
-}
-afterEach(() => {
-  for (const frame of frames.splice(0)) frame.remove();
-  for (const created of made.splice(0)) created.dispose();
-});
-
-function resultOf(outcome: ExecuteResult): unknown {
-  if ("error" in outcome)
-    throw new Error(`expected a result, got ${JSON.stringify(outcome.error)}`);
-  return outcome.result;
-}
-
-/** The longest the page's main thread went without running a 10 ms timer, while `work` ran. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stall: number }> {
-  let last = performance.now();
-  let stall = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    stall = Math.max(stall, now - last);
-    last = now;
-  }, 10);
-  try {
-    const value = await work();
-    return { value, stall };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-interface Heard {
-  calls: [number, string, string, string][];
-  logs: string[];
-  done: HarnessOutcome[];
-  failed: string[];
-}
-
-/**
- * A sandbox whose document is `script` instead of the harness: it gets the pass as
- * `run(data, port, relayPort)` and answers the page's heartbeat on the relay's port unless told not to.
- */
-function hostileFrame(
-  script: string,
-  options: { maxConcurrentCalls?: number; heartbeat?: boolean } = {},
-): { frame: SandboxFrame; heard: Heard } {
-  const answer =
-    options.heartbeat === false
-      ? ""
-      : `if (relay) relay.onmessage = () => relay.postMessage({ type: "pong" });`;
-  const source = `<!doctype html><html><head><script>
-    addEventListener("message", (event) => {
-      if (event.source !== parent || !event.ports[0]) return;
-      const relay = event.ports[1];
-      ${answer}
-      (${script})(event.data, event.ports[0], relay);
-    });
-    parent.postMessage({ type: "ready" }, "*");
-  </script></head><body></body></html>`;
-  const frame = new SandboxFrame(source);
-  frames.push(frame);
-  const heard: Heard = { calls: [], logs: [], done: [], failed: [] };
-  const handlers: PassHandlers = {
-    call: (...args) => heard.calls.push(args),
-    log: (line) => heard.logs.push(line),
-    done: (outcome) => heard.done.push(outcome),
-    failed: (error) => heard.failed.push(`${error.code}: ${error.message}`),
-  };
-  frame.start(
-    {
-      spec: {
-        namespaces: { ns: ["echo"] },
-        timers: false,
-        maxLineChars: 100,
-        maxLogLines: 10,
-        maxConcurrentCalls: options.maxConcurrentCalls ?? 256,
-      },
-      code: "async () => 1",
-    },
-    handlers,
-  );
-  return { frame, heard };
-}
+afterEach(disposeAll);
 
 describe("IframeSandboxExecutor: calls in flight", () => {
   it("bounds the calls a pass has in flight, refuses the rest in the sandbox, and keeps the page responsive", async () => {

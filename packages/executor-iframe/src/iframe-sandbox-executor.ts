@@ -20,7 +20,7 @@ import {
   unserializableResultError,
 } from "@codemode/executor-kit";
 import { cspProblem, DEFAULT_CSP, iframeDocument } from "./iframe-document.ts";
-import { SandboxFrame } from "./sandbox-frame.ts";
+import { MAX_BATCH_CHARS, SandboxFrame } from "./sandbox-frame.ts";
 import type { HarnessOutcome, RunMessage } from "./worker-harness.ts";
 
 export interface IframeSandboxExecutorOptions {
@@ -116,6 +116,7 @@ export class IframeSandboxExecutor implements Executor {
         maxLineChars: this.#maxLogChars,
         maxLogLines: this.#maxLogLines,
         maxConcurrentCalls: this.#maxConcurrentCalls,
+        maxBatchChars: MAX_BATCH_CHARS,
       },
       code: request.code,
       ...(typeof request.prelude === "string" && request.prelude.length > 0

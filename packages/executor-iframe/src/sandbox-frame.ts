@@ -30,6 +30,11 @@ const MISSED_BEATS = 3;
 const MAX_NAME_CHARS = 1_000;
 /** A call's input longer than this is refused before the host decodes it. */
 export const MAX_INPUT_CHARS = 32 * 1024 * 1024;
+/**
+ * Calls made at once come in one message while their text stays within this (the harness sends a
+ * larger call on its own), so the page parses no more at once than one call's input.
+ */
+export const MAX_BATCH_CHARS = 8 * 1024 * 1024;
 /** How a pass may end, as the harness says it (`HarnessOutcome`). */
 const OUTCOME_KINDS = new Set(["ok", "thrown", "unserializable", "syntax", "problem"]);
 
@@ -292,7 +297,7 @@ export class SandboxFrame {
       // the calls of one turn, started in order before any is answered
       const most = this.#run?.spec.maxConcurrentCalls ?? 0;
       const text = data.calls;
-      if (typeof text !== "string" || text.length > most * (2 * MAX_INPUT_CHARS + 1_000)) return;
+      if (typeof text !== "string" || text.length > MAX_BATCH_CHARS) return;
       let calls: unknown;
       try {
         calls = JSON.parse(text);

@@ -9,7 +9,7 @@ import type {
 export interface RunMessage {
   type: "run";
   nonce: string;
-  spec: BootstrapSpec & { maxLogLines: number; maxConcurrentCalls: number };
+  spec: BootstrapSpec & { maxLogLines: number; maxConcurrentCalls: number; maxBatchChars: number };
   code: string;
   prelude?: string;
 }
@@ -107,6 +107,7 @@ export function workerHarness(
   let droppedLines = 0;
   let maxLogLines = 0;
   let maxConcurrentCalls = 0;
+  let maxBatchChars = 0;
   let inFlight = 0;
 
   /** The reply to a call past the limit: the same words as the page's (sandbox-frame.ts). */
@@ -122,9 +123,9 @@ export function workerHarness(
     if (port) apply(send, port, [message]);
   };
 
-  // The calls the program makes in one turn go to the page in one message once the turn's microtasks
-  // run: the page starts them together, as calls made at once are in-process, so a Promise.all of
-  // gated calls pauses with all of them waiting. The queue is a list of object literals (own
+  // The calls the program makes in one turn go to the page in one message (more when their text is
+  // large) once the turn's microtasks run: the page starts them together, as calls made at once are
+  // in-process, so a Promise.all of gated calls pauses with all of them waiting. The queue is a list of object literals (own
   // properties only) and the message's calls are JSON text: no array a program's prototype reaches.
   interface Queued {
     next: Queued | undefined;
@@ -143,20 +144,32 @@ export function workerHarness(
     queueTail = item;
   }
   function flush(): void {
-    const first = queueHead;
+    let item = queueHead;
     queueHead = undefined;
     queueTail = undefined;
-    if (first === undefined || finished) return;
-    if (first.next === undefined) {
-      const { id, namespace, method, input } = first;
-      post({ type: "call", nonce, id, namespace, method, input });
-      return;
+    if (finished) return;
+    // consecutive calls go together while their text stays within a batch's limit
+    while (item !== undefined) {
+      const head = item;
+      let calls = `[${entryText(item)}`;
+      item = item.next;
+      let size = 1;
+      while (item !== undefined) {
+        const entry = entryText(item);
+        if (calls.length + entry.length + 2 > maxBatchChars) break;
+        calls += `,${entry}`;
+        size++;
+        item = item.next;
+      }
+      // a call alone goes as `call`, its input as it is
+      if (size === 1) {
+        const { id, namespace, method, input } = head;
+        post({ type: "call", nonce, id, namespace, method, input });
+      } else post({ type: "calls", nonce, calls: `${calls}]` });
     }
-    let calls = "[";
-    for (let item: Queued | undefined = first; item !== undefined; item = item.next) {
-      calls += `${item === first ? "" : ","}[${item.id},${stringify(item.namespace)},${stringify(item.method)},${stringify(item.input)}]`;
-    }
-    post({ type: "calls", nonce, calls: `${calls}]` });
+  }
+  function entryText(item: Queued): string {
+    return `[${item.id},${stringify(item.namespace)},${stringify(item.method)},${stringify(item.input)}]`;
   }
 
   function settle(outcome: string[]): void {
@@ -196,6 +209,7 @@ export function workerHarness(
   function start(message: RunMessage): void {
     maxLogLines = message.spec.maxLogLines;
     maxConcurrentCalls = message.spec.maxConcurrentCalls;
+    maxBatchChars = message.spec.maxBatchChars;
     const api = bootstrap(
       (namespace, method, input) => {
         if (finished || returned) return LATE;
