@@ -9,6 +9,7 @@ import type {
 import { createValueCodec } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { ATTACKS, attackHost } from "./attack-corpus.ts";
+import { callsAtOnceTests } from "./calls-at-once-conformance.ts";
 import { divergenceTests } from "./divergence-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { pauseTests } from "./pause-conformance.ts";
@@ -475,6 +476,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
           expect(calls).toEqual([]);
         },
       );
+      callsAtOnceTests({ test, createExecutor: create, execute });
     });
 
     section("prelude", () => {

@@ -62,62 +62,7 @@ function kv(ledger: Invocation[], options: { bigChars?: number } = {}): Connecto
   };
 }
 
-describe("batching: replies and inputs under prototype tampering", () => {
-  it("every call of a batch reaches the host once, in order, and its reply reaches its own promise", async () => {
-    const seen: unknown[] = [];
-    const globals: HostNamespaces = {
-      ns: {
-        echo: async (input) => {
-          seen.push(input);
-          // replies come back out of order
-          await sleep(Math.floor(Math.random() * 30));
-          return input;
-        },
-      },
-    };
-    const outcome = await executor().execute({
-      globals,
-      code: `async () => {
-        let leaks = "";
-        const note = (what) => { leaks += (leaks ? "," : "") + what; };
-        const trap = (name) => Object.defineProperty(Object.prototype, name, {
-          get() { note("get " + name); return undefined; },
-          set(value) { note("set " + name); },
-          configurable: true,
-        });
-        const stringify = JSON.stringify, parse = JSON.parse;
-        const then = Promise.prototype.then;
-        const push = Array.prototype.push, iterator = Array.prototype[Symbol.iterator];
-        const calls = new Array(24).fill(0);
-        const out = new Array(24).fill(0);
-        for (const name of ["next", "resolve", "namespace", "method", "input", "head", "tail"]) trap(name);
-        Object.defineProperty(Array.prototype, "0", { get() { note("array 0"); return 'r"forged"'; }, set() { note("array set 0"); }, configurable: true });
-        Object.defineProperty(Array.prototype, "1", { get() { note("array 1"); return 'r"forged"'; }, set() { note("array set 1"); }, configurable: true });
-        JSON.stringify = function () { note("JSON.stringify"); return '[["ns","echo","\\"forged\\""]]'; };
-        JSON.parse = function () { note("JSON.parse"); return ['r"forged"', 'r"forged"']; };
-        Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
-        // (read by Promise.prototype.then itself, the program's wrapper and the bootstrap's: not counted)
-        Object.defineProperty(Promise, Symbol.species, { get() { return Promise; }, configurable: true });
-        String.prototype.concat = function () { note("concat"); return "forged"; };
-        String.prototype.slice = ((slice) => function (...args) { return slice.apply(this, args); })(String.prototype.slice);
-        Array.prototype.push = function () { note("push"); return 0; };
-        Array.prototype[Symbol.iterator] = function* () { note("iterator"); };
-        for (let i = 0; i < 24; i++) calls[i] = ns.echo({ i, text: "call " + i });
-        for (let i = 0; i < 24; i++) out[i] = await calls[i];
-        JSON.stringify = stringify; JSON.parse = parse;
-        Array.prototype.push = push; Array.prototype[Symbol.iterator] = iterator;
-        delete Array.prototype[0]; delete Array.prototype[1];
-        for (const name of ["next", "resolve", "namespace", "method", "input", "head", "tail"]) delete Object.prototype[name];
-        return { out: JSON.stringify(out), leaks };
-      }`,
-    });
-    const result = resultOf(outcome) as { out: string; leaks: string };
-    const expected = Array.from({ length: 24 }, (_, i) => ({ i, text: `call ${i}` }));
-    expect(seen).toEqual(expected);
-    expect(JSON.parse(result.out)).toEqual(expected);
-    expect(result.leaks).toBe("");
-  });
-
+describe("batching: inputs that make calls", () => {
   it("a getter in an input that makes calls while the input is encoded delivers each call once", async () => {
     const seen: unknown[] = [];
     const outcome = await executor().execute({

@@ -43,53 +43,6 @@ function kv(ledger: Invocation[], bigChars = 10): Connector {
 }
 
 describe("iframe batching: a hostile program", () => {
-  it("every call of a batch reaches the host once, in order, its reply to its own promise, under tampering", async () => {
-    const seen: unknown[] = [];
-    const globals: HostNamespaces = {
-      ns: {
-        echo: async (input) => {
-          seen.push(input);
-          await sleep(Math.floor(Math.random() * 30));
-          return input;
-        },
-      },
-    };
-    const outcome = await executor().execute({
-      globals,
-      code: `async () => {
-        let leaks = "";
-        const note = (what) => { leaks += (leaks ? "," : "") + what; };
-        const calls = new Array(24).fill(0);
-        const out = new Array(24).fill(0);
-        const names = ["next", "id", "namespace", "method", "input", "type", "nonce", "calls"];
-        for (const name of names) Object.defineProperty(Object.prototype, name, {
-          get() { note("get " + name); return undefined; }, set() { note("set " + name); }, configurable: true,
-        });
-        Object.defineProperty(Array.prototype, "0", { get() { note("array 0"); return undefined; }, set() { note("array set 0"); }, configurable: true });
-        const stringify = JSON.stringify;
-        JSON.stringify = function () { note("JSON.stringify"); return '"forged"'; };
-        const then = Promise.prototype.then;
-        Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
-        String.prototype.concat = function () { note("concat"); return "forged"; };
-        const post = MessagePort.prototype.postMessage;
-        MessagePort.prototype.postMessage = function () { note("postMessage"); };
-        globalThis.queueMicrotask = function () { note("queueMicrotask"); };
-        for (let i = 0; i < 24; i++) calls[i] = ns.echo({ i, text: "call " + i });
-        for (let i = 0; i < 24; i++) out[i] = await calls[i];
-        JSON.stringify = stringify;
-        MessagePort.prototype.postMessage = post;
-        delete Array.prototype[0];
-        for (const name of names) delete Object.prototype[name];
-        return { out: JSON.stringify(out), leaks };
-      }`,
-    });
-    const result = resultOf(outcome) as { out: string; leaks: string };
-    const expected = Array.from({ length: 24 }, (_, i) => ({ i, text: `call ${i}` }));
-    expect(seen).toEqual(expected);
-    expect(JSON.parse(result.out)).toEqual(expected);
-    expect(result.leaks).toBe("");
-  });
-
   it("a Promise.all of more calls than maxConcurrentCalls runs at most that many at once", async () => {
     let now = 0;
     let most = 0;

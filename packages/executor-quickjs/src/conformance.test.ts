@@ -1,11 +1,13 @@
 // QuickJSExecutor against the executor suite, with every capability.
 import { runExecutorConformance, runJournalIntegrity } from "@codemode/conformance";
+import { KNOWN_GAPS } from "../test/known-gaps.ts";
 import { QuickJSExecutor } from "./index.ts";
 
 runExecutorConformance({
   name: "QuickJSExecutor",
   createExecutor: () => new QuickJSExecutor(),
   capabilities: ["timeout", "memoryLimit", "abort", "console", "replay"],
+  knownGaps: KNOWN_GAPS,
 });
 
 // the durable runtime's guarantees (ARCHITECTURE §7) over this executor, adversarially

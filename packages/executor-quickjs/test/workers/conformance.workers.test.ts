@@ -1,12 +1,14 @@
 // QuickJSExecutor inside workerd, against the executor suite: the .wasm comes in as a compiled module.
 import { runExecutorConformance, runJournalIntegrity } from "@codemode/conformance";
 import { QuickJSExecutor } from "../../src/index.ts";
+import { KNOWN_GAPS } from "../known-gaps.ts";
 import wasmModule from "./quickjs.wasm";
 
 runExecutorConformance({
   name: "QuickJSExecutor (workerd)",
   createExecutor: () => new QuickJSExecutor({ wasmModule }),
   capabilities: ["timeout", "memoryLimit", "abort", "console", "replay"],
+  knownGaps: KNOWN_GAPS,
 });
 
 runJournalIntegrity({
