@@ -13,13 +13,25 @@ const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Slack on top of the pass's limit: a shared machine, and the request around the run. */
 const MARGIN_MS = 5_000;
 
+/** The JSON a request answered; anything else fails with what wrangler printed, to tell why. */
+async function json(server: DevServer, path: string, init?: RequestInit) {
+  const response = await fetch(`${server.url}${path}`, init);
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(
+      `${path} answered ${response.status} with no JSON: ${text.slice(0, 300)}\nwrangler printed:\n${server.output().slice(-4_000)}`,
+    );
+  }
+}
+
 async function post(server: DevServer, path: string, body: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
+  return json(server, path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return (await response.json()) as Record<string, unknown>;
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -44,7 +56,7 @@ describe("runaway code in the demo agent", () => {
     const run = timed(() => post(server, "/api/run", { code: "async () => { while (true) {} }" }));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // while the loop spins, the agent answers: the tracker and the list of runs
-    const tracker = await timed(async () => (await fetch(`${server.url}/api/tracker`)).json());
+    const tracker = await timed(() => json(server, "/api/tracker"));
     expect((tracker.value as { tasks: unknown[] }).tasks.length).toBeGreaterThan(0);
     expect(tracker.ms).toBeLessThan(RUN_TIMEOUT_MS / 2);
     const runs = await fetch(`${server.url}/api/executions`);

@@ -67,6 +67,10 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
   );
   const port = await freePort();
   const state = options.stateDir ?? (await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`)));
+  // A dev registry of its own: servers of one app share its name, and one that starts or stops
+  // while another serves would change the other's storage entries in a shared registry, which
+  // reloads it and ends its requests in flight ("Your worker restarted mid-request").
+  const registry = await mkdtemp(join(tmpdir(), `${basename(appDir)}-registry-`));
   const vars = { MODEL_PROVIDER: "offline", ...options.vars };
   const args = [
     wranglerBin,
@@ -88,6 +92,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     env: {
       ...process.env,
       WRANGLER_SEND_METRICS: "false",
+      WRANGLER_REGISTRY_PATH: registry,
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
       NO_COLOR: "1",
     },
@@ -109,11 +114,13 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
       await exited(child);
       clearTimeout(timer);
       killGroup(child, "SIGKILL"); // anything left in the group
+      await rm(registry, { recursive: true, force: true });
       if (!options.stateDir) await rm(state, { recursive: true, force: true });
     },
     async kill() {
       killGroup(child, "SIGKILL");
       await exited(child);
+      await rm(registry, { recursive: true, force: true });
     },
   };
 
