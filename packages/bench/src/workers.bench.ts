@@ -46,11 +46,11 @@ copyFileSync(
 );
 
 type Subject = "ours" | "loader" | "reference" | "quickjs" | "floor";
-type Case = "empty" | "calls" | "journaled" | "loop";
+type Case = "empty" | "calls" | "parallel" | "journaled" | "loop";
 const SUBJECTS: Subject[] = process.env.BENCH_SUBJECTS
   ? (process.env.BENCH_SUBJECTS.split(",") as Subject[])
   : ["loader", "reference", "quickjs", "floor"];
-const CASES: Case[] = ["empty", "calls", "journaled", "loop"];
+const CASES: Case[] = ["empty", "calls", "parallel", "journaled", "loop"];
 /** A request that takes this long has stalled: the bench stops and says which one. */
 const REQUEST_TIMEOUT_MS = 120_000;
 
@@ -110,14 +110,14 @@ try {
   };
   const ms = (number: number | undefined) =>
     number === undefined ? "–" : `${number.toFixed(2)} ms`;
-  const columns = ["empty", "calls", "journaled", "approved", "loop"];
+  const columns = ["empty", "calls", "parallel", "journaled", "approved", "loop"];
   console.log(
     `Local workerd (wrangler startWorker), medians of ${rounds} rounds after ${warmup} warm-up rounds, subjects alternating, each case run once untimed before it is timed; Durable Object state in ${state}\n`,
   );
   console.log(
-    "| subject | empty pass | 100 calls | runtime pass, 100 journaled reads, pauses | approval pass replaying them | a pass summing 10^7 numbers in a loop |",
+    "| subject | empty pass | 100 calls | 100 calls at once (Promise.all) | runtime pass, 100 journaled reads, pauses | approval pass replaying them | a pass summing 10^7 numbers in a loop |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
   const names: Record<Subject, string> = {
     ours: "codemode DynamicWorkerExecutor",
     loader: "codemode DynamicWorkerExecutor through SandboxLoader",

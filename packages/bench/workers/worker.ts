@@ -10,7 +10,8 @@
 // `floor` (a bare Worker Loader load and one RPC call, what any such executor pays, through the same
 // extra hop).
 // Cases: `empty` (a pass of an empty program, 10 passes per sample: workerd's clock moves in whole
-// ms), `calls` (100 sequential awaited calls), `journaled` (a runtime pass with 100 journaled reads
+// ms), `calls` (100 sequential awaited calls), `parallel` (the same 100 calls made at once, one
+// `Promise.all`), `journaled` (a runtime pass with 100 journaled reads
 // that pauses on a write, then the approval pass that replays them), `loop` (a pass whose program
 // sums 10^7 numbers in a loop: our executor runs it instrumented, the reference and the floor as
 // written; QuickJS is left out, its interpreter takes seconds).
@@ -38,6 +39,11 @@ const READS = `async () => {
   let sum = 0;
   for (let i = 0; i < ${CALLS}; i++) sum += (await store.read({ key: i })).value;
   return sum;
+}`;
+/** the same reads made at once: one `Promise.all` */
+const READS_AT_ONCE = `async () => {
+  const values = await Promise.all(Array.from({ length: ${CALLS} }, (_, i) => store.read({ key: i })));
+  return values.reduce((sum, { value }) => sum + value, 0);
 }`;
 const READS_THEN_WRITE = `async () => {
   let sum = 0;
@@ -89,7 +95,7 @@ export default class extends WorkerEntrypoint {
   async loop() { return (${LOOP})(); }
 }`;
 
-type Case = "empty" | "calls" | "journaled" | "loop";
+type Case = "empty" | "calls" | "parallel" | "journaled" | "loop";
 type Timings = { times: number[]; approved?: number[] };
 
 export class BenchAgent extends DurableObject<Env> {
@@ -150,11 +156,11 @@ export class BenchAgent extends DurableObject<Env> {
       });
       return { times: [total / EMPTY_BATCH] };
     }
-    if (kind === "calls") {
+    if (kind === "calls" || kind === "parallel") {
       if (subject === "floor") return { times: [] };
       let sum: unknown;
       const elapsed = await time(async () => {
-        sum = await this.#pass(subject, READS);
+        sum = await this.#pass(subject, kind === "calls" ? READS : READS_AT_ONCE);
       });
       if (sum !== EXPECTED) throw new Error(`${subject} summed ${String(sum)}`);
       return { times: [elapsed] };

@@ -241,9 +241,11 @@ function flush() {
   // consecutive calls go together while their text stays within a batch's limit; a call alone goes as \`call\`
   while (item !== null) {
     const head = item;
-    let text = "[" + entryText(item);
-    let size = 1;
     item = item.next;
+    // the usual case, one call awaited at a time: no batch text to write
+    if (item === null) return dispatch(head, 1, "");
+    let text = "[" + entryText(head);
+    let size = 1;
     while (item !== null) {
       const entry = entryText(item);
       if (text.length + entry.length + 2 > spec.maxBatchChars) break;

@@ -151,8 +151,8 @@ export function workerHarness(
     // consecutive calls go together while their text stays within a batch's limit
     while (item !== undefined) {
       const head = item;
-      let calls = `[${entryText(item)}`;
       item = item.next;
+      let calls = item === undefined ? "" : `[${entryText(head)}`;
       let size = 1;
       while (item !== undefined) {
         const entry = entryText(item);
