@@ -62,6 +62,19 @@ function kv(ledger: Invocation[], options: { bigChars?: number } = {}): Connecto
   };
 }
 
+/**
+ * The passes of one run: a runtime for each (with an executor of its own, as an approval in another
+ * request has) over one store and one `kv` connector, whose calls go to `ledger`.
+ */
+function passes(options: { maxConcurrentCalls?: number } = {}) {
+  const ledger: Invocation[] = [];
+  const store = memoryStore();
+  const connector = kv(ledger);
+  const make = () =>
+    createCodemodeRuntime({ store, executor: executor(options), connectors: [connector] });
+  return { ledger, make };
+}
+
 describe("batching: inputs that make calls", () => {
   it("a getter in an input that makes calls while the input is encoded delivers each call once", async () => {
     const seen: unknown[] = [];
@@ -278,10 +291,7 @@ describe("batching: replies", () => {
 
 describe("batching: gated calls, approval and replay", () => {
   it("gated calls at once under tampering pause together; one approval runs each once", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const make = () =>
-      createCodemodeRuntime({ store, executor: executor(), connectors: [kv(ledger)] });
+    const { ledger, make } = passes();
     const code = `async () => {
       const then = Promise.prototype.then;
       Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
@@ -300,11 +310,7 @@ describe("batching: gated calls, approval and replay", () => {
   });
 
   it("an approval pass that makes the approved calls one by one (another batch boundary) runs each once", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const connector = kv(ledger);
-    const make = () =>
-      createCodemodeRuntime({ store, executor: executor(), connectors: [connector] });
+    const { ledger, make } = passes();
     const code = `async () => {
       const pass = await kv.tick();
       const first = await kv.read({ key: 0 });
@@ -325,11 +331,7 @@ describe("batching: gated calls, approval and replay", () => {
   });
 
   it("an approval pass whose batch repeats an approved call runs it once and the other never", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const connector = kv(ledger);
-    const make = () =>
-      createCodemodeRuntime({ store, executor: executor(), connectors: [connector] });
+    const { ledger, make } = passes();
     const code = `async () => {
       const pass = await kv.tick();
       if (pass === 1) return Promise.all([kv.write({ key: 1 }), kv.write({ key: 2 })]);
@@ -346,11 +348,7 @@ describe("batching: gated calls, approval and replay", () => {
   });
 
   it("a batch whose ungated read comes before the gated writes replays in the sandbox and runs each write once", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const connector = kv(ledger);
-    const make = () =>
-      createCodemodeRuntime({ store, executor: executor(), connectors: [connector] });
+    const { ledger, make } = passes();
     // the read is answered in the sandbox on the approval pass, in the same turn as the writes
     const code = `async () => Promise.all([kv.read({ key: 9 }), kv.write({ key: 1 }), kv.read({ key: 8 }), kv.write({ key: 2 })])`;
     const first = await make().execute({ code });
@@ -365,14 +363,7 @@ describe("batching: gated calls, approval and replay", () => {
   });
 
   it("gated calls past maxConcurrentCalls in one turn are not all pending: no approval covers one the host refused", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const make = () =>
-      createCodemodeRuntime({
-        store,
-        executor: executor({ maxConcurrentCalls: 2 }),
-        connectors: [kv(ledger)],
-      });
+    const { ledger, make } = passes({ maxConcurrentCalls: 2 });
     const first = await make().execute({
       code: `async () => Promise.allSettled([1, 2, 3, 4].map((key) => kv.write({ key })))`,
     });
@@ -387,11 +378,7 @@ describe("batching: gated calls, approval and replay", () => {
   });
 
   it("a batch mixing gated calls with codemode.run of a gated snippet runs each once, and only once approved", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const connector = kv(ledger);
-    const make = () =>
-      createCodemodeRuntime({ store, executor: executor(), connectors: [connector] });
+    const { ledger, make } = passes();
     let saved = await make().execute({
       code: `async (input) => kv.write({ key: input?.key ?? 0 })`,
     });

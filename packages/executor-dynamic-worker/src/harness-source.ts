@@ -86,7 +86,6 @@ const define = Object.defineProperty;
 const deleteProperty = Reflect.deleteProperty;
 const startTimer = setTimeout;
 const queueTask = queueMicrotask;
-const isArrayValue = Array.isArray;
 const stopTimer = clearTimeout;
 `;
 
@@ -194,26 +193,7 @@ function describeLoss(error, mayHaveRun) {
 // harness callbacks, and counted while in flight.
 function send(start) {
   inFlight++;
-  return new PromiseType((resolve) => {
-    let pending;
-    try {
-      pending = start();
-    } catch (error) {
-      inFlight--;
-      resolve(describeLoss(error, false));
-      return;
-    }
-    pending.then(
-      (reply) => {
-        inFlight--;
-        resolve(typeof reply === "string" ? reply : describeLoss("an unreadable reply", true));
-      },
-      (error) => {
-        inFlight--;
-        resolve(describeLoss(error, true));
-      },
-    );
-  });
+  return new PromiseType((resolve) => forward({ resolve }, start, false));
 }
 
 // The calls the program makes in one turn wait here until the turn's microtasks run, then go to the
@@ -264,11 +244,20 @@ function answer(item, reply) {
   inFlight--;
   item.resolve(reply);
 }
-// What an RPC promise settled with, as a reply string (the promise is only ever handed harness callbacks).
-function answerWhenSettled(item, pending, mayHaveRun) {
+// Answers a call with the reply of the RPC \`start\` makes (whose promise is only ever handed harness
+// callbacks). A throw of \`start\` itself means nothing was sent, unless the call reached the host
+// before (\`sentBefore\`: only its reply was to be asked for); a lost reply belongs to a call that may
+// have run.
+function forward(item, start, sentBefore) {
+  let pending;
+  try {
+    pending = start();
+  } catch (error) {
+    return answer(item, describeLoss(error, sentBefore));
+  }
   pending.then(
     (reply) => answer(item, typeof reply === "string" ? reply : describeLoss("an unreadable reply", true)),
-    (error) => answer(item, describeLoss(error, mayHaveRun)),
+    (error) => answer(item, describeLoss(error, true)),
   );
 }
 // The host starts every call of a batch before it answers any, and answers each on its own.
@@ -284,15 +273,7 @@ function dispatch(head, size, batchText) {
   if (finished || hostCall === null || hostCalls === null || hostReply === null) return answerAll(LATE);
   const text = logs();
   const count = answeredHere();
-  if (size === 1) {
-    let pending;
-    try {
-      pending = hostCall(head.namespace, head.method, head.input, text, count);
-    } catch (error) {
-      return answer(head, describeLoss(error, false));
-    }
-    return answerWhenSettled(head, pending, true);
-  }
+  if (size === 1) return forward(head, () => hostCall(head.namespace, head.method, head.input, text, count), false);
   const takeReply = hostReply;
   let started;
   try {
@@ -305,16 +286,10 @@ function dispatch(head, size, batchText) {
       if (typeof ticket !== "number") return answerAll(describeLoss("an unreadable reply", true));
       let item = head;
       for (let index = 0; index < size; index++) {
-        const current = item;
-        item = item.next;
-        let pending;
-        try {
-          pending = takeReply(ticket + index);
-        } catch (error) {
-          answer(current, describeLoss(error, true));
-          continue;
-        }
-        answerWhenSettled(current, pending, true);
+        const next = item.next;
+        const mine = ticket + index;
+        forward(item, () => takeReply(mine), true);
+        item = next;
       }
     },
     // the batch did not arrive: none of its calls ran

@@ -7,82 +7,20 @@
 // Getters and proxies cannot travel in a message at all: postMessage copies with structured clone,
 // which reads a getter once in the sender (the copy holds its value) and refuses a Proxy with a
 // DataCloneError. The hostile document below checks both.
-import type { ExecuteResult } from "@codemode/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { IframeSandboxExecutor } from "./index.ts";
-import { MAX_BATCH_CHARS, type PassHandlers, SandboxFrame } from "./sandbox-frame.ts";
-import type { HarnessOutcome } from "./worker-harness.ts";
+import {
+  disposeAll,
+  hostileFrame as frameOf,
+  resultOf,
+  executor as trackedExecutor,
+} from "../test/hostile-frame.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What the page heard from one pass of a frame. */
-interface Heard {
-  calls: unknown[][];
-  logs: string[];
-  done: HarnessOutcome[];
-}
+afterEach(disposeAll);
 
-const frames: SandboxFrame[] = [];
-
-/** A sandbox frame whose document runs `script` (it receives the pass as `run(data, port)`). */
-function hostileFrame(script: string): { frame: SandboxFrame; heard: Heard; ended: Promise<void> } {
-  const source = `<!doctype html><html><head><script>
-    addEventListener("message", (event) => {
-      if (event.source !== parent || !event.ports[0]) return;
-      // answers the page's heartbeat, as the real frame does
-      const relay = event.ports[1];
-      if (relay) relay.onmessage = () => relay.postMessage({ type: "pong" });
-      (${script})(event.data, event.ports[0]);
-    });
-    parent.postMessage({ type: "ready" }, "*");
-  </script></head><body></body></html>`;
-  const frame = new SandboxFrame(source);
-  frames.push(frame);
-  const heard: Heard = { calls: [], logs: [], done: [] };
-  let end: () => void = () => {};
-  const ended = new Promise<void>((resolve) => {
-    end = resolve;
-  });
-  const handlers: PassHandlers = {
-    call: (...args) => heard.calls.push(args),
-    log: (line) => heard.logs.push(line),
-    done: (outcome) => {
-      heard.done.push(outcome);
-      end();
-    },
-    failed: (error) => {
-      throw new Error(`the sandbox failed: ${error.message}`);
-    },
-  };
-  frame.start(
-    {
-      spec: {
-        namespaces: { ns: ["echo"] },
-        timers: false,
-        maxLineChars: 100,
-        maxLogLines: 10,
-        maxConcurrentCalls: 256,
-        maxBatchChars: MAX_BATCH_CHARS,
-      },
-      code: "async () => 1",
-    },
-    handlers,
-  );
-  return { frame, heard, ended };
-}
-
-const made: IframeSandboxExecutor[] = [];
-afterEach(() => {
-  for (const frame of frames.splice(0)) frame.remove();
-  for (const executor of made.splice(0)) executor.dispose();
-});
-
-function resultOf(outcome: ExecuteResult): unknown {
-  if ("error" in outcome) {
-    throw new Error(`expected a result, got ${JSON.stringify(outcome.error)}`);
-  }
-  return outcome.result;
-}
+/** A sandbox frame whose document runs `script`, failing the test if the sandbox fails. */
+const hostileFrame = (script: string) => frameOf(script, { failing: "throws" });
 
 describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", () => {
   it("is heard only with its own nonce, on its own channel, and only until its first done", async () => {
@@ -155,8 +93,7 @@ describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", 
   });
 
   it("keeps an executor healthy when the sandbox logs an oversized line and returns an oversized result", async () => {
-    const executor = new IframeSandboxExecutor({ maxLogChars: 1_000 });
-    made.push(executor);
+    const executor = trackedExecutor({ maxLogChars: 1_000 });
     const outcome = await executor.execute({
       code: `async () => {
         console.log("z".repeat(4 * 1024 * 1024));
@@ -174,8 +111,7 @@ describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", 
 
 describe("IframeSandboxExecutor: a program that pretends to be the harness", () => {
   it("posts from its worker to no one: the forged outcome is not the pass's", async () => {
-    const executor = new IframeSandboxExecutor();
-    made.push(executor);
+    const executor = trackedExecutor();
     const outcome = await executor.execute({
       code: `async () => {
         const outcome = ["ok", JSON.stringify("forged")];
@@ -193,8 +129,7 @@ describe("IframeSandboxExecutor: a program that pretends to be the harness", () 
   });
 
   it("cannot learn the channel or the nonce by replacing postMessage, event data or listeners", async () => {
-    const executor = new IframeSandboxExecutor();
-    made.push(executor);
+    const executor = trackedExecutor();
     const calls: unknown[] = [];
     const outcome = await executor.execute({
       code: `async () => {
@@ -236,8 +171,7 @@ describe("IframeSandboxExecutor: a program that pretends to be the harness", () 
   });
 
   it("cannot end the pass through the harness's functions, found in stack frames or callers", async () => {
-    const executor = new IframeSandboxExecutor();
-    made.push(executor);
+    const executor = trackedExecutor();
     const code = `function program() {
       const found = new Set();
       Error.prepareStackTrace = (error, frames) => {

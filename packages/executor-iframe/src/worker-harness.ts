@@ -125,8 +125,9 @@ export function workerHarness(
 
   // The calls the program makes in one turn go to the page in one message (more when their text is
   // large) once the turn's microtasks run: the page starts them together, as calls made at once are
-  // in-process, so a Promise.all of gated calls pauses with all of them waiting. The queue is a list of object literals (own
-  // properties only) and the message's calls are JSON text: no array a program's prototype reaches.
+  // in-process, so a Promise.all of gated calls pauses with all of them waiting. The queue is a list
+  // of object literals (own properties only) and the message's calls are JSON text: no array a
+  // program's prototype reaches.
   interface Queued {
     next: Queued | undefined;
     id: number;

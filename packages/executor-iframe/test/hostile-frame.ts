@@ -57,12 +57,19 @@ export interface Heard {
 /**
  * A sandbox whose document is `script` instead of the harness: it gets the pass as
  * `run(data, port, relayPort)` and answers the page's heartbeat on the relay's port unless told not
- * to. With `reply`, the page answers every call it starts with that reply string at once.
+ * to. With `reply`, the page answers every call it starts with that reply string at once; with
+ * `failing: "throws"`, a failure of the sandbox throws instead of being heard. `ended` settles at the
+ * pass's first `done`.
  */
 export function hostileFrame(
   script: string,
-  options: { maxConcurrentCalls?: number; heartbeat?: boolean; reply?: string } = {},
-): { frame: SandboxFrame; heard: Heard } {
+  options: {
+    maxConcurrentCalls?: number;
+    heartbeat?: boolean;
+    reply?: string;
+    failing?: "heard" | "throws";
+  } = {},
+): { frame: SandboxFrame; heard: Heard; ended: Promise<void> } {
   const answer =
     options.heartbeat === false
       ? ""
@@ -80,14 +87,24 @@ export function hostileFrame(
   frames.push(frame);
   const heard: Heard = { calls: [], logs: [], done: [], failed: [] };
   const { reply } = options;
+  let end: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
   const handlers: PassHandlers = {
     call: (...args) => {
       heard.calls.push(args);
       if (reply !== undefined) frame.reply(args[0], reply);
     },
     log: (line) => heard.logs.push(line),
-    done: (outcome) => heard.done.push(outcome),
-    failed: (error) => heard.failed.push(`${error.code}: ${error.message}`),
+    done: (outcome) => {
+      heard.done.push(outcome);
+      end();
+    },
+    failed: (error) => {
+      if (options.failing === "throws") throw new Error(`the sandbox failed: ${error.message}`);
+      heard.failed.push(`${error.code}: ${error.message}`);
+    },
   };
   frame.start(
     {
@@ -103,5 +120,5 @@ export function hostileFrame(
     },
     handlers,
   );
-  return { frame, heard };
+  return { frame, heard, ended };
 }
