@@ -1,103 +1,23 @@
 // One runtime served to many clients over Streamable HTTP on a loopback node:http server, through
-// the SDK's StreamableHTTPServerTransport, the two ways the README shows: stateless (a new McpServer
-// and transport per request) and with sessions (a transport per session, kept in a map until DELETE
-// or close). The clients are the SDK's Client over StreamableHTTPClientTransport.
-import { randomUUID } from "node:crypto";
-import {
-  createServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
-import type { AddressInfo } from "node:net";
-import type { CodemodeRuntime } from "@codemode/core";
+// the SDK's StreamableHTTPServerTransport, the two ways the README shows (test/readme-http-servers.ts):
+// stateless (a new McpServer and transport per request) and with sessions (a transport per session,
+// kept in a map until DELETE or close), each refusing a Host or a web page's Origin it does not
+// serve. The clients are the SDK's Client over StreamableHTTPClientTransport.
+import { request as httpRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FORWARD, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
-import { type CodemodeToolsOptions, registerCodemodeTools } from "../mcp.ts";
+import {
+  closeServers,
+  loopback,
+  refuse,
+  sessionHandler,
+  statelessHandler,
+} from "../../test/readme-http-servers.ts";
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-
-const jsonRpcError = (response: ServerResponse, status: number, message: string) => {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-};
-
-/** the application's server: its own tools (none here) and Code Mode's, over the shared runtime */
-function mcpServer(runtime: CodemodeRuntime, options: Omit<CodemodeToolsOptions, "runtime">) {
-  const server = new McpServer({ name: "shop", version: "1.0.0" });
-  registerCodemodeTools(server, { runtime, ...options });
-  return server;
-}
-
-/** stateless: a new server and transport for every POST, all over one runtime */
-function statelessHandler(
-  runtime: CodemodeRuntime,
-  options: Omit<CodemodeToolsOptions, "runtime">,
-): Handler {
-  return async (request, response) => {
-    if (request.method !== "POST") return jsonRpcError(response, 405, "Method not allowed.");
-    const server = mcpServer(runtime, options);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  };
-}
-
-/** with sessions: a server and transport per session, found by the mcp-session-id header */
-function sessionHandler(
-  runtime: CodemodeRuntime,
-  options: Omit<CodemodeToolsOptions, "runtime">,
-  maxSessions = 100,
-) {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const handle: Handler = async (request, response) => {
-    const id = request.headers["mcp-session-id"];
-    if (id !== undefined) {
-      const transport = typeof id === "string" ? sessions.get(id) : undefined;
-      if (!transport) return jsonRpcError(response, 404, "Session not found.");
-      return transport.handleRequest(request, response);
-    }
-    if (sessions.size >= maxSessions) return jsonRpcError(response, 503, "Too many sessions.");
-    const server = mcpServer(runtime, options);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-    if (transport.sessionId === undefined) await server.close(); // not an initialize request
-  };
-  return { handle, sessions };
-}
-
-const servers: HttpServer[] = [];
-
-async function listen(handle: Handler): Promise<URL> {
-  const http = createServer((request, response) => {
-    handle(request, response).catch((error) => {
-      if (!response.headersSent) jsonRpcError(response, 500, String(error));
-    });
-  });
-  servers.push(http);
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  return new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-}
-
-afterEach(async () => {
-  for (const http of servers.splice(0)) {
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  }
-});
+afterEach(closeServers);
 
 /**
  * A client of `url`. With `answer`, it has form elicitation and answers every question with what
@@ -144,10 +64,103 @@ function yesOnceAllAsked(count: number) {
   };
 }
 
+/**
+ * A JSON-RPC POST to `url` sent as a browser would send it for a page: with the `Host` and
+ * `Origin` given (fetch cannot set `Host`, a DNS-rebinding page's browser does). Its status.
+ */
+function post(
+  url: URL,
+  message: Record<string, unknown>,
+  headers: { host?: string; origin?: string; "mcp-session-id"?: string },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    sent.on("error", reject);
+    sent.end(JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }));
+  });
+}
+
+const INITIALIZE = {
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "page", version: "1.0.0" },
+  },
+};
+const CALL_INBOX = {
+  method: "tools/call",
+  params: { name: "codemode", arguments: { code: "async () => mail.inbox({})" } },
+};
+
+describe("Streamable HTTP, DNS-rebinding protection (the SDK's, as the README sets it)", () => {
+  it("refuses a Host it does not serve, on a new session and on one a client opened, before anything runs", async () => {
+    const { runtime } = mailRuntime();
+    const { url, protection, serve } = await loopback();
+    const { handle, sessions } = sessionHandler(runtime, {}, protection);
+    serve(handle);
+    const rebound = `evil.example:${url.port}`;
+    expect(await post(url, INITIALIZE, { host: rebound })).toBe(403);
+    expect(sessions.size).toBe(0);
+
+    const { client, transport } = await connect(url);
+    const sessionId = transport.sessionId as string;
+    expect(await post(url, CALL_INBOX, { host: rebound, "mcp-session-id": sessionId })).toBe(403);
+    expect(await runtime.executions()).toEqual([]);
+    // the same call with the Host the server serves runs
+    expect(await post(url, CALL_INBOX, { host: url.host, "mcp-session-id": sessionId })).toBe(200);
+    expect(await runtime.executions()).toHaveLength(1);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  it("refuses a web page of another origin, whatever the Host; its own origin and a client without one are served", async () => {
+    const { runtime } = mailRuntime();
+    const { url, protection, serve } = await loopback();
+    serve(sessionHandler(runtime, {}, protection).handle);
+    expect(await post(url, INITIALIZE, { host: url.host, origin: "http://evil.example" })).toBe(
+      403,
+    );
+    expect(
+      await post(url, INITIALIZE, { host: url.host, origin: `http://localhost:${url.port}` }),
+    ).toBe(200);
+    expect(await post(url, INITIALIZE, { host: `localhost:${url.port}` })).toBe(200);
+  });
+
+  it("stateless: refuses a Host or an Origin it does not serve, before anything runs", async () => {
+    const { runtime } = mailRuntime();
+    const { url, protection, serve } = await loopback();
+    serve(statelessHandler(runtime, {}, protection));
+    expect(await post(url, CALL_INBOX, { host: `evil.example:${url.port}` })).toBe(403);
+    expect(await post(url, CALL_INBOX, { host: url.host, origin: "http://evil.example" })).toBe(
+      403,
+    );
+    expect(await runtime.executions()).toEqual([]);
+    expect(await post(url, CALL_INBOX, { host: url.host })).toBe(200);
+    expect(await runtime.executions()).toHaveLength(1);
+  });
+});
+
 describe("Streamable HTTP with sessions", () => {
   it("lists the tools and runs code; a paused run is approved through elicitation on the session", async () => {
     const { runtime, sent } = mailRuntime();
-    const url = await listen(sessionHandler(runtime, {}).handle);
+    const { url, protection, serve } = await loopback();
+    serve(sessionHandler(runtime, {}, protection).handle);
     const { client, transport, asked } = await connect(url, yes);
     expect(transport.sessionId).toEqual(expect.any(String));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
@@ -169,10 +182,11 @@ describe("Streamable HTTP with sessions", () => {
 
   it("asks on the codemode call's own response stream, so a session without a GET stream gets its question", async () => {
     const { runtime, sent } = mailRuntime();
-    const { handle } = sessionHandler(runtime, {});
-    const url = await listen(async (request, response) =>
+    const { url, protection, serve } = await loopback();
+    const { handle } = sessionHandler(runtime, {}, protection);
+    serve(async (request, response) =>
       request.method === "GET"
-        ? jsonRpcError(response, 405, "No GET stream.")
+        ? refuse(response, 405, "No GET stream.")
         : handle(request, response),
     );
     const { client, transport, asked } = await connect(url, yes);
@@ -185,8 +199,9 @@ describe("Streamable HTTP with sessions", () => {
 
   it("serves two clients at once, each asked only about its own call", async () => {
     const { runtime, sent } = mailRuntime();
-    const { handle, sessions } = sessionHandler(runtime, {});
-    const url = await listen(handle);
+    const { url, protection, serve } = await loopback();
+    const { handle, sessions } = sessionHandler(runtime, {}, protection);
+    serve(handle);
     const yesOnceBothAsked = yesOnceAllAsked(2);
     const alice = await connect(url, yesOnceBothAsked);
     const bob = await connect(url, yesOnceBothAsked);
@@ -208,8 +223,9 @@ describe("Streamable HTTP with sessions", () => {
 
   it("closes a session on DELETE: its transport leaves the map and its id is not found again", async () => {
     const { runtime } = mailRuntime();
-    const { handle, sessions } = sessionHandler(runtime, {});
-    const url = await listen(handle);
+    const { url, protection, serve } = await loopback();
+    const { handle, sessions } = sessionHandler(runtime, {}, protection);
+    serve(handle);
     const { client, transport } = await connect(url);
     const sessionId = transport.sessionId as string;
     expect([...sessions.keys()]).toEqual([sessionId]);
@@ -231,8 +247,9 @@ describe("Streamable HTTP with sessions", () => {
 
   it("refuses a new session past its limit, and a request that is not an initialize leaves none", async () => {
     const { runtime } = mailRuntime();
-    const { handle, sessions } = sessionHandler(runtime, {}, 1);
-    const url = await listen(handle);
+    const { url, protection, serve } = await loopback();
+    const { handle, sessions } = sessionHandler(runtime, {}, protection, 1);
+    serve(handle);
     const stray = await fetch(url, {
       method: "POST",
       headers: {
@@ -254,7 +271,8 @@ describe("Streamable HTTP with sessions", () => {
 describe("Streamable HTTP, stateless", () => {
   it("lists the tools and runs code, a new server per request over one runtime", async () => {
     const { runtime } = mailRuntime();
-    const url = await listen(statelessHandler(runtime, {}));
+    const { url, protection, serve } = await loopback();
+    serve(statelessHandler(runtime, {}, protection));
     const { client, transport } = await connect(url);
     expect(transport.sessionId).toBeUndefined();
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
@@ -270,7 +288,8 @@ describe("Streamable HTTP, stateless", () => {
 
   it("asks no question (the server never saw the client's initialize): the run comes back paused for the host", async () => {
     const { runtime, sent } = mailRuntime();
-    const url = await listen(statelessHandler(runtime, {}));
+    const { url, protection, serve } = await loopback();
+    serve(statelessHandler(runtime, {}, protection));
     const { client, asked } = await connect(url, yes);
     const paused = await run(client, FORWARD);
     expect(paused).toMatchObject({
@@ -294,7 +313,8 @@ describe("Streamable HTTP, stateless", () => {
 
   it('approves over a later request with approvals: "client-tools"', async () => {
     const { runtime, sent } = mailRuntime();
-    const url = await listen(statelessHandler(runtime, { approvals: "client-tools" }));
+    const { url, protection, serve } = await loopback();
+    serve(statelessHandler(runtime, { approvals: "client-tools" }, protection));
     const { client } = await connect(url);
     const paused = await run(client, FORWARD);
     expect(paused).toMatchObject({ status: "paused" });
@@ -309,7 +329,8 @@ describe("Streamable HTTP, stateless", () => {
 
   it("serves two clients at once", async () => {
     const { runtime } = mailRuntime();
-    const url = await listen(statelessHandler(runtime, {}));
+    const { url, protection, serve } = await loopback();
+    serve(statelessHandler(runtime, {}, protection));
     const [first, second] = await Promise.all([connect(url), connect(url)]);
     const code = (n: number) =>
       `async () => { const list = await mail.inbox({}); return ${n} + list.length; }`;

@@ -1,0 +1,136 @@
+// The Streamable HTTP servers the codemode/mcp README shows, in TypeScript, on a loopback node:http
+// server: stateless (a new McpServer and transport per request) and with sessions (a transport per
+// session, kept in a map until DELETE or close), each with the SDK's DNS-rebinding protection for the
+// address it serves. Used by the Streamable HTTP tests and the MCP conformance scenarios.
+import { randomUUID } from "node:crypto";
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import type { CodemodeRuntime } from "@codemode/core";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  StreamableHTTPServerTransport,
+  type StreamableHTTPServerTransportOptions,
+} from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { type CodemodeToolsOptions, registerCodemodeTools } from "../src/mcp.ts";
+
+export type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+export type ToolsOptions = Omit<CodemodeToolsOptions, "runtime">;
+/** what a server's transports are told about the Host and Origin headers they accept */
+export type Protection = Pick<
+  StreamableHTTPServerTransportOptions,
+  "enableDnsRebindingProtection" | "allowedHosts" | "allowedOrigins"
+>;
+
+export const refuse = (response: ServerResponse, status: number, message: string) => {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+};
+
+/** the README's protection for a server on loopback at `port` */
+export const protectionFor = (port: number): Protection => ({
+  enableDnsRebindingProtection: true,
+  allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
+  allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`],
+});
+
+/** the application's server: its own tools (none here) and Code Mode's, over the shared runtime */
+function mcpServer(runtime: CodemodeRuntime, options: ToolsOptions) {
+  const server = new McpServer({ name: "shop", version: "1.0.0" });
+  registerCodemodeTools(server, { runtime, ...options });
+  return server;
+}
+
+/** stateless: a new server and transport for every POST, all over one runtime */
+export function statelessHandler(
+  runtime: CodemodeRuntime,
+  options: ToolsOptions,
+  protection: Protection,
+): Handler {
+  return async (request, response) => {
+    if (request.method !== "POST") return refuse(response, 405, "Method not allowed.");
+    const server = mcpServer(runtime, options);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      ...protection,
+    });
+    response.on("close", () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  };
+}
+
+/** with sessions: a server and transport per session, found by the mcp-session-id header */
+export function sessionHandler(
+  runtime: CodemodeRuntime,
+  options: ToolsOptions,
+  protection: Protection,
+  maxSessions = 100,
+) {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const handle: Handler = async (request, response) => {
+    const id = request.headers["mcp-session-id"];
+    if (id !== undefined) {
+      const transport = typeof id === "string" ? sessions.get(id) : undefined;
+      if (!transport) return refuse(response, 404, "Session not found.");
+      return transport.handleRequest(request, response);
+    }
+    if (sessions.size >= maxSessions) return refuse(response, 503, "Too many sessions.");
+    const server = mcpServer(runtime, options);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
+      ...protection,
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+    if (transport.sessionId === undefined) await server.close(); // not an initialize request
+  };
+  return { handle, sessions };
+}
+
+const servers: HttpServer[] = [];
+
+export interface Loopback {
+  /** the MCP endpoint's URL */
+  url: URL;
+  /** the README's protection for this server's address */
+  protection: Protection;
+  /** answers every request with `handle` from now on (before, with 503) */
+  serve(handle: Handler): void;
+}
+
+/** a node:http server on 127.0.0.1 at a free port, for a handler made once its port is known */
+export async function loopback(): Promise<Loopback> {
+  let handle: Handler = async (_request, response) => refuse(response, 503, "Starting.");
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error) => {
+      if (!response.headersSent) refuse(response, 500, String(error));
+    });
+  });
+  servers.push(http);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    protection: protectionFor(port),
+    serve: (next) => {
+      handle = next;
+    },
+  };
+}
+
+/** closes every server `loopback` started (each test's afterEach) */
+export async function closeServers(): Promise<void> {
+  for (const http of servers.splice(0)) {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
+}
