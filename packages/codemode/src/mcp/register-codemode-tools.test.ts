@@ -250,3 +250,81 @@ describe("registerCodemodeTools", () => {
     await upstream.close();
   });
 });
+
+describe("sessions over one runtime (each its own McpServer)", () => {
+  /** a session: a server of its own with Code Mode's tools over `runtime`, and its client */
+  async function session(
+    runtime: ReturnType<typeof mailRuntime>["runtime"],
+    options: { shareRunsAcrossSessions?: boolean } = {},
+  ) {
+    const server = new McpServer({ name: "shop", version: "1.0.0" });
+    registerCodemodeTools(server, { runtime, approvals: "client-tools", ...options });
+    const client = await connected(server);
+    return async (
+      name: string,
+      args: Record<string, unknown>,
+    ): Promise<Record<string, unknown>> => {
+      const reply = await client.callTool({ name, arguments: args });
+      return { ...(reply.structuredContent as Record<string, unknown>), isError: reply.isError };
+    };
+  }
+
+  it("a session lists, approves, rejects and reads only the runs it started; the one that started it still can", async () => {
+    const { runtime, sent } = mailRuntime();
+    const alice = await session(runtime);
+    const bob = await session(runtime);
+    const paused = await alice("codemode", { code: FORWARD });
+    expect(paused).toMatchObject({ status: "paused" });
+    const executionId = paused.executionId as string;
+
+    expect(await bob("codemode_pending", {})).toEqual({ pending: [], isError: undefined });
+    expect(await bob("codemode_pending", { executionId })).toEqual({
+      pending: [],
+      isError: undefined,
+    });
+    const approved = await bob("codemode_approve", { executionId });
+    expect(approved).toEqual({
+      status: "error",
+      executionId,
+      error: expect.stringContaining("started no run"),
+      isError: true,
+    });
+    // told exactly what it is told of a run that does not exist
+    const unknown = await bob("codemode_approve", { executionId: "exec_none" });
+    expect(unknown.error).toBe((approved.error as string).replace(executionId, "exec_none"));
+    expect(await bob("codemode_reject", { executionId, seq: 1 })).toEqual({
+      rejected: false,
+      isError: undefined,
+    });
+    expect((await runtime.execution(executionId))?.status).toBe("paused");
+    expect(sent).toEqual([]);
+
+    expect(await alice("codemode_pending", {})).toMatchObject({
+      pending: [{ executionId, method: "send", args: { to: "oncall" } }],
+    });
+    expect(await alice("codemode_approve", { executionId })).toMatchObject({
+      status: "completed",
+      result: "forwarded",
+    });
+    expect(sent).toEqual(["oncall"]);
+    const again = await alice("codemode", { code: FORWARD });
+    const [waiting] = await runtime.pending(again.executionId as string);
+    expect(
+      await alice("codemode_reject", { executionId: again.executionId, seq: waiting?.seq }),
+    ).toMatchObject({ rejected: true });
+    expect(sent).toEqual(["oncall"]);
+  });
+
+  it("with shareRunsAcrossSessions: true, every session lists and decides every run", async () => {
+    const { runtime, sent } = mailRuntime();
+    const alice = await session(runtime, { shareRunsAcrossSessions: true });
+    const bob = await session(runtime, { shareRunsAcrossSessions: true });
+    const { executionId } = await alice("codemode", { code: FORWARD });
+    expect(await bob("codemode_pending", {})).toMatchObject({ pending: [{ executionId }] });
+    expect(await bob("codemode_approve", { executionId })).toMatchObject({
+      status: "completed",
+      result: "forwarded",
+    });
+    expect(sent).toEqual(["oncall"]);
+  });
+});

@@ -40,6 +40,15 @@ export interface CodemodeToolsOptions {
    */
   approvals?: McpApprovals;
   /**
+   * A session (the server these tools are registered on, connected to one client) lists, decides
+   * and reads only the runs it started (`codemode_pending`, `codemode_approve`,
+   * `codemode_reject`); a run of another session over the same runtime is as unknown to it. `true`
+   * lets every session list and decide every run of the runtime: only when all its clients are one
+   * person. A stateless HTTP server has a session per request, so a later request sees no run
+   * without it.
+   */
+  shareRunsAcrossSessions?: boolean;
+  /**
    * The most characters of JSON text a reply carries, from 1,000 to `MAX_REPLY_LENGTH` (the
    * default). `structuredContent` is the same value.
    */
@@ -59,6 +68,10 @@ const APPROVALS: readonly McpApprovals[] = ["elicitation", "host", "client-tools
 
 const WAITING =
   "The run waits for a person to approve or reject these calls outside this conversation; the application resumes it. Do not run the code again. codemode_pending lists what waits.";
+
+/** what a session is told of a run it did not start: the same as of a run that does not exist */
+const notThisSessions = (executionId: string) =>
+  `This session started no run "${executionId}": it lists and decides only the runs it started.`;
 
 function checkOptions(options: CodemodeToolsOptions): {
   approvals: McpApprovals;
@@ -114,6 +127,10 @@ export function registerCodemodeTools(
   }
   const { approvals, limit } = checkOptions(options);
   const { runtime } = options;
+  /** the runs this session started: the only ones it lists and decides, unless runs are shared */
+  const started = new Set<string>();
+  const mine = (executionId: string) =>
+    options.shareRunsAcrossSessions === true || started.has(executionId);
   const respond = (output: unknown, isError = false) => reply(output, limit, isError);
   const waiting = (output: CodeModeOutput): CodeModeOutput & { message?: string } =>
     output.status === "paused" && approvals !== "client-tools"
@@ -127,6 +144,7 @@ export function registerCodemodeTools(
     { ...codeTool, description: initial },
     async ({ code }, extra) => {
       let output = await runtime.execute({ code });
+      started.add(output.executionId);
       if (output.status === "paused" && approvals === "elicitation" && canElicit(server.server)) {
         output = await settleByElicitation(
           {
@@ -156,17 +174,25 @@ export function registerCodemodeTools(
   );
 
   const pending = server.registerTool(PENDING_TOOL, pendingTool, async ({ executionId }) =>
-    respond({ pending: await runtime.pending(executionId) }),
+    respond({
+      pending:
+        executionId === undefined || mine(executionId)
+          ? (await runtime.pending(executionId)).filter((action) => mine(action.executionId))
+          : [],
+    }),
   );
   const tools: RegisteredCodemodeTools = { codemode, pending };
   if (approvals !== "client-tools") return tools;
 
   tools.approve = server.registerTool(APPROVE_TOOL, approveTool, async ({ executionId }) => {
+    if (!mine(executionId)) {
+      return respond({ status: "error", executionId, error: notThisSessions(executionId) }, true);
+    }
     const output = await runtime.approve({ executionId });
     return respond(output, output.status === "error");
   });
   tools.reject = server.registerTool(REJECT_TOOL, rejectTool, async ({ executionId, seq }) =>
-    respond({ rejected: await runtime.reject({ executionId, seq }) }),
+    respond({ rejected: mine(executionId) && (await runtime.reject({ executionId, seq })) }),
   );
   return tools;
 }

@@ -221,6 +221,42 @@ describe("Streamable HTTP with sessions", () => {
     }
   });
 
+  it('with approvals: "client-tools", a session lists, decides and reads only the runs it started', async () => {
+    const { runtime, sent } = mailRuntime();
+    const { url, protection, serve } = await loopback();
+    serve(sessionHandler(runtime, { approvals: "client-tools" }, protection).handle);
+    const alice = await connect(url);
+    const bob = await connect(url);
+    const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })).structuredContent;
+    const paused = await run(alice.client, FORWARD);
+    const { executionId } = paused;
+    const [waiting] = await runtime.pending(executionId);
+    expect(await call(bob.client, "codemode_pending", {})).toEqual({ pending: [] });
+    expect(await call(bob.client, "codemode_pending", { executionId })).toEqual({ pending: [] });
+    expect(await call(bob.client, "codemode_approve", { executionId })).toEqual({
+      status: "error",
+      executionId,
+      error: expect.stringContaining("started no run"),
+    });
+    expect(await call(bob.client, "codemode_reject", { executionId, seq: waiting?.seq })).toEqual({
+      rejected: false,
+    });
+    expect(sent).toEqual([]);
+    expect(await call(alice.client, "codemode_pending", {})).toMatchObject({
+      pending: [{ executionId, seq: waiting?.seq }],
+    });
+    expect(await call(alice.client, "codemode_approve", { executionId })).toMatchObject({
+      status: "completed",
+      result: "forwarded",
+    });
+    expect(sent).toEqual(["oncall"]);
+    for (const { client, transport } of [alice, bob]) {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+
   it("closes a session on DELETE: its transport leaves the map and its id is not found again", async () => {
     const { runtime } = mailRuntime();
     const { url, protection, serve } = await loopback();
@@ -297,10 +333,9 @@ describe("Streamable HTTP, stateless", () => {
       message: expect.stringContaining("Do not run"),
     });
     expect(asked).toEqual([]);
+    // a later request is a session of its own, which started no run
     const pending = await client.callTool({ name: "codemode_pending", arguments: {} });
-    expect(pending.structuredContent).toMatchObject({
-      pending: [{ executionId: paused.executionId, method: "send" }],
-    });
+    expect(pending.structuredContent).toEqual({ pending: [] });
     expect(sent).toEqual([]);
     // the host application approves out of band, through the runtime every request shares
     expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
@@ -311,13 +346,27 @@ describe("Streamable HTTP, stateless", () => {
     await client.close();
   });
 
-  it('approves over a later request with approvals: "client-tools"', async () => {
+  it('approves over a later request with approvals: "client-tools" only with shareRunsAcrossSessions', async () => {
     const { runtime, sent } = mailRuntime();
     const { url, protection, serve } = await loopback();
     serve(statelessHandler(runtime, { approvals: "client-tools" }, protection));
     const { client } = await connect(url);
     const paused = await run(client, FORWARD);
     expect(paused).toMatchObject({ status: "paused" });
+    const refused = await client.callTool({
+      name: "codemode_approve",
+      arguments: { executionId: paused.executionId },
+    });
+    expect(refused).toMatchObject({ isError: true, structuredContent: { status: "error" } });
+    expect(sent).toEqual([]);
+
+    serve(
+      statelessHandler(
+        runtime,
+        { approvals: "client-tools", shareRunsAcrossSessions: true },
+        protection,
+      ),
+    );
     const approved = await client.callTool({
       name: "codemode_approve",
       arguments: { executionId: paused.executionId },
