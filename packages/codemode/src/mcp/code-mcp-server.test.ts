@@ -175,6 +175,28 @@ describe('approvals: "elicitation"', () => {
     await client.close();
   });
 
+  it("shows the characters a person cannot see as \\u escapes, so the question reads as what runs", async () => {
+    const { client, connect, sent, asked } = setup({ approvals: "elicitation", answer: true });
+    await connect();
+    // a right-to-left override, a zero-width space, an isolate, a byte order mark, a C1 control
+    const code = String.raw`async () => {
+      await mail.send({ to: "ops\u202Egro.live\u200B@\u2066x\u2069\uFEFF\u0085", text: "hi" });
+      return "sent";
+    }`;
+    const done = await client.callTool({ name: "codemode", arguments: { code } });
+    expect(done.structuredContent).toMatchObject({ status: "completed", result: "sent" });
+    const [question] = asked;
+    expect(question).toContain(
+      String.raw`mail.send({"to":"ops\u202egro.live\u200b@\u2066x\u2069\ufeff\u0085","text":"hi"})`,
+    );
+    expect(question).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+    // what the person read, parsed, is what ran
+    const shown = /mail\.send\((.*)\)\. Approve it\?$/.exec(question ?? "")?.[1] ?? "";
+    expect(JSON.parse(shown)).toEqual({ to: sent[0], text: "hi" });
+    expect(sent).toEqual(["ops\u202Egro.live\u200B@\u2066x\u2069\uFEFF\u0085"]);
+    await client.close();
+  });
+
   it("ends the run without the call when the user declines", async () => {
     const { client, connect, sent, runtime } = setup({ approvals: "elicitation", answer: false });
     await connect();

@@ -4,6 +4,7 @@ import type { CodeModeOutput, CodemodeRuntime, PendingAction } from "@codemode/c
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ElicitRequestFormParams, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { boundedJson } from "./bounded-json.ts";
+import { visibleText } from "./visible-text.ts";
 
 export interface ElicitationContext {
   runtime: CodemodeRuntime;
@@ -38,10 +39,14 @@ export async function settleByElicitation(
   first: CodeModeOutput,
 ): Promise<CodeModeOutput> {
   const { runtime, server, limit } = context;
-  /** `connector.method(input)` with the exact input, or undefined when it cannot be shown whole */
+  /**
+   * `connector.method(input)` with the exact input, every character a person cannot see escaped, or
+   * undefined when it cannot be shown whole
+   */
   const describeCall = (action: PendingAction): string | undefined => {
     const input = boundedJson(action.args, limit);
-    return input && `${action.connector}.${action.method}(${input.text})`;
+    const call = input && visibleText(`${action.connector}.${action.method}(${input.text})`);
+    return call !== undefined && call.length <= limit ? call : undefined;
   };
   let output = first;
   while (output.status === "paused" && output.pending.length > 0) {

@@ -1,0 +1,26 @@
+// What a person is asked about shows every character: those that cannot be seen, or that change how
+// the text around them reads, are written as \u escapes.
+
+/**
+ * Characters a person cannot see or that reorder what they read: controls (C0, DEL, C1), format
+ * characters (bidi embeddings, overrides, isolates and marks, the Arabic letter mark, zero-width
+ * space and joiners, the word joiner, the byte order mark, the soft hyphen, tags), line and
+ * paragraph separators, lone surrogates, what Unicode says to render as nothing (variation
+ * selectors, the combining grapheme joiner, the Hangul fillers, ...) and every space but U+0020.
+ */
+const UNSEEN =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/gu;
+
+const unicodeEscape = (character: string): string => {
+  let escaped = "";
+  for (let index = 0; index < character.length; index++) {
+    escaped += `\\u${character.charCodeAt(index).toString(16).padStart(4, "0")}`;
+  }
+  return escaped;
+};
+
+/**
+ * `text` with every character a person cannot see written as `\uXXXX` (each UTF-16 unit, so inside
+ * JSON text the escape means the same character): what a person reads is what runs.
+ */
+export const visibleText = (text: string): string => text.replace(UNSEEN, unicodeEscape);
