@@ -43,7 +43,14 @@ const NEVER_ABORTED: CallContext["signal"] = {
   removeEventListener: () => {},
 };
 
-let executions = 0;
+/**
+ * A run's id: 128 random bits, so idempotency keys (`<id>:<seq>`) never collide, neither between
+ * runs nor between the processes or instances that serve them.
+ */
+function newExecutionId(): string {
+  const bits = crypto.getRandomValues(new Uint8Array(16));
+  return `code_${[...bits].map((byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
 
 /** A method of the tool's namespace: called with the sandbox's input and the call's context. */
 export type CodeToolMethod = (input: unknown, context: CallContext) => Promise<unknown>;
@@ -98,7 +105,7 @@ export function codeToolRunner(options: {
         throw new CodemodeError("INVALID_CONFIG", "The tool's input needs code as a string.");
       }
       const normalized = normalizeCode(code);
-      const executionId = `code_${Date.now().toString(36)}_${(executions++).toString(36)}`;
+      const executionId = newExecutionId();
       let seq = 0;
       const globals: Record<string, (input: unknown) => Promise<unknown>> = {};
       for (const [name, call] of sandboxNames) {

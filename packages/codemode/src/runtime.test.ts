@@ -130,6 +130,7 @@ describe("approval", () => {
         connector: "issues",
         method: "create",
         args: { title: "Bug" },
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ]);
     expect(ledger).toMatchObject({ reads: 1, created: [] });
@@ -181,7 +182,7 @@ describe("approval", () => {
     expect(await runtime.reject({ executionId, seq: pending[0]?.seq ?? -1 })).toBe(false);
     const run = await runtime.execution(executionId);
     expect(run?.status).toBe("rejected");
-    expect(run?.calls.map((call) => call.state)).toEqual(["applied", "reverted"]);
+    expect(run?.calls.map((call) => call.state)).toEqual(["applied", "withdrawn"]);
     expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });
     expect(events).toEqual(["pass:paused", "dispose:rejected"]);
   });
@@ -560,7 +561,14 @@ describe("beyond the reference", () => {
       }),
     );
     expect(pending).toEqual([
-      { executionId, seq: 0, connector: "chat", method: "ask", args: { question: "Which repo?" } },
+      {
+        executionId,
+        seq: 0,
+        connector: "chat",
+        method: "ask",
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        args: { question: "Which repo?" },
+      },
     ]);
     expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });
     expect(await runtime.resolve({ executionId, seq: 0, result: "web" })).toMatchObject({

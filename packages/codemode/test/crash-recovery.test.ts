@@ -323,7 +323,7 @@ describe("a paused run, recovered by a new process", () => {
       calls: [
         { seq: 0, method: "read", state: "applied" },
         { seq: 1, method: "write", state: "applied" },
-        { seq: 2, method: "send", state: "reverted" },
+        { seq: 2, method: "send", state: "withdrawn" },
       ],
     });
     expect(ok(approve)).toMatchObject({
@@ -346,7 +346,7 @@ describe("a paused run, recovered by a new process", () => {
         { seq: 0, method: "read", state: "applied" },
         { seq: 1, method: "write", state: "reverted" },
         // the approval it never got is withdrawn: the call never ran
-        { seq: 2, method: "send", state: "reverted" },
+        { seq: 2, method: "send", state: "withdrawn" },
       ],
     });
     expect(ok(approve)).toMatchObject({
@@ -379,7 +379,7 @@ describe("a process killed during a rollback of a paused run", () => {
     expect(withoutCalls(ok(rollback))).toEqual({ reverted: [1], skipped: [0] });
     expect(ok(final)).toMatchObject({
       status: "rolled_back",
-      calls: [{ state: "applied" }, { state: "reverted" }, { state: "reverted" }],
+      calls: [{ state: "applied" }, { state: "reverted" }, { state: "withdrawn" }],
     });
     // the revert ran while its outcome was not recorded: it runs again, under the same key
     expect(effects(ledger, idOf(name))).toEqual(["read", "apply a", "revert a", "revert a"]);
@@ -469,7 +469,7 @@ describe("a process killed while calls ran past a pause", () => {
     expect(withoutCalls(ok(rollback))).toEqual({ reverted: [], skipped: [], unrecorded: [1, 0] });
     expect(ok(final)).toMatchObject({
       status: "error",
-      calls: [{ state: "executing" }, { state: "executing" }, { state: "reverted" }],
+      calls: [{ state: "executing" }, { state: "executing" }, { state: "withdrawn" }],
     });
     const lines = readLedger(ledger, id);
     const of = (op: string, item: string) =>

@@ -282,8 +282,8 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
     expect(await runtime.reject({ executionId: group.executionId, seq: 0 })).toBe(true);
     expect(await runtime.pending(group.executionId)).toEqual([]);
     expect((await runtime.execution(group.executionId))?.calls.map((c) => c.state)).toEqual([
-      "reverted",
-      "reverted",
+      "withdrawn",
+      "withdrawn",
     ]);
 
     const rolled = await runtime.execute({

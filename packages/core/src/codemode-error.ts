@@ -33,6 +33,11 @@ export type CodemodeErrorCode =
   | "BUDGET_EXCEEDED"
   /** an approval, rejection or resolution for a run that is not waiting for it */
   | "NOT_PAUSED"
+  /**
+   * a decision's handle names calls that no longer wait, or wait with another input than the
+   * person was shown: the decision was already made, or another one came first
+   */
+  | "DECISION_STALE"
   /** no run (or snippet) has the id or name given */
   | "NOT_FOUND"
   /** the journal store failed */

@@ -9,6 +9,13 @@ export type {
   PassEndStatus,
   ReplayPolicy,
 } from "./connector.ts";
+export {
+  callDigest,
+  type DecisionCall,
+  type DecisionHandle,
+  decisionHandleOf,
+  MAX_HANDLE_CALLS,
+} from "./decision-handle.ts";
 export type {
   ExecuteLimits,
   ExecuteRequest,
@@ -33,6 +40,7 @@ export {
   type LeaseCondition,
   type SnippetRecord,
   TERMINAL_STATUSES,
+  type ToolCallBinding,
 } from "./journal-store.ts";
 export { memoryStore } from "./memory-store.ts";
 export { type ApprovalResponse, approvalResponsesOf } from "./runtime/approval-responses.ts";

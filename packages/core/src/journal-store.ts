@@ -20,10 +20,18 @@ export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
 /**
  * Where one journaled call stands: decided and running (`executing`, the crash window), done with its
  * result recorded (`applied`), waiting for a person or an outside result (`pending`), taken by a
- * rollback whose revert is running (`reverting`), undone by a rollback (`reverted`), or failed the
- * run (`error`).
+ * rollback whose revert is running (`reverting`), undone by a rollback (`reverted`), never run
+ * because its run ended while it waited (`withdrawn`: a rejection, a rollback, expiry), or failed
+ * the run (`error`).
  */
-export type EntryState = "executing" | "applied" | "pending" | "reverting" | "reverted" | "error";
+export type EntryState =
+  | "executing"
+  | "applied"
+  | "pending"
+  | "reverting"
+  | "reverted"
+  | "withdrawn"
+  | "error";
 
 /**
  * A running pass's hold on its run: a random `owner` per pass and the time (ms) it lapses. Only
@@ -102,6 +110,24 @@ export interface SnippetRecord {
 }
 
 /**
+ * A `codemode` tool call's claim on a run, kept apart from the run and longer than it (runs are
+ * pruned, deleted, rolled back; a late answer to the tool call must still find that its run ended,
+ * and never start one again). One per tool call: the first writer of a key wins.
+ */
+export interface ToolCallBinding {
+  /** a digest of the tool call's id and its code (`toolCallKey`) */
+  key: string;
+  /** the run the tool call stands for */
+  executionId: string;
+  /**
+   * the decision handle (JSON text) the tool call's approval request showed the person, set once,
+   * by the first request that asked; an answer to that request decides exactly these calls
+   */
+  shown?: string;
+  createdAt: number;
+}
+
+/**
  * The journal of one named runtime: executions, their entries, and snippets. Every method returns a
  * promise (so a remote database can implement it); correctness under concurrency comes from
  * conditional updates that change a row only where it still has the expected status.
@@ -165,6 +191,14 @@ export interface Journal {
     seq: number,
     outcome: { result?: string; error?: string; updatedAt: number },
   ): Promise<boolean>;
+
+  /** keeps `binding` unless one has its key already; returns the binding kept (the first writer's) */
+  bindToolCall(binding: ToolCallBinding): Promise<ToolCallBinding>;
+  getToolCallBinding(key: string): Promise<ToolCallBinding | undefined>;
+  /** sets the binding's `shown` unless it has one already; returns the binding as kept (undefined if none) */
+  showToolCall(key: string, shown: string): Promise<ToolCallBinding | undefined>;
+  /** removes the bindings beyond the newest `keep` (by `createdAt`, then insertion); returns how many */
+  pruneToolCallBindings(keep: number): Promise<number>;
 
   putSnippet(snippet: SnippetRecord): Promise<void>;
   getSnippet(name: string): Promise<SnippetRecord | undefined>;

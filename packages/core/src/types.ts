@@ -1,6 +1,8 @@
 // The model-facing types of seed 000, exactly.
 export type { DescribeOutput, SearchOutput } from "@codemode/typegen";
 
+import type { CodemodeErrorCode } from "./codemode-error.ts";
+
 /** What the model sends to the `codemode` tool. */
 export type CodeModeInput = {
   code: string;
@@ -13,10 +15,22 @@ export type PendingAction = {
   connector: string;
   method: string;
   args: unknown;
+  /**
+   * what the person is shown, as a digest of the connector, method and recorded input text
+   * (`decisionHandleOf` puts it in the decision's handle; not in seed 000)
+   */
+  digest: string;
 };
 
 /** What one pass of a run ends with. */
 export type CodeModeOutput =
   | { status: "completed"; executionId: string; result: unknown; logs?: string[] }
   | { status: "paused"; executionId: string; pending: PendingAction[] }
-  | { status: "error"; executionId: string; error: string; logs?: string[] };
+  | {
+      status: "error";
+      executionId: string;
+      error: string;
+      logs?: string[];
+      /** why a decision was refused (`DECISION_STALE`), where that matters to the caller */
+      code?: CodemodeErrorCode;
+    };

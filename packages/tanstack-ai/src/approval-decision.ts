@@ -2,7 +2,13 @@
 // the model reads afterwards.
 import type { CodemodeRuntime, ExecutionStatus } from "@codemode/core";
 import { canonicalInterruptJson, type GenericInterruptResolution } from "@tanstack/ai";
-import { callNames, type codemodeApproval, shownCalls } from "./codemode-approval.ts";
+import {
+  type CodemodeApprovalCall,
+  callNames,
+  type codemodeApproval,
+  shownCalls,
+  shownHandle,
+} from "./codemode-approval.ts";
 import { type CodemodeToolOutput, toolOutput } from "./tool-output.ts";
 
 /** What the model reads for a paused run that was decided elsewhere or earlier. */
@@ -38,16 +44,19 @@ export async function endedRun(
 }
 
 /**
- * Applies a person's answer: approve runs the calls once, and only when the run still waits for
- * exactly the calls shown with the inputs shown (otherwise it asks again about what waits now);
- * reject ends the run without them; cancel leaves the run paused.
+ * Applies a person's answer to the calls its interrupt showed, and to no others: approve runs them
+ * once, and only while each still waits with the input shown (otherwise it asks again about what
+ * waits now); reject ends the run without them, on the same condition; cancel leaves the run
+ * paused. The runtime checks the condition in the decision itself (the calls' handle), so a call
+ * that starts to wait in between is never covered.
  */
 export async function decideApproval(
   runtime: CodemodeRuntime,
   resolution: GenericInterruptResolution<typeof codemodeApproval>,
-  payload: { executionId: string; calls: unknown },
+  payload: { executionId: string; calls: readonly CodemodeApprovalCall[] },
 ): Promise<Decision> {
   const { executionId, calls } = payload;
+  const handle = shownHandle(executionId, calls);
   const now = await runtime.pending(executionId);
   const stale = async (): Promise<Decision> => ({
     decision: "stale",
@@ -59,9 +68,9 @@ export async function decideApproval(
     },
     askAgain: false,
   });
-  const [first] = now;
-  if (!first) return stale();
+  if (now.length === 0) return stale();
   const paused = toolOutput({ status: "paused", executionId, pending: now });
+  const changed: Decision = { decision: "changed", output: paused, askAgain: true };
   if (resolution.status === "cancelled") {
     return {
       decision: "cancelled",
@@ -73,21 +82,31 @@ export async function decideApproval(
       askAgain: false,
     };
   }
+  const [first] = calls;
+  if (!first) return stale();
   if (!resolution.response.approved) {
-    if (!(await runtime.reject({ executionId, seq: first.seq }))) return stale();
+    if (!(await runtime.reject({ executionId, seq: first.seq, handle }))) {
+      return (await runtime.pending(executionId)).length > 0 ? changed : stale();
+    }
     return {
       decision: "rejected",
       output: {
         status: "error",
         executionId,
-        error: `A person rejected ${callNames(now)}; the run ended without running the calls it waited for. Do not run the code again unless the user asks.`,
+        error: `A person rejected ${callNames(calls)}; the run ended without running the calls it waited for. Do not run the code again unless the user asks.`,
       },
       askAgain: false,
     };
   }
-  if (canonicalInterruptJson(shownCalls(now)) !== canonicalInterruptJson(calls)) {
-    return { decision: "changed", output: paused, askAgain: true };
+  // the calls as the client says it showed them must be the calls as recorded, inputs included
+  const shownNow = shownCalls(
+    now.filter((action) => calls.some((call) => call.seq === action.seq)),
+  );
+  if (canonicalInterruptJson(shownNow) !== canonicalInterruptJson(calls)) return changed;
+  const approved = await runtime.approve({ executionId, handle });
+  if (approved.status === "error" && approved.code === "DECISION_STALE") {
+    return (await runtime.pending(executionId)).length > 0 ? changed : stale();
   }
-  const output = toolOutput(await runtime.approve({ executionId }));
+  const output = toolOutput(approved);
   return { decision: "approved", output, askAgain: output.status === "paused" };
 }

@@ -20,6 +20,9 @@ import {
 import { crmRuntime } from "./test/crm.ts";
 import { ScriptedAdapter, toolResult } from "./test/scripted-adapter.ts";
 
+/** A call's digest, as an interrupt shows it. */
+const DIGEST = expect.stringMatching(/^[0-9a-f]{64}$/);
+
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(
@@ -117,6 +120,7 @@ describe("with TanStack AI's ChatClient over HTTP", () => {
         connector: "crm",
         method: "send_invoice",
         input: { customer: "cus_ada", amount: 120 },
+        digest: DIGEST,
       },
     ]);
     expect(sent).toEqual([]);

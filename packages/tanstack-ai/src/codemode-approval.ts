@@ -1,6 +1,6 @@
 // The interrupt a paused run raises in TanStack AI: what the person is shown (every call the run
 // waits for, with its exact input) and what they answer.
-import type { PendingAction } from "@codemode/core";
+import type { DecisionHandle, PendingAction } from "@codemode/core";
 import { defineInterrupt } from "@tanstack/ai";
 import { standardJsonSchema } from "./standard-json-schema.ts";
 import { asJson } from "./tool-output.ts";
@@ -13,6 +13,8 @@ export interface CodemodeApprovalCall {
   method: string;
   /** the input recorded when the run paused, as plain JSON (the value codec's form) */
   input: unknown;
+  /** the digest of the call as recorded (`PendingAction.digest`): the answer decides this call only */
+  digest: string;
 }
 
 /** The interrupt's payload: the paused run, the `codemode` tool call it answers, the calls. */
@@ -49,9 +51,11 @@ function payloadProblem(value: unknown): string | undefined {
       (call.seq as number) < 0 ||
       !isId(call.connector) ||
       !isId(call.method) ||
-      !("input" in call)
+      !("input" in call) ||
+      typeof call.digest !== "string" ||
+      !/^[0-9a-f]{64}$/.test(call.digest)
     ) {
-      return "Each call has a seq, a connector, a method and an input.";
+      return "Each call has a seq, a connector, a method, an input and its digest.";
     }
   }
   return undefined;
@@ -73,8 +77,9 @@ const payloadSchema = standardJsonSchema<CodemodeApprovalPayload>(
             connector: { type: "string" },
             method: { type: "string" },
             input: {},
+            digest: { type: "string", pattern: "^[0-9a-f]{64}$" },
           },
-          required: ["seq", "connector", "method", "input"],
+          required: ["seq", "connector", "method", "input", "digest"],
         },
       },
     },
@@ -114,7 +119,16 @@ export function shownCalls(pending: readonly PendingAction[]): CodemodeApprovalC
     connector: action.connector,
     method: action.method,
     input: asJson(action.args),
+    digest: action.digest,
   }));
+}
+
+/** The decision handle of the calls an interrupt showed: its answer decides these and no others. */
+export function shownHandle(
+  executionId: string,
+  calls: readonly Pick<CodemodeApprovalCall, "seq" | "digest">[],
+): DecisionHandle {
+  return { version: 1, executionId, calls: calls.map(({ seq, digest }) => ({ seq, digest })) };
 }
 
 /** `connector.method` of the first three calls, and how many more. */

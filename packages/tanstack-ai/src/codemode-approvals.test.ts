@@ -13,6 +13,9 @@ import { collectRun, payloadOf, resumeItem } from "./test/chat-run.ts";
 import { crmRuntime } from "./test/crm.ts";
 import { ScriptedAdapter, type ScriptedTurn, toolResult } from "./test/scripted-adapter.ts";
 
+/** A call's digest, as an interrupt shows it. */
+const DIGEST = expect.stringMatching(/^[0-9a-f]{64}$/);
+
 const BILL_ADA = `async () => {
   const customer = await crm.find_customer({ name: "Ada" });
   const sent = await crm.send_invoice({ customer: customer.id, amount: customer.balance });
@@ -73,6 +76,7 @@ describe("codemodeApprovals", () => {
           connector: "crm",
           method: "send_invoice",
           input: { customer: "cus_ada", amount: 120 },
+          digest: DIGEST,
         },
       ],
     });
@@ -188,6 +192,42 @@ describe("codemodeApprovals", () => {
     });
   });
 
+  it("an approval covers the calls it showed: a call that started to wait since is asked about, not run", async () => {
+    const TWO = `async () => {
+      const a = await crm.send_invoice({ customer: "cus_ada", amount: 10 });
+      const b = await crm.send_invoice({ customer: "cus_bob", amount: 20 });
+      return [a.invoice, b.invoice];
+    }`;
+    const { serve, runtime, sent } = setup([callCode(TWO), report]);
+    const first = await serve();
+    const ask = first.interrupts[0];
+    if (!ask) throw new Error("expected an interrupt");
+    // between the middleware's read of what waits and its approval, the host's queue approves
+    // the first invoice: the run goes on and waits for the second, which nobody was shown yet
+    const racing: CodemodeRuntime = {
+      ...runtime,
+      approve: async (options) => {
+        await runtime.approve({ executionId: options.executionId });
+        return runtime.approve(options);
+      },
+    };
+    const second = await serve(
+      {
+        messages: first.messages,
+        parentRunId: "run-1",
+        resume: [resumeItem(ask, { approved: true })],
+      },
+      {},
+      racing,
+    );
+    expect(sent).toEqual([{ customer: "cus_ada", amount: 10 }]);
+    const again = second.interrupts[0];
+    if (!again) throw new Error("expected the second invoice to be asked about");
+    expect((payloadOf(again) as { calls: Array<{ input: unknown }> }).calls).toMatchObject([
+      { seq: 1, input: { customer: "cus_bob", amount: 20 } },
+    ]);
+  });
+
   it("a resumed run that pauses again asks again before the model runs", async () => {
     const TWO = `async () => {
       const a = await crm.send_invoice({ customer: "cus_ada", amount: 10 });
@@ -204,6 +244,7 @@ describe("codemodeApprovals", () => {
         connector: "crm",
         method: "send_invoice",
         input: { customer: "cus_ada", amount: 10 },
+        digest: DIGEST,
       },
     ]);
     const second = await serve({
@@ -221,6 +262,7 @@ describe("codemodeApprovals", () => {
         connector: "crm",
         method: "send_invoice",
         input: { customer: "cus_bob", amount: 20 },
+        digest: DIGEST,
       },
     ]);
     // the history the client keeps now says what the run waits for
@@ -264,12 +306,14 @@ describe("codemodeApprovals", () => {
         connector: "crm",
         method: "send_invoice",
         input: { customer: "cus_ada", amount: 10 },
+        digest: DIGEST,
       },
       {
         seq: 1,
         connector: "crm",
         method: "send_invoice",
         input: { customer: "cus_bob", amount: 20 },
+        digest: DIGEST,
       },
     ]);
     await serve({

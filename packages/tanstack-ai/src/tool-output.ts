@@ -35,5 +35,8 @@ export function toolOutput(output: CodeModeOutput): CodemodeToolOutput {
           : ""),
     };
   }
-  return plain.status === "paused" ? { ...plain, message: PAUSED_MESSAGE } : plain;
+  if (plain.status !== "paused") return plain;
+  // the digests are for decisions, not for the model: they would only cost it tokens
+  const pending = plain.pending.map(({ digest: _digest, ...action }) => action);
+  return { ...plain, pending, message: PAUSED_MESSAGE } as CodemodeToolOutput;
 }

@@ -236,7 +236,7 @@ describe('approvals: "elicitation"', () => {
     const execution = await runtime.execution(output.executionId);
     expect(execution?.status).toBe("rejected");
     const bob = execution?.calls.find((call) => (call.args as { to?: string }).to === "bob");
-    expect(bob?.state).toBe("reverted");
+    expect(bob?.state).toBe("withdrawn");
     // nothing the client does afterwards makes them run
     expect((await runtime.approve({ executionId: output.executionId })).status).toBe("error");
     expect(sent).toEqual([]);

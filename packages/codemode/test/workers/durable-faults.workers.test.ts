@@ -81,7 +81,7 @@ describe("a Durable Object evicted while a run is paused", () => {
       calls: [
         [0, "list_tasks", "applied"],
         [1, "add_comment", "applied"],
-        [2, "create_task", "reverted"],
+        [2, "create_task", "withdrawn"],
       ],
     });
     expect(await fresh.pending()).toEqual([]);
@@ -145,7 +145,7 @@ describe("a Durable Object evicted while a run is paused", () => {
       status: "error",
       calls: [
         [0, "wait", "executing"],
-        [1, "create_task", "reverted"],
+        [1, "create_task", "withdrawn"],
       ],
     });
     expect(withoutCalls(await fresh.rollback(executionId))).toEqual({
@@ -204,7 +204,7 @@ describe("a Durable Object evicted in the middle of a pass", () => {
           [0, "list_tasks", "applied"],
           [1, "add_comment", "applied"],
           // a pending call is turned down; one whose outcome is unknown stays as it is
-          [2, "create_task", entry === "pending" ? "reverted" : "executing"],
+          [2, "create_task", entry === "pending" ? "withdrawn" : "executing"],
         ],
       });
       expect(await output(fresh.approve(run.executionId))).toMatchObject({ status: "error" });

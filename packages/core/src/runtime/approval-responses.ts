@@ -103,19 +103,24 @@ function outcomeOf(part: Part): Part | undefined {
 }
 
 /**
- * The run the conversation's last result for a `codemode` call with this code says is paused (its
- * `executionId`), if any: the run a new call with the same code continues.
+ * The tool call whose result, the conversation's last for a `codemode` call with this code, says
+ * its run is paused (`executionId`), if any: the run a new call with the same code may continue,
+ * once the journal confirms that this tool call is bound to that run.
  */
-export function pausedRunOf(messages: unknown, code: string): string | undefined {
+export function pausedRunOf(
+  messages: unknown,
+  code: string,
+): { toolCallId: string; executionId: string } | undefined {
   const parts = partsOf(messages);
   const codeOfCall = codesOfCalls(parts);
-  let found: string | undefined;
+  let found: { toolCallId: string; executionId: string } | undefined;
   for (const part of parts) {
     const toolCallId = text(part.toolCallId);
     if (toolCallId === undefined || codeOfCall.get(toolCallId) !== code) continue;
     const outcome = outcomeOf(part);
     if (outcome === undefined) continue;
-    found = outcome.status === "paused" ? text(outcome.executionId) : undefined;
+    const executionId = outcome.status === "paused" ? text(outcome.executionId) : undefined;
+    found = executionId === undefined ? undefined : { toolCallId, executionId };
   }
   return found;
 }

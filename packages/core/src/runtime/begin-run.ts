@@ -10,6 +10,10 @@ import { runPass } from "./run-pass.ts";
 /** A pass's lease owner: random, new for every pass. */
 export const leaseOwner = (): string => `pass_${randomHex()}${randomHex()}`;
 
+/** A new run's id: its start time (so ids sort by it) and 64 random bits. */
+export const newRunId = (time: number): string =>
+  `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
+
 /** Why the journal cannot take this code as it is, if it cannot. */
 export function refusedCode(code: string): string | undefined {
   return code.length > MAX_RECORDED_LENGTH
@@ -34,7 +38,7 @@ export async function begin(
   const refused = refusedCode(code);
   if (refused) return { status: "error", executionId: "", error: refused };
   const time = context.now();
-  const id = options.id ?? `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
+  const id = options.id ?? newRunId(time);
   // the run is taken with its first pass's lease, in the write that creates it
   const owner = leaseOwner();
   try {

@@ -1,3 +1,4 @@
+import type { DecisionHandle } from "../decision-handle.ts";
 import type { CodeModeInput, CodeModeOutput, PendingAction } from "../types.ts";
 
 /**
@@ -89,6 +90,8 @@ export interface CodemodeTool {
 export interface CodemodeApprovalDescriptor {
   executionId: string;
   pending: PendingAction[];
+  /** what the request decides: a host route that approves for this card passes it to `runtime.approve` */
+  handle: DecisionHandle;
 }
 
 const SCHEMA = {

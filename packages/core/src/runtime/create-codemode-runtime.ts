@@ -1,6 +1,7 @@
 import type { CatalogOptions, DescribeOutput, SearchOutput } from "@codemode/typegen";
 import { CodemodeError } from "../codemode-error.ts";
 import type { Connector } from "../connector.ts";
+import type { DecisionHandle } from "../decision-handle.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
 import { checkText, DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from "../invariants.ts";
 import type { JournalStore } from "../journal-store.ts";
@@ -104,16 +105,29 @@ export interface CodemodeRuntime {
   rejectDenied(messages: unknown): Promise<string[]>;
   execute(input: { code: string }): Promise<CodeModeOutput>;
   /**
-   * approves every call the paused run waits for (its `pending`), or only those `seqs` names (the
-   * calls the person was shown): each runs once; `reason` is kept with the decision
+   * Approves calls of a paused run; each runs once, with the input recorded when it paused, and
+   * `reason` is kept with the decision. With `handle` (what the person was shown:
+   * `decisionHandleOf(pending)`), it approves the handle's calls (or `seqs` of them) only if each
+   * still waits with the same input, and refuses otherwise with `code: "DECISION_STALE"`; a handle
+   * approves once. Every surface that shows calls to a person decides this way. Without a handle it
+   * approves whatever waits when it is called (or those of them `seqs` names): the host's own call.
    */
   approve(options: {
     executionId: string;
+    handle?: DecisionHandle;
     seqs?: readonly number[];
     reason?: string;
   }): Promise<CodeModeOutput>;
-  /** ends the paused run without the call at `seq` or any other it waits for */
-  reject(options: { executionId: string; seq: number; reason?: string }): Promise<boolean>;
+  /**
+   * ends the paused run without the call at `seq` or any other it waits for; with `handle`, only
+   * while the calls it names still wait as shown (`false` otherwise, as for a run not waiting)
+   */
+  reject(options: {
+    executionId: string;
+    seq: number;
+    handle?: DecisionHandle;
+    reason?: string;
+  }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
   rollback(options: { executionId: string }): Promise<RollbackReport>;
   /** what `rollback` would revert now and what it cannot (and why), without changing anything */
@@ -214,12 +228,14 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     async ready() {
       await configurator.configure();
     },
-    approve: ({ executionId, seqs, reason }) =>
+    approve: ({ executionId, handle, seqs, reason }) =>
       approve(context, executionId, {
+        ...(handle === undefined ? {} : { handle }),
         ...(seqs === undefined ? {} : { seqs }),
         ...(reason === undefined ? {} : { reason }),
       }),
-    reject: ({ executionId, seq, reason }) => reject(context, executionId, seq, reason),
+    reject: ({ executionId, seq, handle, reason }) =>
+      reject(context, executionId, seq, reason, "api", handle),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
     rollback: ({ executionId }) => rollback(context, executionId),
     previewRollback: ({ executionId }) => previewRollback(context, executionId),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decisionHandleOf } from "../decision-handle.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
@@ -158,8 +159,8 @@ describe("decisions", () => {
     expect((await runtime.approve({ executionId: paused.executionId })).status).toBe("error");
     expect(gate.calls).toEqual([]);
     expect((await runtime.execution(paused.executionId))?.calls.map((call) => call.state)).toEqual([
-      "reverted",
-      "reverted",
+      "withdrawn",
+      "withdrawn",
     ]);
   });
 
@@ -190,5 +191,75 @@ describe("decisions", () => {
       result: { answer: 42 },
     });
     expect(gate.calls).toEqual([]);
+  });
+
+  it("an approval with a handle runs the calls it shows once; the same handle again is DECISION_STALE", async () => {
+    const { gate, executor } = gateAndExecutor();
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    const handle = decisionHandleOf(await runtime.pending(paused.executionId));
+    expect(handle.calls.map((call) => call.seq)).toEqual([0, 1]);
+    const outcomes = await Promise.all([
+      runtime.approve({ executionId: paused.executionId, handle }),
+      runtime.approve({ executionId: paused.executionId, handle }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["completed", "error"]);
+    const again = await runtime.approve({ executionId: paused.executionId, handle });
+    expect(again).toMatchObject({ status: "error", code: "DECISION_STALE" });
+    expect(gate.calls.map((call) => call.seq)).toEqual([0, 1]);
+  });
+
+  it("a handle whose calls ran and paused again approves nothing of the new pause", async () => {
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) => {
+      await gate.open?.({ door: 1 });
+      return gate.open?.({ door: 2 });
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const shown = decisionHandleOf(await runtime.pending(executionId));
+    // another surface (the queue, another tab) approves first: door 1 runs, the run waits at door 2
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "paused" });
+    expect(await runtime.approve({ executionId, handle: shown })).toMatchObject({
+      status: "error",
+      code: "DECISION_STALE",
+    });
+    expect(await runtime.reject({ executionId, seq: 0, handle: shown })).toBe(false);
+    expect(await runtime.reject({ executionId, seq: 1, handle: shown })).toBe(false);
+    expect(gate.calls.map((call) => call.input)).toEqual([{ door: 1 }]);
+    expect((await runtime.execution(executionId))?.status).toBe("paused");
+  });
+
+  it("a handle whose digest differs from what waits is refused; seqs outside the handle too", async () => {
+    const { gate, executor } = gateAndExecutor();
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const handle = decisionHandleOf(await runtime.pending(executionId));
+    const [first, second] = handle.calls;
+    if (!first || !second) throw new Error("two calls wait");
+    const swapped = { ...handle, calls: [{ seq: 0, digest: second.digest }] };
+    expect(await runtime.approve({ executionId, handle: swapped })).toMatchObject({
+      status: "error",
+      code: "DECISION_STALE",
+    });
+    const partial = { ...handle, calls: [first] };
+    expect(await runtime.approve({ executionId, handle: partial, seqs: [1] })).toMatchObject({
+      status: "error",
+    });
+    expect(
+      await runtime.approve({ executionId, handle: { ...handle, version: 2 } as never }),
+    ).toMatchObject({ status: "error" });
+    expect(gate.calls).toEqual([]);
+    expect(await runtime.approve({ executionId, handle })).toMatchObject({ status: "completed" });
+  });
+
+  it("a call that never ran because its run was rejected is withdrawn, not reverted", async () => {
+    const { gate, executor } = gateAndExecutor();
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const handle = decisionHandleOf(await runtime.pending(executionId));
+    expect(await runtime.reject({ executionId, seq: 0, handle })).toBe(true);
+    const run = await runtime.execution(executionId);
+    expect(run?.calls.map((call) => call.state)).toEqual(["withdrawn", "withdrawn"]);
   });
 });

@@ -1,3 +1,4 @@
+import { badHandle, type DecisionHandle } from "../decision-handle.ts";
 import { encodeForJournal, messageOf } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
 import { leaseOwner } from "./begin-run.ts";
@@ -6,6 +7,7 @@ import type { CallObserver } from "./host-globals.ts";
 import type { RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
 import type { DecisionSource } from "./runtime-event.ts";
+import { staleCalls } from "./shown-calls.ts";
 
 const notPaused = (executionId: string, status: string | undefined): CodeModeOutput => ({
   status: "error",
@@ -80,7 +82,12 @@ function reasonText(reason: unknown): string {
 export interface ApproveOptions {
   /** why the person approved: kept with the decision (its `decision` event), at most 1,000 characters */
   reason?: string;
-  /** the calls the person was shown (`pending[].seq`): the approval covers only these (default: all that wait) */
+  /**
+   * what the person was shown (`decisionHandleOf(pending)`): the approval runs only if each of its
+   * calls still waits with the same input, and covers those calls only (or `seqs` of them)
+   */
+  handle?: DecisionHandle;
+  /** the calls the person approved (`pending[].seq`): the approval covers only these (default: all that wait, or all of `handle`) */
   seqs?: readonly number[];
   onCall?: CallObserver;
   source?: DecisionSource;
@@ -96,8 +103,20 @@ export async function approve(
   executionId: string,
   options: ApproveOptions = {},
 ): Promise<CodeModeOutput> {
-  const { onCall, source = "api", seqs } = options;
+  const { onCall, source = "api", handle } = options;
   const said = reasonText(options.reason);
+  const wrongHandle = handle === undefined ? undefined : badHandle(handle, executionId);
+  if (wrongHandle) return { status: "error", executionId, error: wrongHandle };
+  const handleSeqs = handle?.calls.map((call) => call.seq);
+  const seqs = options.seqs ?? handleSeqs;
+  if (handleSeqs && options.seqs?.some((seq) => !handleSeqs.includes(seq))) {
+    return {
+      status: "error",
+      executionId,
+      error:
+        "seqs must name calls of the decision's handle: a person approves only calls they were shown.",
+    };
+  }
   // what waits now, as the person was shown it: the approval covers these calls and no later one,
   // not even one another approval's pass paused at between this ask and the read below
   const asked = context.asks.ask(executionId);
@@ -105,14 +124,21 @@ export async function approve(
     const bad = seqs === undefined ? undefined : badSeqs(seqs, context.maxCalls);
     if (bad) return { status: "error", executionId, error: bad };
     const named = seqs === undefined ? undefined : new Set(seqs);
-    const waiting = (
-      await context.journal.listEntries(executionId, { states: ["pending"] })
-    ).filter(
-      (entry) =>
-        entry.state === "pending" &&
-        !asked.unseen.has(entry.seq) &&
-        (named === undefined || named.has(entry.seq)),
+    const seen = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
+      (entry) => entry.state === "pending" && !asked.unseen.has(entry.seq),
     );
+    if (handle) {
+      const stale = await staleCalls(handle, seen);
+      if (stale) {
+        const execution = await context.journal.getExecution(executionId);
+        const error =
+          execution?.status === "paused"
+            ? stale
+            : (notPaused(executionId, execution?.status) as { error: string }).error;
+        return { status: "error", executionId, error, code: "DECISION_STALE" };
+      }
+    }
+    const waiting = seen.filter((entry) => named === undefined || named.has(entry.seq));
     if (named && waiting.length === 0) {
       const execution = await context.journal.getExecution(executionId);
       if (execution?.status !== "paused") return notPaused(executionId, execution?.status);
@@ -153,13 +179,13 @@ export async function approve(
   }
 }
 
-/** Marks every pending call of a run that ended without them as never run; returns their seqs. */
+/** Marks every pending call of a run that ended without them `withdrawn` (never run); returns their seqs. */
 export async function withdrawPending(context: RunContext, executionId: string): Promise<number[]> {
   const withdrawn: number[] = [];
   for (const entry of await context.journal.listEntries(executionId, { states: ["pending"] })) {
     if (entry.state !== "pending") continue;
     await context.journal.updateEntry(executionId, entry.seq, ["pending"], {
-      state: "reverted",
+      state: "withdrawn",
       updatedAt: context.now(),
     });
     withdrawn.push(entry.seq);
@@ -174,8 +200,13 @@ export async function reject(
   seq: number,
   reason?: string,
   source: DecisionSource = "api",
+  handle?: DecisionHandle,
 ): Promise<boolean> {
   const { journal, now } = context;
+  if (handle !== undefined) {
+    if (badHandle(handle, executionId)) return false;
+    if (!handle.calls.some((call) => call.seq === seq)) return false;
+  }
   const entry = await journal.getEntry(executionId, seq);
   if (entry?.state !== "pending") return false;
   const said = reasonText(reason);
@@ -193,7 +224,14 @@ export async function reject(
     }))
   )
     return false;
-  if ((await journal.getEntry(executionId, seq))?.state !== "pending") {
+  const stillShown = async () => {
+    if ((await journal.getEntry(executionId, seq))?.state !== "pending") return false;
+    if (handle === undefined) return true;
+    const waiting = await journal.listEntries(executionId, { states: ["pending"] });
+    const pendingNow = waiting.filter((candidate) => candidate.state === "pending");
+    return (await staleCalls(handle, pendingNow)) === undefined;
+  };
+  if (!(await stillShown())) {
     await journal.updateExecution(
       executionId,
       ["running"],

@@ -1,3 +1,4 @@
+import { callDigest } from "../decision-handle.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
 import type { PendingAction } from "../types.ts";
 import { withdrawPending } from "./decisions.ts";
@@ -43,15 +44,19 @@ export async function pendingEntries(
   context: RunContext,
   executionId: string,
 ): Promise<PendingAction[]> {
-  return (await context.journal.listEntries(executionId, { states: ["pending"] }))
-    .filter((entry) => entry.state === "pending")
-    .map((entry) => ({
+  const entries = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
+    (entry) => entry.state === "pending",
+  );
+  return Promise.all(
+    entries.map(async (entry) => ({
       executionId,
       seq: entry.seq,
       connector: entry.connector,
       method: entry.method,
       args: entry.args === undefined ? undefined : codec.decode(entry.args),
-    }));
+      digest: await callDigest(entry.connector, entry.method, entry.args),
+    })),
+  );
 }
 
 /** `runtime.pending`: of one run, or of every paused run. */

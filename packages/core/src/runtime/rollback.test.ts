@@ -96,4 +96,22 @@ describe("rollback names every call that reached a connector", () => {
       code: "NOT_FOUND",
     });
   });
+
+  it("a paused run with nothing to revert ends rolled back: its waiting call is withdrawn, not approvable", async () => {
+    const gated = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor: new MockExecutor(async ({ gate }) => gate.open?.({})),
+      connectors: [gated],
+    });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const report = await runtime.rollback({ executionId });
+    expect(report).toMatchObject({ reverted: [], calls: [] });
+    const run = await runtime.execution(executionId);
+    expect(run?.status).toBe("rolled_back");
+    expect(run?.calls.map((call) => call.state)).toEqual(["withdrawn"]);
+    expect(await runtime.pending(executionId)).toEqual([]);
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });
+    expect(gated.calls).toEqual([]);
+  });
 });

@@ -142,7 +142,8 @@ function reportOf(calls: RollbackCall[]): RollbackReport {
 /**
  * `runtime.rollback`: reverts the run's applied calls, newest first, through their connectors'
  * `revert`, and reports every call that reached a connector. A paused run is taken first, so an
- * approval racing the rollback either resumes it before or finds it rolled back.
+ * approval racing the rollback either resumes it before or finds it rolled back; it ends rolled
+ * back, its waiting calls withdrawn, even when nothing could be reverted.
  */
 export async function rollback(context: RunContext, executionId: string): Promise<RollbackReport> {
   const { journal, now } = context;
@@ -223,19 +224,15 @@ export async function rollback(context: RunContext, executionId: string): Promis
     }
   }
   const report = reportOf(calls);
-  if (report.reverted.length > 0) {
+  // a paused run rolled back ends, whatever was reverted: the calls it waits for are withdrawn and
+  // no answer can approve them any more; an ended run is marked only once something was undone
+  if (report.reverted.length > 0 || claimed) {
     await journal.updateExecution(executionId, ["completed", "error", "rejected", "paused"], {
       status: "rolled_back",
       updatedAt: now(),
     });
     await withdrawPending(context, executionId);
     await context.hooks(executionId, undefined, "rolled_back");
-  } else if (claimed) {
-    // nothing was reverted: the run is paused again, as it was
-    await journal.updateExecution(executionId, ["rolled_back"], {
-      status: "paused",
-      updatedAt: execution.updatedAt,
-    });
   }
   context.emit({
     type: "rollback-end",

@@ -1,7 +1,7 @@
-import type { ExecutionRecord } from "../journal-store.ts";
+import { decisionHandleOf } from "../decision-handle.ts";
 import type { CodeModeInput, CodeModeOutput } from "../types.ts";
-import { approvalResponsesOf, pausedRunOf } from "./approval-responses.ts";
-import { begin } from "./begin-run.ts";
+import { type ApprovalResponse, approvalResponsesOf, pausedRunOf } from "./approval-responses.ts";
+import { begin, newRunId } from "./begin-run.ts";
 import {
   type CodemodeApprovalDescriptor,
   type CodemodeProgress,
@@ -17,37 +17,56 @@ import { pendingEntries } from "./history.ts";
 import type { CallObserver } from "./host-globals.ts";
 import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
-import { toolCallRun } from "./tool-call-runs.ts";
-
-/** Tool calls that continue another call's paused run, per runtime: call id → run id. */
-const continuations = new WeakMap<RunContext, Recent<string>>();
+import { staleCalls } from "./shown-calls.ts";
+import {
+  type BoundRun,
+  bindToolCall,
+  shownHandle,
+  showOnce,
+  toolCallRun,
+} from "./tool-call-runs.ts";
 
 /**
- * The run a tool call stands for: the one it started (found by its id and code), or, for a call
- * that repeats the code of a call whose run paused again after an approval, that run (the
- * conversation says which; the run must be a tool call's, paused, with the same code).
+ * The run a tool call stands for: the one it is bound to, or, with `mayContinue`, for a new call
+ * that repeats the code of a call whose run paused again after an approval, that run. The
+ * conversation only points at it (the earlier call's paused result); the journal must confirm that
+ * the earlier call of this runtime is bound to that run, still paused, with the same code.
  */
 async function boundRun(
   context: RunContext,
   toolCallId: string,
   code: string,
   messages: unknown,
-): Promise<{ id: string; run: ExecutionRecord | undefined }> {
+  mayContinue: boolean,
+): Promise<BoundRun> {
   const own = await toolCallRun(context, toolCallId, code);
-  if (own.run) return own;
-  const remembered = continuations.get(context)?.get(toolCallId);
-  const continued = remembered ?? pausedRunOf(messages, code);
-  if (continued?.startsWith("exec_call_")) {
-    const run = await context.journal.getExecution(continued);
-    if (run?.status === "paused" && run.code === code) {
-      const known = continuations.get(context) ?? new Recent<string>();
-      continuations.set(context, known);
-      known.set(toolCallId, continued);
-      return { id: continued, run };
-    }
+  if (own.binding || !mayContinue) return own;
+  const earlier = pausedRunOf(messages, code);
+  if (!earlier || earlier.toolCallId === toolCallId) return own;
+  const before = await toolCallRun(context, earlier.toolCallId, code);
+  if (
+    before.binding?.executionId !== earlier.executionId ||
+    before.run?.status !== "paused" ||
+    before.run.code !== code
+  ) {
+    return own;
   }
-  return own;
+  const binding = await bindToolCall(context, own.key, earlier.executionId);
+  return { key: own.key, binding, run: await context.journal.getExecution(binding.executionId) };
 }
+
+/** What a tool call whose run the journal no longer has (or never started) reads. */
+const ended = (bound: BoundRun): CodeModeOutput => ({
+  status: "error",
+  executionId: bound.binding?.executionId ?? "",
+  error:
+    "This tool call's run has ended and is no longer kept: nothing ran again. Call codemode again to start a new run.",
+  code: "NOT_FOUND",
+});
+
+/** The bound run's outcome as recorded: nothing runs again. */
+const outcomeOf = async (context: RunContext, bound: BoundRun): Promise<CodeModeOutput> =>
+  bound.run ? recordedOutcome(context, bound.run) : ended(bound);
 
 export interface RuntimeToolOptions {
   /** replaces the generated description */
@@ -131,18 +150,29 @@ async function* withProgress(
   yield await outcome;
 }
 
-/** Rejects the paused runs of tool calls the conversation says a person denied; returns their ids. */
+/**
+ * Rejects the paused runs of tool calls the conversation says a person denied; returns their ids.
+ * A denial decides what its call's approval request showed, and nothing else: once those calls
+ * no longer wait (decided before, or the run went on), it rejects nothing.
+ */
 export async function rejectDenied(context: RunContext, messages: unknown): Promise<string[]> {
   const rejected: string[] = [];
   const denied = approvalResponsesOf(messages).filter(
     (answer) => !answer.approved && answer.code !== undefined,
   );
   for (const answer of denied.slice(-100)) {
-    const { id, run } = await boundRun(context, answer.toolCallId, answer.code as string, messages);
-    if (run?.status !== "paused") continue;
-    const [first] = await pendingEntries(context, id);
-    if (first && (await reject(context, id, first.seq, answer.reason, "tool-approval")))
-      rejected.push(id);
+    const bound = await boundRun(
+      context,
+      answer.toolCallId,
+      answer.code as string,
+      messages,
+      false,
+    );
+    const shown = shownHandle(bound.binding);
+    const [first] = shown?.calls ?? [];
+    if (!shown || !first || bound.run?.status !== "paused") continue;
+    if (await reject(context, shown.executionId, first.seq, answer.reason, "tool-approval", shown))
+      rejected.push(shown.executionId);
   }
   return rejected;
 }
@@ -156,6 +186,63 @@ async function mayPause(context: RunContext): Promise<boolean> {
     }
   }
   return false;
+}
+
+/**
+ * Whether the bound run's approval request asks the person: the run is paused and the calls the
+ * request shows still wait as shown. A request shows what waited when it first asked (kept in the
+ * binding), so every later ask of the same tool call shows the same calls.
+ */
+async function asks(context: RunContext, bound: BoundRun): Promise<boolean> {
+  const { run } = bound;
+  if (run?.status !== "paused") return false;
+  const waiting = await context.journal.listEntries(run.id, { states: ["pending"] });
+  const pendingNow = waiting.filter((entry) => entry.state === "pending" && !entry.deferred);
+  let shown = shownHandle(bound.binding);
+  if (!shown) {
+    if (pendingNow.length === 0) return false;
+    shown = await showOnce(
+      context,
+      bound.key,
+      decisionHandleOf(await pendingEntries(context, run.id), run.id),
+    );
+  }
+  return shown !== undefined && (await staleCalls(shown, pendingNow)) === undefined;
+}
+
+/**
+ * An answer to the tool call's approval request decides what that request showed, once. It never
+ * starts a run: an answer whose run ended, was pruned or deleted, or whose calls were decided
+ * already (a resent answer, a second process, a host approval in between) runs nothing and gets
+ * the run's recorded outcome.
+ */
+async function* answered(
+  context: RunContext,
+  bound: BoundRun,
+  answer: ApprovalResponse,
+): AsyncGenerator<CodemodeToolOutput> {
+  const { run } = bound;
+  const shown = shownHandle(bound.binding);
+  const approves =
+    answer.approved === true &&
+    run?.status === "paused" &&
+    shown !== undefined &&
+    (answer.code === undefined || answer.code === run.code);
+  if (!approves) {
+    yield await outcomeOf(context, bound);
+    return;
+  }
+  yield* withProgress(async (onCall) => {
+    const output = await approve(context, shown.executionId, {
+      handle: shown,
+      onCall,
+      source: "tool-approval",
+      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+    });
+    if (output.status !== "error" || output.code !== "DECISION_STALE") return output;
+    const now = await context.journal.getExecution(shown.executionId);
+    return now ? recordedOutcome(context, now) : ended(bound);
+  }, shown.executionId);
 }
 
 /** `runtime.tool()`: the `codemode` tool, with the AI SDK's approvals or the host's. */
@@ -177,38 +264,40 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       yield* withProgress((onCall) => begin(context, input, { onCall }), undefined);
       return;
     }
-    await rejectDenied(context, callOptions?.messages);
+    const messages = callOptions?.messages;
+    await rejectDenied(context, messages);
     const ran = firstPasses.take(toolCallId);
     if (ran) {
       yield ran;
       return;
     }
-    const { id, run } = await boundRun(context, toolCallId, code(input), callOptions?.messages);
-    if (!run) {
-      yield* withProgress((onCall) => begin(context, input, { id, onCall }), id);
+    const answer = approvalResponsesOf(messages).find(
+      (candidate) => candidate.toolCallId === toolCallId,
+    );
+    const bound = await boundRun(context, toolCallId, code(input), messages, answer === undefined);
+    if (answer) {
+      yield* answered(context, bound, answer);
       return;
     }
-    if (run.status === "paused") {
-      const answer = approvalResponsesOf(callOptions?.messages).find(
-        (candidate) => candidate.toolCallId === toolCallId,
-      );
-      // only the person's answer in this conversation approves; a call without one stays paused
-      if (answer?.approved === true && (answer.code === undefined || answer.code === run.code)) {
-        yield* withProgress(
-          (onCall) =>
-            approve(context, id, {
-              onCall,
-              source: "tool-approval",
-              ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-            }),
-          id,
-        );
-        return;
-      }
+    if (bound.binding) {
+      // the call was made before (a model that repeats its tool call, a resent request): its run
+      // is what it is, and nothing runs again
+      yield await outcomeOf(context, bound);
+      return;
     }
-    // the call's run is what it is: a second `execute` of the same call (a resent answer) runs
-    // nothing again, whether the run completed, failed, was rejected or rolled back
-    yield await recordedOutcome(context, run);
+    // a new call whose first pass `needsApproval` did not run (nothing can pause, or the app
+    // decides approvals itself): it starts here, bound first, so one request of it runs
+    const id = newRunId(context.now());
+    const binding = await bindToolCall(context, bound.key, id);
+    if (binding.executionId !== id) {
+      yield await outcomeOf(context, {
+        ...bound,
+        binding,
+        run: await context.journal.getExecution(binding.executionId),
+      });
+      return;
+    }
+    yield* withProgress((onCall) => begin(context, input, { id, onCall }), id);
   }
 
   const tool: CodemodeTool = {
@@ -234,14 +323,26 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     tool.needsApproval = async (input, callOptions) => {
       const toolCallId = idOf(callOptions);
       if (toolCallId === undefined) return false;
-      await rejectDenied(context, callOptions?.messages);
-      const { id, run } = await boundRun(context, toolCallId, code(input), callOptions?.messages);
-      // the AI SDK asks again when the answer comes back: the run is still paused, still gated
-      if (run) return run.status === "paused";
+      const messages = callOptions?.messages;
+      await rejectDenied(context, messages);
+      const bound = await boundRun(context, toolCallId, code(input), messages, true);
+      // a call bound before (the AI SDK asks again, the model repeated its call, or it continues
+      // a run that paused again): it asks about what its request showed, while that still waits
+      if (bound.binding) return asks(context, bound);
       // nothing can pause: the run starts in `execute`, where its progress streams
       if (!(await mayPause(context))) return false;
+      const id = newRunId(context.now());
+      const binding = await bindToolCall(context, bound.key, id);
+      if (binding.executionId !== id) {
+        const run = await context.journal.getExecution(binding.executionId);
+        return asks(context, { ...bound, binding, run });
+      }
       const outcome = await begin(context, input, { id });
-      if (outcome.status === "paused") return true;
+      const gated = outcome.status === "paused" ? outcome.pending : [];
+      if (gated.length > 0) {
+        await showOnce(context, bound.key, decisionHandleOf(gated, id));
+        return true;
+      }
       firstPasses.set(toolCallId, outcome);
       return false;
     };
@@ -250,15 +351,26 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
 }
 
 /**
- * What the approval request of a `codemode` call shows: its run and every call the run waits for,
- * or nothing when the call has no paused run.
+ * What the approval request of a `codemode` call shows: its run, the calls the request showed when
+ * it first asked, with their exact recorded input, and the decision's handle; nothing when the call
+ * has no paused run or those calls no longer wait as shown.
  */
 export async function approvalDescriptor(
   context: RunContext,
   toolCallId: string,
   code: string,
 ): Promise<CodemodeApprovalDescriptor | undefined> {
-  const { id, run } = await boundRun(context, toolCallId, code, undefined);
-  if (run?.status !== "paused") return undefined;
-  return { executionId: id, pending: await pendingEntries(context, id) };
+  const bound = await boundRun(context, toolCallId, code, undefined, false);
+  const handle = shownHandle(bound.binding);
+  if (!handle || bound.run?.status !== "paused") return undefined;
+  const waiting = await pendingEntries(context, handle.executionId);
+  const shown = handle.calls.map(({ seq, digest }) =>
+    waiting.find((action) => action.seq === seq && action.digest === digest),
+  );
+  if (shown.some((action) => action === undefined)) return undefined;
+  return {
+    executionId: handle.executionId,
+    pending: shown as CodemodeApprovalDescriptor["pending"],
+    handle,
+  };
 }
