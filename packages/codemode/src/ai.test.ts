@@ -114,4 +114,34 @@ describe("createCodeTool", () => {
     ).toThrow(/ToolSet/);
     expect(() => createCodeTool({ tools: {}, executor: undefined as never })).toThrow(/executor/);
   });
+
+  it("gives each call an idempotency key no other instance or run shares", async () => {
+    const keys: string[] = [];
+    const tools = {
+      record: tool({
+        description: "Record a call.",
+        inputSchema: z.object({}),
+        execute: async (_input, options) => {
+          keys.push(options.toolCallId);
+          return keys.length;
+        },
+      }),
+    };
+    // two server instances (say, two processes behind one endpoint) run the same code at once
+    const instances = [0, 1].map(() => createCodeTool({ tools, executor: new QuickJSExecutor() }));
+    await Promise.all(
+      instances.flatMap((codeTool) =>
+        [0, 1].map(() =>
+          (codeTool.execute as NonNullable<typeof codeTool.execute>)(
+            { code: "async () => { await codemode.record({}); await codemode.record({}); }" },
+            { toolCallId: "t", messages: [], context: undefined },
+          ),
+        ),
+      ),
+    );
+    expect(keys).toHaveLength(8);
+    expect(new Set(keys).size).toBe(8);
+    // a run's id is random, not a clock reading and a counter
+    expect(keys.every((key) => /^codemode-code_[0-9a-f]{32}-[01]$/.test(key))).toBe(true);
+  });
 });

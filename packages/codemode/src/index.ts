@@ -17,7 +17,9 @@ export {
   type CodemodeToolOutput,
   type Connector,
   createCodemodeRuntime,
+  type DecisionHandle,
   type DescribeOutput,
+  decisionHandleOf,
   type Executor,
   type JournalStore,
   memoryStore,
@@ -31,5 +33,6 @@ export {
   type RuntimeToolOptions,
   type SearchOutput,
   sqliteStore,
+  type ToolCallBinding,
 } from "@codemode/core";
 export { normalizeCode } from "@codemode/typegen";
