@@ -6,11 +6,14 @@ function withAgent(path) {
   return `${path}${path.includes("?") ? "&" : "?"}agent=${encodeURIComponent(agent)}`;
 }
 
-/** Calls the API; resolves with the JSON answer, rejects with the API's error message. */
+/**
+ * Calls the API; resolves with the JSON answer, rejects with the API's error message. A change
+ * (any method but GET) is sent as JSON, a body or not: the agent refuses any other content type.
+ */
 export async function api(path, { method = "GET", body } = {}) {
   const response = await fetch(withAgent(`/api/${path}`), {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const value = await response.json().catch(() => null);

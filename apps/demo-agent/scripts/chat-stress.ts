@@ -47,7 +47,10 @@ function frozenApp(): string {
 const server = await startWranglerDev({
   appDir: flags.includes("--frozen") ? frozenApp() : appDir,
 });
-const socket = new WebSocket(`${server.url.replace("http", "ws")}/chat`);
+// the chat and the API take requests from the page's own origin only: say it, as the page does
+const socket = new WebSocket(`${server.url.replace("http", "ws")}/chat`, {
+  headers: { origin: server.url },
+} as unknown as string[]);
 const events: Event[] = [];
 socket.addEventListener("message", (event) => events.push(JSON.parse(String(event.data)) as Event));
 await new Promise((resolve) => socket.addEventListener("open", resolve));
@@ -67,7 +70,7 @@ async function chat(text: string): Promise<Event> {
 async function approve(executionId: string): Promise<{ status?: string }> {
   const response = await fetch(`${server.url}/api/approve`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify({ executionId }),
   });
   return (await response.json()) as { status?: string };

@@ -29,7 +29,8 @@ async function json(server: DevServer, path: string, init?: RequestInit) {
 async function post(server: DevServer, path: string, body: unknown) {
   return json(server, path, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    // as the page sends it: the API takes changes from the page's own origin only
+    headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify(body),
   });
 }

@@ -1,6 +1,8 @@
 // The Worker: POST /api/chat runs the model over the page's messages and tool schemas; GET /api/model
-// says which model that is. Everything else is the page in public/ (static assets).
-import type { ModelSettings } from "@codemode/demo-kit";
+// says which model that is. Everything else is the page in public/ (static assets). Every /api/
+// request passes refuseForeignRequest first: a Host the app serves, and changes from the page's own
+// origin, as JSON.
+import { allowedHostsFrom, type ModelSettings, refuseForeignRequest } from "@codemode/demo-kit";
 import { handleChat } from "./handle-chat.ts";
 import { selectModel } from "./select-model.ts";
 
@@ -10,6 +12,11 @@ export default {
   async fetch(request, env): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (!pathname.startsWith("/api/")) return env.ASSETS.fetch(request);
+    const refused = refuseForeignRequest(request, {
+      clients: "page",
+      allowedHosts: allowedHostsFrom(env.ALLOWED_HOSTS),
+    });
+    if (refused) return refused;
     let selected: ReturnType<typeof selectModel>;
     try {
       selected = selectModel(env as Env & ModelSettings);
