@@ -87,9 +87,44 @@ describe("sqliteStore schema", () => {
     expect(
       db.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
     ).toEqual({ value: String(SCHEMA_VERSION) });
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%_v1'").all()).toEqual([]);
     await expectSchemaOneMigrated(store);
+  });
+
+  it("brings a journal of schema 3 to schema 4: its runs kept, tool calls bound", async () => {
+    const db = new Database(":memory:");
+    const before = sqliteStore(db).journal("default");
+    const run = {
+      id: "kept",
+      code: "async () => 1",
+      status: "paused" as const,
+      connectors: [],
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await before.createExecution(run);
+    // schema 3 is schema 4 without the tool calls' table (its index goes with it)
+    db.exec(`DROP TABLE codemode_tool_calls;
+      UPDATE codemode_meta SET value = '3' WHERE key = 'schema_version'`);
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%tool_calls%'").all(),
+    ).toEqual([]);
+    const journal = sqliteStore(db).journal("default");
+    expect(
+      db.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
+    ).toEqual({ value: "4" });
+    expect(await journal.getExecution("kept")).toEqual(run);
+    const binding = { key: "call_1", executionId: "kept", createdAt: 2 };
+    expect(await journal.bindToolCall(binding)).toEqual(binding);
+    expect(await journal.showToolCall("call_1", '"shown"')).toEqual({
+      ...binding,
+      shown: '"shown"',
+    });
+    expect(await journal.deleteExecution("kept")).toBe(true);
+    expect(await sqliteStore(db).journal("default").getToolCallBinding("call_1")).toMatchObject({
+      executionId: "kept",
+    });
   });
 
   it("gives a new database the same schema as a schema-1 journal migrated to the last", () => {

@@ -1,3 +1,4 @@
+import { checkBindingShown, checkToolCallBinding } from "./check-tool-call-binding.ts";
 import {
   type EntryState,
   type ExecutionRecord,
@@ -11,6 +12,7 @@ import {
   noSuchRun,
   type SnippetRecord,
   TERMINAL_STATUSES,
+  type ToolCallBinding,
 } from "./journal-store.ts";
 
 const copyExecution = (record: ExecutionRecord): ExecutionRecord => ({
@@ -36,10 +38,18 @@ function patched<T extends object>(record: T, patch: object): T {
   return next as T;
 }
 
+/** A binding as the memory store keeps it: with its insertion number, the order after `createdAt`. */
+interface KeptBinding {
+  binding: ToolCallBinding;
+  num: number;
+}
+
 class MemoryJournal implements Journal {
   private readonly executions = new Map<string, ExecutionRecord>();
   private readonly entries = new Map<string, Map<number, JournalEntry>>();
   private readonly snippets = new Map<string, SnippetRecord>();
+  private readonly bindings = new Map<string, KeptBinding>();
+  private bindingsMade = 0;
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     if (this.executions.has(record.id)) throw new Error(`Execution "${record.id}" exists already.`);
@@ -163,6 +173,36 @@ class MemoryJournal implements Journal {
       error: outcome.error,
       updatedAt: outcome.updatedAt,
     });
+  }
+
+  async bindToolCall(binding: ToolCallBinding): Promise<ToolCallBinding> {
+    checkToolCallBinding(binding);
+    const kept = this.bindings.get(binding.key);
+    if (kept) return { ...kept.binding };
+    this.bindings.set(binding.key, { binding: { ...binding }, num: ++this.bindingsMade });
+    return { ...binding };
+  }
+
+  async getToolCallBinding(key: string): Promise<ToolCallBinding | undefined> {
+    const kept = this.bindings.get(key);
+    return kept && { ...kept.binding };
+  }
+
+  async showToolCall(key: string, shown: string): Promise<ToolCallBinding | undefined> {
+    checkBindingShown(shown);
+    const kept = this.bindings.get(key);
+    if (!kept) return undefined;
+    if (kept.binding.shown === undefined) kept.binding = { ...kept.binding, shown };
+    return { ...kept.binding };
+  }
+
+  async pruneToolCallBindings(keep: number): Promise<number> {
+    if (!(keep < this.bindings.size)) return 0;
+    const extra = [...this.bindings.values()]
+      .sort((a, b) => b.binding.createdAt - a.binding.createdAt || b.num - a.num)
+      .slice(Math.max(0, Math.floor(keep)));
+    for (const kept of extra) this.bindings.delete(kept.binding.key);
+    return extra.length;
   }
 
   async putSnippet(snippet: SnippetRecord): Promise<void> {

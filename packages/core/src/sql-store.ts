@@ -1,3 +1,4 @@
+import { checkBindingShown, checkToolCallBinding } from "./check-tool-call-binding.ts";
 import { CodemodeError } from "./codemode-error.ts";
 import {
   type EntryState,
@@ -11,6 +12,7 @@ import {
   noSuchRun,
   type SnippetRecord,
   TERMINAL_STATUSES,
+  type ToolCallBinding,
 } from "./journal-store.ts";
 import { createSqlDriver, type SqlDriver, type SqlRow, type SyncSqlite } from "./sql-driver.ts";
 
@@ -37,6 +39,18 @@ const ENTRIES_TABLE = `CREATE TABLE codemode_entries (key INTEGER PRIMARY KEY, $
 const SNIPPETS_COLUMNS = `runtime TEXT NOT NULL, name TEXT NOT NULL, description TEXT, code TEXT NOT NULL,
     input_schema TEXT, connectors TEXT NOT NULL, saved_at INTEGER NOT NULL, PRIMARY KEY (runtime, name)`;
 
+/**
+ * The tool calls' bindings (schema 4): one row per runtime and key, numbered as inserted (the
+ * order after `created_at`), with no tie to a run's row, so deleting or pruning runs leaves them.
+ * The index orders a runtime's bindings by age and then number (SQLite ends every index entry
+ * with the row's `num`), as pruning reads them.
+ */
+const TOOL_CALLS_TABLE = `CREATE TABLE codemode_tool_calls (num INTEGER PRIMARY KEY AUTOINCREMENT,
+    runtime TEXT NOT NULL, key TEXT NOT NULL, execution_id TEXT NOT NULL, shown TEXT,
+    created_at INTEGER NOT NULL, UNIQUE (runtime, key))`;
+const TOOL_CALLS_INDEX =
+  "CREATE INDEX codemode_tool_calls_by_age ON codemode_tool_calls (runtime, created_at)";
+
 /** How long a run left `running` by a version without leases stays live after its last renewal. */
 const LEGACY_LEASE_MS = 30_000;
 
@@ -52,7 +66,8 @@ const LEASE_MIGRATION = `ALTER TABLE codemode_executions ADD COLUMN lease_owner 
  * b-tree and no second index: a recorded call writes one b-tree instead of two (in a file, fewer
  * pages per commit). Version 3 gives a run its lease (`lease_owner`, `lease_expires_at`); a run left
  * `running` by an older version gets a lease of no pass that lapses `LEGACY_LEASE_MS` after its last
- * renewal, as its liveness was judged before.
+ * renewal, as its liveness was judged before. Version 4 adds the tool calls' bindings
+ * (`codemode_tool_calls`).
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS codemode_executions (
@@ -78,6 +93,8 @@ const MIGRATIONS: readonly string[] = [
   DROP TABLE codemode_entries_v1;
   DROP TABLE codemode_executions_v1`,
   LEASE_MIGRATION,
+  `${TOOL_CALLS_TABLE};
+  ${TOOL_CALLS_INDEX}`,
 ];
 
 /** What a database without Code Mode's tables gets: the last schema, without the steps to it. */
@@ -87,6 +104,8 @@ const CURRENT_SCHEMA = [
   ENTRIES_TABLE,
   `CREATE TABLE codemode_snippets (${SNIPPETS_COLUMNS})`,
   LEASE_MIGRATION,
+  TOOL_CALLS_TABLE,
+  TOOL_CALLS_INDEX,
 ].join(";\n");
 
 /** The schema version this package writes. */
@@ -199,6 +218,18 @@ function toSnippet(row: SqlRow): SnippetRecord {
     savedAt: Number(row.saved_at),
   };
 }
+
+function toBinding(row: SqlRow): ToolCallBinding {
+  return {
+    key: String(row.key),
+    executionId: String(row.execution_id),
+    ...(optional(row.shown) === undefined ? {} : { shown: String(row.shown) }),
+    createdAt: Number(row.created_at),
+  };
+}
+
+const BINDING_OF_KEY =
+  "SELECT key, execution_id, shown, created_at FROM codemode_tool_calls WHERE runtime = ? AND key = ?";
 
 /** A column value as SQLite stores it. */
 function toColumn(key: string, value: unknown): unknown {
@@ -542,6 +573,47 @@ class SqlJournal implements Journal {
   ): boolean {
     const key = this.key(executionId, seq);
     return key !== undefined && this.driver.run(sql, [...values, key, ...after]) > 0;
+  }
+
+  async bindToolCall(binding: ToolCallBinding): Promise<ToolCallBinding> {
+    checkToolCallBinding(binding);
+    // in one transaction, so the binding read is the one kept when the insert found one
+    let kept: SqlRow | undefined;
+    this.driver.transaction(() => {
+      this.driver.run(
+        `INSERT INTO codemode_tool_calls (runtime, key, execution_id, shown, created_at)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (runtime, key) DO NOTHING`,
+        [this.runtime, binding.key, binding.executionId, binding.shown ?? null, binding.createdAt],
+      );
+      kept = this.driver.all(BINDING_OF_KEY, [this.runtime, binding.key])[0];
+    });
+    if (!kept) {
+      throw new CodemodeError("STORE_FAILED", `The binding of "${binding.key}" was not kept.`);
+    }
+    return toBinding(kept);
+  }
+
+  async getToolCallBinding(key: string): Promise<ToolCallBinding | undefined> {
+    const row = this.driver.all(BINDING_OF_KEY, [this.runtime, key])[0];
+    return row ? toBinding(row) : undefined;
+  }
+
+  async showToolCall(key: string, shown: string): Promise<ToolCallBinding | undefined> {
+    this.driver.run(
+      "UPDATE codemode_tool_calls SET shown = ? WHERE runtime = ? AND key = ? AND shown IS NULL",
+      [checkBindingShown(shown), this.runtime, key],
+    );
+    return this.getToolCallBinding(key);
+  }
+
+  async pruneToolCallBindings(keep: number): Promise<number> {
+    if (!(keep < Number.POSITIVE_INFINITY)) return 0;
+    // counted from RETURNING: a Durable Object's count of rows written takes in its indexes' rows
+    return this.driver.all(
+      `DELETE FROM codemode_tool_calls WHERE num IN (SELECT num FROM codemode_tool_calls
+         WHERE runtime = ? ORDER BY created_at DESC, num DESC LIMIT -1 OFFSET ?) RETURNING num`,
+      [this.runtime, Math.max(0, Math.floor(keep))],
+    ).length;
   }
 
   async putSnippet(snippet: SnippetRecord): Promise<void> {

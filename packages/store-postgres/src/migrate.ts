@@ -15,6 +15,11 @@ import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-c
  * Version 2 gives a run its lease: `lease_owner` (the pass that holds it) and `lease_expires_at`.
  * A run left `running` by version 1 gets a lease of no pass that lapses 30 s after its last
  * renewal, as its liveness was judged before.
+ *
+ * Version 3 adds the tool calls' bindings (`codemode_tool_calls`): one row per runtime and key,
+ * numbered as inserted (`num`, the order after `created_at`), with no tie to a run's row, so
+ * deleting or pruning runs leaves them. Its checks hold the limits the other stores check before
+ * they write (`check-tool-call-binding.ts` of `@codemode/core`).
  */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (schema) => `
@@ -70,6 +75,18 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
     UPDATE ${schema}.codemode_executions
       SET lease_owner = '', lease_expires_at = updated_at + 30000
       WHERE status = 'running'`,
+  (schema) => `
+    CREATE TABLE ${schema}.codemode_tool_calls (
+      runtime text COLLATE "C" NOT NULL,
+      key text COLLATE "C" NOT NULL CHECK (length(key) BETWEEN 1 AND 256),
+      num bigint GENERATED ALWAYS AS IDENTITY,
+      execution_id text COLLATE "C" NOT NULL CHECK (length(execution_id) BETWEEN 1 AND 1000),
+      shown text CHECK (length(shown) BETWEEN 1 AND 200000),
+      created_at bigint NOT NULL,
+      PRIMARY KEY (runtime, key)
+    );
+    CREATE INDEX codemode_tool_calls_by_age
+      ON ${schema}.codemode_tool_calls (runtime, created_at, num)`,
 ];
 
 /** The schema version this package writes. */

@@ -137,6 +137,46 @@ describe("postgresStore across processes", () => {
     expect(there.calls).toHaveLength(1);
   });
 
+  it("gives a bind or a show that waits on another process's uncommitted one what that process commits", async () => {
+    const [, second] = await twoProcesses();
+    const table = `"shared_${schemas}".codemode_tool_calls`;
+    const journal = second.journal("default");
+    await journal.bindToolCall({ key: "call_shown", executionId: "exec_shown", createdAt: 1 });
+    const holder = new pg.Client(database.config);
+    await holder.connect();
+    onTestFinished(() => holder.end());
+    // statements waiting for a lock in this database, seen from a third session
+    const waiting = async () =>
+      (
+        await database.pool.query(
+          `SELECT count(*)::int AS n FROM pg_locks AS l JOIN pg_stat_activity AS a ON a.pid = l.pid
+           WHERE NOT l.granted AND a.datname = current_database()`,
+        )
+      ).rows[0].n as number;
+    // the other process has written the binding and not committed: the bind waits for it, and
+    // then returns it (a statement that read the table before the commit would find no row)
+    await holder.query("BEGIN");
+    await holder.query(
+      `INSERT INTO ${table} (runtime, key, execution_id, created_at) VALUES ('default', 'call_raced', 'exec_first', 1)`,
+    );
+    const bound = journal.bindToolCall({
+      key: "call_raced",
+      executionId: "exec_late",
+      createdAt: 2,
+    });
+    await expect.poll(waiting).toBe(1);
+    await holder.query("COMMIT");
+    expect(await bound).toEqual({ key: "call_raced", executionId: "exec_first", createdAt: 1 });
+    // the same for what a binding showed
+    await holder.query("BEGIN");
+    await holder.query(`UPDATE ${table} SET shown = '"first"' WHERE key = 'call_shown'`);
+    const shown = journal.showToolCall("call_shown", '"late"');
+    await expect.poll(waiting).toBe(1);
+    await holder.query("COMMIT");
+    expect(await shown).toMatchObject({ executionId: "exec_shown", shown: '"first"' });
+    expect(await journal.getToolCallBinding("call_shown")).toMatchObject({ shown: '"first"' });
+  });
+
   it("has one scope per pool and schema, whatever store is made over them", async () => {
     const pool = database.newPool();
     const one = await postgresStore(pool, { schema: "scoped" });

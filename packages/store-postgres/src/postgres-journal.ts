@@ -9,10 +9,12 @@ import {
   type LeaseCondition,
   type SnippetRecord,
   TERMINAL_STATUSES,
+  type ToolCallBinding,
 } from "@codemode/core";
 import { type createRunner, sqlState } from "./pg-client.ts";
 import {
   assignments,
+  BINDING_SELECT,
   ENTRY_COLUMNS,
   ENTRY_SELECT,
   EXECUTION_COLUMNS,
@@ -20,6 +22,7 @@ import {
   errorColumn,
   flatLease,
   SNIPPET_SELECT,
+  toBinding,
   toColumn,
   toEntry,
   toExecution,
@@ -83,6 +86,7 @@ export class PostgresJournal implements Journal {
   private readonly executions: string;
   private readonly entries: string;
   private readonly snippets: string;
+  private readonly toolCalls: string;
   /** `FROM` and `WHERE` of the statements that reach one run's entries: runtime $1, id $2 */
   private readonly ofRun: string;
 
@@ -94,6 +98,7 @@ export class PostgresJournal implements Journal {
     this.executions = `${schema}.codemode_executions`;
     this.entries = `${schema}.codemode_entries`;
     this.snippets = `${schema}.codemode_snippets`;
+    this.toolCalls = `${schema}.codemode_tool_calls`;
     this.ofRun = `${this.entries} AS e JOIN ${this.executions} AS x ON x.num = e.run WHERE x.runtime = $1 AND x.id = $2`;
   }
 
@@ -312,6 +317,55 @@ export class PostgresJournal implements Journal {
       ],
     );
     return rowCount > 0;
+  }
+
+  /**
+   * One statement: a key already bound is "updated" to itself, which locks its row and returns it
+   * as committed, so two binds at once both return the first writer's binding (with `DO NOTHING`
+   * the second would find no row in its own snapshot and have to read again).
+   */
+  async bindToolCall(binding: ToolCallBinding): Promise<ToolCallBinding> {
+    const { rows } = await this.run(
+      `INSERT INTO ${this.toolCalls} AS b (runtime, key, execution_id, shown, created_at)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (runtime, key) DO UPDATE SET execution_id = b.execution_id
+       RETURNING ${BINDING_SELECT}`,
+      [this.runtime, binding.key, binding.executionId, binding.shown ?? null, binding.createdAt],
+    );
+    if (!rows[0]) {
+      throw new CodemodeError("STORE_FAILED", `The binding of "${binding.key}" was not kept.`);
+    }
+    return toBinding(rows[0]);
+  }
+
+  async getToolCallBinding(key: string): Promise<ToolCallBinding | undefined> {
+    const { rows } = await this.run(
+      `SELECT ${BINDING_SELECT} FROM ${this.toolCalls} WHERE runtime = $1 AND key = $2`,
+      [this.runtime, key],
+    );
+    return rows[0] ? toBinding(rows[0]) : undefined;
+  }
+
+  /** A conditional update; when another `shown` came first, a second statement reads it as committed. */
+  async showToolCall(key: string, shown: string): Promise<ToolCallBinding | undefined> {
+    const { rows } = await this.run(
+      `UPDATE ${this.toolCalls} SET shown = $3 WHERE runtime = $1 AND key = $2 AND shown IS NULL
+       RETURNING ${BINDING_SELECT}`,
+      [this.runtime, key, shown],
+    );
+    return rows[0] ? toBinding(rows[0]) : this.getToolCallBinding(key);
+  }
+
+  async pruneToolCallBindings(keep: number): Promise<number> {
+    const offset = rowLimit(keep);
+    if (offset === null) return 0;
+    const { rowCount } = await this.run(
+      `DELETE FROM ${this.toolCalls} WHERE runtime = $1 AND key IN (
+         SELECT key FROM ${this.toolCalls} WHERE runtime = $1
+         ORDER BY created_at DESC, num DESC OFFSET $2)`,
+      [this.runtime, offset],
+    );
+    return rowCount;
   }
 
   async putSnippet(snippet: SnippetRecord): Promise<void> {

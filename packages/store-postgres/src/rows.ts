@@ -4,6 +4,7 @@ import type {
   ExecutionStatus,
   JournalEntry,
   SnippetRecord,
+  ToolCallBinding,
 } from "@codemode/core";
 import type { PgRow } from "./pg-client.ts";
 
@@ -14,6 +15,8 @@ export const EXECUTION_SELECT =
 export const ENTRY_SELECT =
   "e.seq, e.kind, e.connector, e.method, e.args, e.result, e.state, e.requires_approval, e.deferred, e.replay, e.error, e.created_at, e.updated_at";
 export const SNIPPET_SELECT = "name, description, code, input_schema, connectors, saved_at";
+/** The columns a tool call's binding is read from. */
+export const BINDING_SELECT = "key, execution_id, shown, created_at";
 
 /** An error message as its column keeps it: a JSON string, which PostgreSQL text can hold whatever the message. */
 export const errorColumn = (message: string | undefined): string | null =>
@@ -77,6 +80,15 @@ export function toSnippet(row: PgRow): SnippetRecord {
     ...(present(row.input_schema) ? { inputSchema: String(row.input_schema) } : {}),
     connectors: JSON.parse(String(row.connectors)) as string[],
     savedAt: Number(row.saved_at),
+  };
+}
+
+export function toBinding(row: PgRow): ToolCallBinding {
+  return {
+    key: String(row.key),
+    executionId: String(row.execution_id),
+    ...(present(row.shown) ? { shown: String(row.shown) } : {}),
+    createdAt: Number(row.created_at),
   };
 }
 
