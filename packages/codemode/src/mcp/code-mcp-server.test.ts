@@ -137,8 +137,8 @@ describe("approvals by default", () => {
 });
 
 describe('approvals: "client-tools" (the host opted in by name)', () => {
-  it("serves the approval tools; a paused run is approved over MCP", async () => {
-    const { client, connect, sent } = setup({ approvals: "client-tools" });
+  it("serves the approval tools; a paused run is approved over MCP with the handle of the calls shown", async () => {
+    const { client, connect, sent, runtime } = setup({ approvals: "client-tools" });
     await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -148,12 +148,27 @@ describe('approvals: "client-tools" (the host opted in by name)', () => {
       "codemode_reject",
     ]);
     const paused = await client.callTool({ name: "codemode", arguments: { code: FORWARD } });
-    const output = paused.structuredContent as Output;
-    expect(output).toMatchObject({ status: "paused" });
+    const output = paused.structuredContent as Output & { handle: unknown };
+    // the handle of the calls the reply shows: what the decision sends back
+    const [shown] = await runtime.pending(output.executionId);
+    expect(output).toMatchObject({
+      status: "paused",
+      handle: {
+        version: 1,
+        executionId: output.executionId,
+        calls: [{ seq: shown?.seq, digest: shown?.digest }],
+      },
+    });
+    expect(sent).toEqual([]);
+    const unshown = await client.callTool({
+      name: "codemode_approve",
+      arguments: { executionId: output.executionId },
+    });
+    expect(unshown.isError).toBe(true);
     expect(sent).toEqual([]);
     const approved = await client.callTool({
       name: "codemode_approve",
-      arguments: { executionId: output.executionId },
+      arguments: { executionId: output.executionId, handle: output.handle },
     });
     expect(approved.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
     expect(approved.isError).toBeUndefined();

@@ -2,7 +2,7 @@
 // the SDK's Client over its in-memory transport: both kinds of tools listed and called, every tool
 // annotated and typed, and a runtime whose connector is itself an MCP server (mcpConnector, from
 // codemode/mcp) whose description follows once that server has listed its tools.
-import { createCodemodeRuntime, memoryStore } from "@codemode/core";
+import { createCodemodeRuntime, type DecisionHandle, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -121,7 +121,11 @@ describe("registerCodemodeTools", () => {
     });
     expect(byName.codemode_reject?.inputSchema).toMatchObject({
       properties: { seq: { type: "integer" } },
-      required: ["executionId", "seq"],
+      required: ["executionId", "handle", "seq"],
+    });
+    expect(byName.codemode_approve?.inputSchema).toMatchObject({
+      properties: { handle: { type: "object" } },
+      required: ["executionId", "handle"],
     });
     await client.close();
   });
@@ -160,6 +164,45 @@ describe("registerCodemodeTools", () => {
     expect(waiting).toMatchObject({ method: "send", args: { to: "oncall" } });
     expect((await runtime.execution(waiting?.executionId as string))?.status).toBe("paused");
     expect(sent).toEqual([]);
+    await client.close();
+  });
+
+  it("asks again about what waits now when the calls a person approved were decided elsewhere meanwhile", async () => {
+    const { runtime, sent } = mailRuntime();
+    const server = new McpServer({ name: "shop", version: "1.0.0" });
+    registerCodemodeTools(server, { runtime });
+    const client = new Client(
+      { name: "test-client", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      if (asked.length === 1) {
+        // while the person reads the first question, the host approves that call out of band
+        const [waiting] = await runtime.pending();
+        await runtime.approve({ executionId: waiting?.executionId as string });
+      }
+      return { action: "accept", content: { approve: true } };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const done = await client.callTool({
+      name: "codemode",
+      arguments: {
+        code: `async () => {
+          await mail.send({ to: "first", text: "1" });
+          await mail.send({ to: "second", text: "2" });
+          return "both sent";
+        }`,
+      },
+    });
+    expect(done.structuredContent).toMatchObject({ status: "completed", result: "both sent" });
+    expect(asked).toEqual([
+      expect.stringContaining('"to":"first"'),
+      expect.stringContaining('"to":"second"'),
+    ]);
+    expect(sent).toEqual(["first", "second"]);
     await client.close();
   });
 
@@ -274,15 +317,15 @@ describe("sessions over one runtime (each its own McpServer)", () => {
     const alice = await session(runtime);
     const bob = await session(runtime);
     const paused = await alice("codemode", { code: FORWARD });
-    expect(paused).toMatchObject({ status: "paused" });
-    const executionId = paused.executionId as string;
+    expect(paused).toMatchObject({ status: "paused", handle: { version: 1 } });
+    const { executionId, handle } = paused as { executionId: string; handle: DecisionHandle };
+    const seq = handle.calls[0]?.seq;
 
-    expect(await bob("codemode_pending", {})).toEqual({ pending: [], isError: undefined });
-    expect(await bob("codemode_pending", { executionId })).toEqual({
-      pending: [],
-      isError: undefined,
-    });
-    const approved = await bob("codemode_approve", { executionId });
+    const none = { pending: [], handles: [], isError: undefined };
+    expect(await bob("codemode_pending", {})).toEqual(none);
+    expect(await bob("codemode_pending", { executionId })).toEqual(none);
+    // even with the handle alice was given
+    const approved = await bob("codemode_approve", { executionId, handle });
     expect(approved).toEqual({
       status: "error",
       executionId,
@@ -290,10 +333,14 @@ describe("sessions over one runtime (each its own McpServer)", () => {
       isError: true,
     });
     // told exactly what it is told of a run that does not exist
-    const unknown = await bob("codemode_approve", { executionId: "exec_none" });
+    const unknown = await bob("codemode_approve", {
+      executionId: "exec_none",
+      handle: { ...handle, executionId: "exec_none" },
+    });
     expect(unknown.error).toBe((approved.error as string).replace(executionId, "exec_none"));
-    expect(await bob("codemode_reject", { executionId, seq: 1 })).toEqual({
+    expect(await bob("codemode_reject", { executionId, seq, handle })).toEqual({
       rejected: false,
+      message: expect.stringContaining("started no run"),
       isError: undefined,
     });
     expect((await runtime.execution(executionId))?.status).toBe("paused");
@@ -301,16 +348,23 @@ describe("sessions over one runtime (each its own McpServer)", () => {
 
     expect(await alice("codemode_pending", {})).toMatchObject({
       pending: [{ executionId, method: "send", args: { to: "oncall" } }],
+      handles: [handle],
     });
-    expect(await alice("codemode_approve", { executionId })).toMatchObject({
+    expect(await alice("codemode_approve", { executionId, handle })).toMatchObject({
       status: "completed",
       result: "forwarded",
     });
     expect(sent).toEqual(["oncall"]);
-    const again = await alice("codemode", { code: FORWARD });
-    const [waiting] = await runtime.pending(again.executionId as string);
+    const again = (await alice("codemode", { code: FORWARD })) as {
+      executionId: string;
+      handle: DecisionHandle;
+    };
     expect(
-      await alice("codemode_reject", { executionId: again.executionId, seq: waiting?.seq }),
+      await alice("codemode_reject", {
+        executionId: again.executionId,
+        seq: again.handle.calls[0]?.seq,
+        handle: again.handle,
+      }),
     ).toMatchObject({ rejected: true });
     expect(sent).toEqual(["oncall"]);
   });
@@ -320,11 +374,95 @@ describe("sessions over one runtime (each its own McpServer)", () => {
     const alice = await session(runtime, { shareRunsAcrossSessions: true });
     const bob = await session(runtime, { shareRunsAcrossSessions: true });
     const { executionId } = await alice("codemode", { code: FORWARD });
-    expect(await bob("codemode_pending", {})).toMatchObject({ pending: [{ executionId }] });
-    expect(await bob("codemode_approve", { executionId })).toMatchObject({
+    const listed = await bob("codemode_pending", {});
+    expect(listed).toMatchObject({ pending: [{ executionId }] });
+    const [handle] = listed.handles as DecisionHandle[];
+    expect(await bob("codemode_approve", { executionId, handle })).toMatchObject({
       status: "completed",
       result: "forwarded",
     });
     expect(sent).toEqual(["oncall"]);
+  });
+});
+
+describe('approvals: "client-tools": a decision carries the handle of the calls shown', () => {
+  /** two gated calls, one after the other: the run pauses at each */
+  const ONE_THEN_ANOTHER = `async () => {
+    await mail.send({ to: "first", text: "1" });
+    await mail.send({ to: "second", text: "2" });
+    return "both sent";
+  }`;
+
+  async function client() {
+    const { runtime, sent } = mailRuntime();
+    const server = new McpServer({ name: "shop", version: "1.0.0" });
+    registerCodemodeTools(server, { runtime, approvals: "client-tools" });
+    const connection = await connected(server);
+    type Reply = Record<string, unknown> & { executionId: string; handle: DecisionHandle };
+    const call = async (name: string, args: Record<string, unknown>): Promise<Reply> => {
+      const reply = await connection.callTool({ name, arguments: args });
+      return { ...(reply.structuredContent as Reply), isError: reply.isError };
+    };
+    return { runtime, sent, call };
+  }
+
+  it("an approval of calls decided elsewhere since they were shown approves nothing, and says what waits now", async () => {
+    const { runtime, sent, call } = await client();
+    const shown = await call("codemode", { code: ONE_THEN_ANOTHER });
+    const { executionId, handle } = shown;
+    // the host approves out of band; the run goes on and waits at the second call
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "paused" });
+    expect(sent).toEqual(["first"]);
+
+    const stale = await call("codemode_approve", { executionId, handle });
+    expect(stale).toMatchObject({
+      status: "error",
+      code: "DECISION_STALE",
+      isError: true,
+      pending: [{ executionId, method: "send", args: { to: "second" } }],
+      handle: { executionId, calls: [{ seq: expect.any(Number) }] },
+    });
+    expect(stale.error).toMatch(
+      /^Already decided: .* These calls wait now: #\d+ mail\.send\(\{"to":"second","text":"2"\}\)/,
+    );
+    expect(sent).toEqual(["first"]);
+    // with the handle of what it now shows, it approves that
+    expect(await call("codemode_approve", { executionId, handle: stale.handle })).toMatchObject({
+      status: "completed",
+      result: "both sent",
+    });
+    expect(sent).toEqual(["first", "second"]);
+  });
+
+  it("an approval sent again approves nothing: the run's next pause was never shown with it", async () => {
+    const { sent, call } = await client();
+    const { executionId, handle } = await call("codemode", { code: ONE_THEN_ANOTHER });
+    const next = await call("codemode_approve", { executionId, handle });
+    expect(next).toMatchObject({ status: "paused", handle: { executionId } });
+    expect(sent).toEqual(["first"]);
+    const resent = await call("codemode_approve", { executionId, handle });
+    expect(resent).toMatchObject({ code: "DECISION_STALE", isError: true });
+    expect(resent.error).toContain('"to":"second"');
+    expect(sent).toEqual(["first"]);
+  });
+
+  it("a rejection with a stale handle, or of a call its handle does not show, rejects nothing", async () => {
+    const { runtime, sent, call } = await client();
+    const { executionId, handle } = await call("codemode", { code: ONE_THEN_ANOTHER });
+    const first = handle.calls[0]?.seq as number;
+    expect(await call("codemode_reject", { executionId, seq: first + 1, handle })).toMatchObject({
+      rejected: false,
+      message: expect.stringContaining("not one of the calls this handle shows"),
+    });
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "paused" });
+    const stale = await call("codemode_reject", { executionId, seq: first, handle });
+    expect(stale).toMatchObject({
+      rejected: false,
+      pending: [{ args: { to: "second" } }],
+      handle: { executionId },
+    });
+    expect(stale.message).toContain("Already decided");
+    expect((await runtime.execution(executionId))?.status).toBe("paused");
+    expect(sent).toEqual(["first"]);
   });
 });

@@ -1,6 +1,14 @@
 // Code Mode's tools registered onto an MCP SDK McpServer, beside the application's own tools.
-import { type CodeModeOutput, CodemodeError, type CodemodeRuntime } from "@codemode/core";
+import {
+  type CodeModeOutput,
+  CodemodeError,
+  type CodemodeRuntime,
+  type DecisionHandle,
+  decisionHandleOf,
+  type PendingAction,
+} from "@codemode/core";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { alreadyDecided } from "./already-decided.ts";
 import { MAX_REPLY_LENGTH, MIN_REPLY_LENGTH, reply } from "./reply.ts";
 import { canElicit, settleByElicitation } from "./settle-by-elicitation.ts";
 import {
@@ -34,7 +42,8 @@ export interface CodemodeToolsOptions {
    *   application to approve or reject out of band.
    * - `"client-tools"`: also serve `codemode_approve` and `codemode_reject`. The model driving the
    *   client can call them and so approve its own calls: only for clients where a person, not the
-   *   model, calls these tools.
+   *   model, calls these tools. Every reply that shows waiting calls gives the handle of what it
+   *   showed; a decision sends it back and covers those calls only, once.
    *
    * `codemode_pending` (read-only) lists the waiting calls in every mode.
    */
@@ -68,6 +77,15 @@ const APPROVALS: readonly McpApprovals[] = ["elicitation", "host", "client-tools
 
 const WAITING =
   "The run waits for a person to approve or reject these calls outside this conversation; the application resumes it. Do not run the code again. codemode_pending lists what waits.";
+
+/** one handle per run of `pending`: what a person shown them decides with */
+const handlesOf = (pending: readonly PendingAction[]): DecisionHandle[] => {
+  const runs = new Map<string, PendingAction[]>();
+  for (const action of pending) {
+    runs.set(action.executionId, [...(runs.get(action.executionId) ?? []), action]);
+  }
+  return [...runs].map(([executionId, actions]) => decisionHandleOf(actions, executionId));
+};
 
 /** what a session is told of a run it did not start: the same as of a run that does not exist */
 const notThisSessions = (executionId: string) =>
@@ -132,10 +150,29 @@ export function registerCodemodeTools(
   const mine = (executionId: string) =>
     options.shareRunsAcrossSessions === true || started.has(executionId);
   const respond = (output: unknown, isError = false) => reply(output, limit, isError);
-  const waiting = (output: CodeModeOutput): CodeModeOutput & { message?: string } =>
-    output.status === "paused" && approvals !== "client-tools"
-      ? { ...output, message: WAITING }
+  const decides = approvals === "client-tools";
+  /**
+   * a paused output as the client gets it: for the host, with what to do; with client tools, with
+   * the handle of the calls it shows (a reply too large to show them carries none)
+   */
+  const shown = (
+    output: CodeModeOutput,
+  ): CodeModeOutput & { message?: string; handle?: DecisionHandle } => {
+    if (output.status !== "paused") return output;
+    if (!decides) return { ...output, message: WAITING };
+    return output.pending.length > 0
+      ? { ...output, handle: decisionHandleOf(output.pending, output.executionId) }
       : output;
+  };
+  /** the calls of the run that wait now, and their handle: what a refused decision is told */
+  const waitingNow = async (executionId: string) => {
+    const now = await runtime.pending(executionId);
+    return {
+      message: alreadyDecided(now, limit),
+      pending: now,
+      ...(now.length > 0 ? { handle: decisionHandleOf(now, executionId) } : {}),
+    };
+  };
 
   const runtimeTool = runtime.tool();
   const initial = runtimeTool.description;
@@ -157,7 +194,7 @@ export function registerCodemodeTools(
           output,
         );
       }
-      return respond(waiting(output), output.status === "error");
+      return respond(shown(output), output.status === "error");
     },
   );
   // the description names the connectors once they have listed (at once when they had)
@@ -173,26 +210,49 @@ export function registerCodemodeTools(
     },
   );
 
-  const pending = server.registerTool(PENDING_TOOL, pendingTool, async ({ executionId }) =>
-    respond({
-      pending:
-        executionId === undefined || mine(executionId)
-          ? (await runtime.pending(executionId)).filter((action) => mine(action.executionId))
-          : [],
-    }),
-  );
+  const pending = server.registerTool(PENDING_TOOL, pendingTool, async ({ executionId }) => {
+    const waiting =
+      executionId === undefined || mine(executionId)
+        ? (await runtime.pending(executionId)).filter((action) => mine(action.executionId))
+        : [];
+    return respond(
+      decides ? { pending: waiting, handles: handlesOf(waiting) } : { pending: waiting },
+    );
+  });
   const tools: RegisteredCodemodeTools = { codemode, pending };
   if (approvals !== "client-tools") return tools;
 
-  tools.approve = server.registerTool(APPROVE_TOOL, approveTool, async ({ executionId }) => {
-    if (!mine(executionId)) {
-      return respond({ status: "error", executionId, error: notThisSessions(executionId) }, true);
-    }
-    const output = await runtime.approve({ executionId });
-    return respond(output, output.status === "error");
-  });
-  tools.reject = server.registerTool(REJECT_TOOL, rejectTool, async ({ executionId, seq }) =>
-    respond({ rejected: mine(executionId) && (await runtime.reject({ executionId, seq })) }),
+  tools.approve = server.registerTool(
+    APPROVE_TOOL,
+    approveTool,
+    async ({ executionId, handle }) => {
+      if (!mine(executionId)) {
+        return respond({ status: "error", executionId, error: notThisSessions(executionId) }, true);
+      }
+      const output = await runtime.approve({ executionId, handle });
+      if (output.status === "error" && output.code === "DECISION_STALE") {
+        const { message, ...now } = await waitingNow(executionId);
+        return respond({ ...output, error: message, ...now }, true);
+      }
+      return respond(shown(output), output.status === "error");
+    },
+  );
+  tools.reject = server.registerTool(
+    REJECT_TOOL,
+    rejectTool,
+    async ({ executionId, seq, handle }) => {
+      if (!mine(executionId)) {
+        return respond({ rejected: false, message: notThisSessions(executionId) });
+      }
+      if (!handle.calls.some((call) => call.seq === seq)) {
+        return respond({
+          rejected: false,
+          message: `Call #${seq} is not one of the calls this handle shows: a person rejects only a call they were shown.`,
+        });
+      }
+      if (await runtime.reject({ executionId, seq, handle })) return respond({ rejected: true });
+      return respond({ rejected: false, ...(await waitingNow(executionId)) });
+    },
   );
   return tools;
 }

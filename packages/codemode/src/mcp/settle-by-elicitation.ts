@@ -1,10 +1,9 @@
 // approvals: "elicitation": the client's user is asked about every call a pass left waiting, each
 // with its exact input, before any of them runs.
-import type { CodeModeOutput, CodemodeRuntime, PendingAction } from "@codemode/core";
+import { type CodeModeOutput, type CodemodeRuntime, decisionHandleOf } from "@codemode/core";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ElicitRequestFormParams, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { boundedJson } from "./bounded-json.ts";
-import { visibleText } from "./visible-text.ts";
+import { describeCall } from "./describe-call.ts";
 
 export interface ElicitationContext {
   runtime: CodemodeRuntime;
@@ -30,33 +29,27 @@ const QUESTION_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
 
 /**
  * Asks the client's user about every pending call of the pass, each with its exact input, and
- * approves only when all were approved and the run still waits for exactly those calls; a decline
- * rejects the run with that call. Repeats while a resumed pass pauses again. When a question cannot
- * be asked or answered, or an input is too large to show, the run is returned paused, for the host.
+ * approves only when all were approved, with the handle of the calls shown: the runtime refuses it
+ * if any of them no longer waits as shown, and the person is then asked about what waits now. A
+ * decline rejects the run with that call. Repeats while a resumed pass pauses again. When a question
+ * cannot be asked or answered, or an input is too large to show, the run is returned paused, for the
+ * host.
  */
 export async function settleByElicitation(
   context: ElicitationContext,
   first: CodeModeOutput,
 ): Promise<CodeModeOutput> {
   const { runtime, server, limit } = context;
-  /**
-   * `connector.method(input)` with the exact input, every character a person cannot see escaped, or
-   * undefined when it cannot be shown whole
-   */
-  const describeCall = (action: PendingAction): string | undefined => {
-    const input = boundedJson(action.args, limit);
-    const call = input && visibleText(`${action.connector}.${action.method}(${input.text})`);
-    return call !== undefined && call.length <= limit ? call : undefined;
-  };
   let output = first;
   while (output.status === "paused" && output.pending.length > 0) {
     const { executionId } = output;
     const shown: string[] = [];
     for (const action of output.pending) {
-      const call = describeCall(action);
+      const call = describeCall(action, limit);
       if (call === undefined) return output;
       shown.push(call);
     }
+    const handle = decisionHandleOf(output.pending, executionId);
     for (const [index, action] of output.pending.entries()) {
       const count = output.pending.length;
       const message =
@@ -75,35 +68,32 @@ export async function settleByElicitation(
         return output;
       }
       if (!approved) {
-        const rejected = await runtime.reject({ executionId, seq: action.seq });
+        const rejected = await runtime.reject({ executionId, seq: action.seq, handle });
         return {
           status: "error",
           executionId,
           error: rejected
             ? `The person did not approve call #${action.seq}, ${shown[index]}; the run ended without running any of its waiting calls.`
-            : `The person did not approve call #${action.seq}, ${shown[index]}, and the run no longer waits for it (it was approved, rejected or expired elsewhere).`,
+            : `The person did not approve call #${action.seq}, ${shown[index]}, and the run no longer waits for it as shown (it was approved, rejected or expired elsewhere).`,
         };
       }
     }
-    // the approval covers exactly the calls shown: if the run now waits for others, ask again
-    const now = await runtime.pending(executionId);
-    const same =
-      now.length === shown.length &&
-      now.every((action, index) => describeCall(action) === shown[index]);
-    if (!same) {
-      if (now.length === 0) {
-        return {
-          status: "error",
-          executionId,
-          error:
-            "The run no longer waits for approval (it was approved, rejected or expired elsewhere).",
-        };
-      }
-      output = { status: "paused", executionId, pending: now };
+    const decided = await runtime.approve({ executionId, handle });
+    if (decided.status !== "error" || decided.code !== "DECISION_STALE") {
+      output = decided;
       continue;
     }
-    // named, so that a decision made elsewhere since the check above is not approved blind
-    output = await runtime.approve({ executionId, seqs: now.map((action) => action.seq) });
+    // decided elsewhere since the questions: ask about what waits now, if anything
+    const now = await runtime.pending(executionId);
+    if (now.length === 0) {
+      return {
+        status: "error",
+        executionId,
+        error:
+          "The run no longer waits for approval (it was approved, rejected or expired elsewhere).",
+      };
+    }
+    output = { status: "paused", executionId, pending: now };
   }
   return output;
 }

@@ -45,7 +45,12 @@ async function connect(
 
 const yes = async () => true;
 
-type Output = { status: string; executionId: string; result?: unknown };
+type Output = {
+  status: string;
+  executionId: string;
+  result?: unknown;
+  handle?: { calls: Array<{ seq: number }> };
+};
 const run = async (client: Client, code: string) =>
   (await client.callTool({ name: "codemode", arguments: { code } })).structuredContent as Output;
 
@@ -230,23 +235,26 @@ describe("Streamable HTTP with sessions", () => {
     const call = async (client: Client, name: string, args: Record<string, unknown>) =>
       (await client.callTool({ name, arguments: args })).structuredContent;
     const paused = await run(alice.client, FORWARD);
-    const { executionId } = paused;
-    const [waiting] = await runtime.pending(executionId);
-    expect(await call(bob.client, "codemode_pending", {})).toEqual({ pending: [] });
-    expect(await call(bob.client, "codemode_pending", { executionId })).toEqual({ pending: [] });
-    expect(await call(bob.client, "codemode_approve", { executionId })).toEqual({
+    const { executionId, handle } = paused;
+    const seq = handle?.calls[0]?.seq;
+    const none = { pending: [], handles: [] };
+    expect(await call(bob.client, "codemode_pending", {})).toEqual(none);
+    expect(await call(bob.client, "codemode_pending", { executionId })).toEqual(none);
+    expect(await call(bob.client, "codemode_approve", { executionId, handle })).toEqual({
       status: "error",
       executionId,
       error: expect.stringContaining("started no run"),
     });
-    expect(await call(bob.client, "codemode_reject", { executionId, seq: waiting?.seq })).toEqual({
+    expect(await call(bob.client, "codemode_reject", { executionId, seq, handle })).toEqual({
       rejected: false,
+      message: expect.stringContaining("started no run"),
     });
     expect(sent).toEqual([]);
     expect(await call(alice.client, "codemode_pending", {})).toMatchObject({
-      pending: [{ executionId, seq: waiting?.seq }],
+      pending: [{ executionId, seq }],
+      handles: [handle],
     });
-    expect(await call(alice.client, "codemode_approve", { executionId })).toMatchObject({
+    expect(await call(alice.client, "codemode_approve", { executionId, handle })).toMatchObject({
       status: "completed",
       result: "forwarded",
     });
@@ -355,7 +363,7 @@ describe("Streamable HTTP, stateless", () => {
     expect(paused).toMatchObject({ status: "paused" });
     const refused = await client.callTool({
       name: "codemode_approve",
-      arguments: { executionId: paused.executionId },
+      arguments: { executionId: paused.executionId, handle: paused.handle },
     });
     expect(refused).toMatchObject({ isError: true, structuredContent: { status: "error" } });
     expect(sent).toEqual([]);
@@ -369,7 +377,7 @@ describe("Streamable HTTP, stateless", () => {
     );
     const approved = await client.callTool({
       name: "codemode_approve",
-      arguments: { executionId: paused.executionId },
+      arguments: { executionId: paused.executionId, handle: paused.handle },
     });
     expect(approved.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
     expect(sent).toEqual(["oncall"]);

@@ -1,5 +1,6 @@
 // The tools codemode/mcp serves: names, titles, input and output schemas (Zod, as the MCP SDK's
 // McpServer takes them) and annotations chosen for what each tool can do.
+import { MAX_HANDLE_CALLS } from "@codemode/core";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
 
@@ -22,7 +23,27 @@ const pendingAction = z.looseObject({
   connector: z.string(),
   method: z.string(),
   args: z.unknown().optional(),
+  digest: z.string().optional(),
 });
+
+/** what a person was shown of a paused run's calls: a decision carries it back */
+const decisionHandle = z.object({
+  version: z.literal(1),
+  executionId: z.string().max(MAX_EXECUTION_ID_LENGTH),
+  calls: z
+    .array(
+      z.object({
+        seq: z.number().int().nonnegative(),
+        digest: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
+    .min(1)
+    .max(MAX_HANDLE_CALLS),
+});
+
+const shownHandle = decisionHandle.describe(
+  "The handle of the calls a person was shown, exactly as the reply that showed them gave it (codemode, codemode_pending or codemode_approve). The decision covers those calls only, once: if they no longer wait as shown, nothing is decided and the reply says what waits now.",
+);
 
 /** a `CodeModeOutput`, or the shorter reply that replaces one too large to send */
 const runOutput = z.looseObject({
@@ -31,7 +52,10 @@ const runOutput = z.looseObject({
   result: z.unknown().optional(),
   logs: z.array(z.string()).optional(),
   pending: z.array(pendingAction).optional(),
+  /** with `approvals: "client-tools"`, what approves or rejects the waiting calls shown */
+  handle: decisionHandle.optional(),
   error: z.string().optional(),
+  code: z.string().optional(),
   message: z.string().optional(),
 });
 
@@ -61,6 +85,8 @@ export const pendingTool = {
   inputSchema: z.object({ executionId: executionId.describe("Only this run.").optional() }),
   outputSchema: z.looseObject({
     pending: z.array(pendingAction).optional(),
+    /** with `approvals: "client-tools"`, one per run: what approves or rejects its calls shown */
+    handles: z.array(decisionHandle).optional(),
     message: z.string().optional(),
   }),
   /** it reads the journal */
@@ -76,8 +102,8 @@ export const pendingTool = {
 export const approveTool = {
   title: "Approve a paused run",
   description:
-    "Approve every pending call of a paused run: the run resumes, replays what it did and runs the calls once.",
-  inputSchema: z.object({ executionId }),
+    "Approve the pending calls of a paused run that a person was shown, by the handle the reply showing them gave: the run resumes, replays what it did and runs them once. Calls that no longer wait as shown are not approved.",
+  inputSchema: z.object({ executionId, handle: shownHandle }),
   outputSchema: runOutput,
   /** the approved calls run, and the code after them until it ends or pauses again */
   annotations: {
@@ -91,16 +117,23 @@ export const approveTool = {
 
 export const rejectTool = {
   title: "Reject a paused run",
-  description: "Reject a pending call of a paused run: the run ends without it.",
+  description:
+    "Reject a pending call of a paused run that a person was shown, by the handle the reply showing it gave: the run ends without it or any other call it waits for.",
   inputSchema: z.object({
     executionId,
+    handle: shownHandle,
     seq: z
       .number({ error: "seq is the pending call's number, an integer." })
       .int()
       .nonnegative()
       .describe("The pending call's number."),
   }),
-  outputSchema: z.object({ rejected: z.boolean() }),
+  outputSchema: z.looseObject({
+    rejected: z.boolean(),
+    message: z.string().optional(),
+    pending: z.array(pendingAction).optional(),
+    handle: decisionHandle.optional(),
+  }),
   /** it ends the run for good, in the journal only; rejecting it again changes nothing */
   annotations: {
     title: "Reject a paused run",
