@@ -2,7 +2,7 @@
 import type { ConnectorMethod } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type CodeModeOutput,
   type Connector,
@@ -845,5 +845,54 @@ describe("connectors that list their methods asynchronously", () => {
       connectors: [lazy({ wipe: { requiresApproval: true, replay: "reexecute" } })],
     });
     await expect(runtime.ready()).rejects.toThrow(/reexecute/);
+  });
+
+  it("set one that cannot list aside: runs that do not use it go on, and the tool never rejects", async () => {
+    let down = true;
+    const dictionary: Connector = {
+      specificationVersion: "v1",
+      name: "dictionary",
+      methods: async () => {
+        if (down) throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+        return { lookup: { description: "Look a word up." } };
+      },
+      invoke: async (_method, input) => ({ found: input }),
+    };
+    let time = 0;
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [dictionary, lazy({ echo: { description: "Echo." } })],
+      now: () => time,
+    });
+    await runtime.ready();
+    const tool = runtime.tool();
+    expect(tool.description).toContain("- dictionary: connect ECONNREFUSED 127.0.0.1:9");
+    // a run that uses only the connector that listed completes
+    expect(await runtime.execute({ code: "async () => remote.echo({ n: 1 })" })).toMatchObject({
+      status: "completed",
+      result: { n: 1 },
+    });
+    // one that calls the connector that could not list fails, as data the model reads
+    const failed = await runtime.execute({ code: 'async () => dictionary.lookup({ word: "x" })' });
+    expect(failed).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/dictionary\.lookup cannot be called now: .*ECONNREFUSED/),
+    });
+    const outputs: unknown[] = [];
+    const options = { toolCallId: "u1", messages: [] };
+    for await (const output of tool.execute({ code: "async () => 1" }, options)) {
+      outputs.push(output);
+    }
+    expect(outputs.at(-1)).toMatchObject({ status: "completed", result: 1 });
+    // the server comes back: it is listed again, and its calls work
+    down = false;
+    time += 60_000;
+    await runtime.execute({ code: "async () => 0" });
+    await vi.waitFor(async () =>
+      expect(
+        await runtime.execute({ code: 'async () => dictionary.lookup({ word: "x" })' }),
+      ).toMatchObject({ status: "completed", result: { found: { word: "x" } } }),
+    );
   });
 });

@@ -198,7 +198,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     journal: store.journal(name),
     leaseMs,
     executor: options.executor,
-    configurator: createConfigurator(options.connectors, options.search),
+    configurator: createConfigurator(options.connectors, options.search, options.now),
     now: options.now ?? (() => Date.now()),
     limits: options.limits,
     maxCalls: options.limits?.maxCalls ?? 10_000,

@@ -47,6 +47,10 @@ export async function passErrorMessage(
   if (error.code === "UNKNOWN_METHOD" && error.method !== undefined) {
     const namespace = error.method.namespace;
     const method = preview(error.method.name, 100);
+    const unavailable = config.unavailable.get(namespace);
+    if (unavailable !== undefined) {
+      return `TypeError: ${preview(namespace, 100)}.${method} cannot be called now: the connector "${preview(namespace, 100)}" could not be loaded (${unavailable}). The other namespaces work; try this one again later.`;
+    }
     // an executor may list every method; a namespace of a thousand needs the nearest few instead
     const nearest = (await config.catalog.search(method, { limit: 50 })).results
       .filter((result) => result.connector === namespace)

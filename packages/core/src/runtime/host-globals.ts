@@ -53,6 +53,8 @@ export function hostGlobals(
     }
     globals[resolved.name] = namespace;
   }
+  // a connector that could not list is there with no methods: calling one fails, and says which
+  for (const name of config.unavailable.keys()) globals[name] ??= {};
   const catalog = () => snippetCatalog(context.journal, config);
   globals.codemode = {
     search: (query) =>
