@@ -22,6 +22,13 @@ const BILL_ADA = `async () => {
   return sent.invoice;
 }`;
 
+/** Two invoices, one after the other: the run pauses at the first, then again at the second. */
+const TWO = `async () => {
+  const a = await crm.send_invoice({ customer: "cus_ada", amount: 10 });
+  const b = await crm.send_invoice({ customer: "cus_bob", amount: 20 });
+  return [a.invoice, b.invoice];
+}`;
+
 const callCode = (code: string): ScriptedTurn => ({
   toolCalls: [{ id: "call-1", name: "codemode", input: { code } }],
 });
@@ -193,11 +200,6 @@ describe("codemodeApprovals", () => {
   });
 
   it("an approval covers the calls it showed: a call that started to wait since is asked about, not run", async () => {
-    const TWO = `async () => {
-      const a = await crm.send_invoice({ customer: "cus_ada", amount: 10 });
-      const b = await crm.send_invoice({ customer: "cus_bob", amount: 20 });
-      return [a.invoice, b.invoice];
-    }`;
     const { serve, runtime, sent } = setup([callCode(TWO), report]);
     const first = await serve();
     const ask = first.interrupts[0];
@@ -229,11 +231,6 @@ describe("codemodeApprovals", () => {
   });
 
   it("a resumed run that pauses again asks again before the model runs", async () => {
-    const TWO = `async () => {
-      const a = await crm.send_invoice({ customer: "cus_ada", amount: 10 });
-      const b = await crm.send_invoice({ customer: "cus_bob", amount: 20 });
-      return [a.invoice, b.invoice];
-    }`;
     const { serve, adapter, sent } = setup([callCode(TWO), report]);
     const first = await serve();
     const firstAsk = first.interrupts[0];
