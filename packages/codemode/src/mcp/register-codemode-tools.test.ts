@@ -16,12 +16,21 @@ import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
 import { mcpConnector, registerCodemodeTools } from "../mcp.ts";
 
-async function connected(server: McpServer) {
-  const client = new Client({ name: "test-client", version: "1.0.0" });
+async function connected(
+  server: McpServer,
+  client = new Client({ name: "test-client", version: "1.0.0" }),
+) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   return client;
 }
+
+/** a client that answers form questions (its handler set by the test) */
+const elicitingClient = () =>
+  new Client(
+    { name: "test-client", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
 
 /** the application's own server, with a tool of its own */
 function appServer() {
@@ -134,10 +143,7 @@ describe("registerCodemodeTools", () => {
     const { runtime, sent } = mailRuntime();
     const server = new McpServer({ name: "shop", version: "1.0.0" });
     registerCodemodeTools(server, { runtime });
-    const client = new Client(
-      { name: "test-client", version: "1.0.0" },
-      { capabilities: { elicitation: { form: {} } } },
-    );
+    const client = elicitingClient();
     let asked!: (signal: AbortSignal) => void;
     const question = new Promise<AbortSignal>((resolve) => {
       asked = resolve;
@@ -146,8 +152,7 @@ describe("registerCodemodeTools", () => {
       asked(extra.signal);
       return new Promise(() => {}); // the person never answers
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    await connected(server, client);
     // the SDK drops a cancellation of request id 0: the question must not be the server's first request
     await server.server.ping();
 
@@ -171,10 +176,7 @@ describe("registerCodemodeTools", () => {
     const { runtime, sent } = mailRuntime();
     const server = new McpServer({ name: "shop", version: "1.0.0" });
     registerCodemodeTools(server, { runtime });
-    const client = new Client(
-      { name: "test-client", version: "1.0.0" },
-      { capabilities: { elicitation: { form: {} } } },
-    );
+    const client = elicitingClient();
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
@@ -185,8 +187,7 @@ describe("registerCodemodeTools", () => {
       }
       return { action: "accept", content: { approve: true } };
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    await connected(server, client);
     const done = await client.callTool({
       name: "codemode",
       arguments: {
