@@ -117,7 +117,7 @@ async function reveal(secret: Secret): Promise<string> {
 }
 
 /**
- * Adds the credentials to a request and returns the secret strings used, so that an error message
+ * Adds the credentials to a request and returns the secret strings used, so that what comes back
  * can be cleared of them.
  */
 export async function applyCredentials(
@@ -155,13 +155,4 @@ export async function applyCredentials(
     }
   }
   return secrets.filter((secret) => secret.length > 0);
-}
-
-/** `text` with every secret replaced by `[redacted]`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
-  }
-  return out;
 }

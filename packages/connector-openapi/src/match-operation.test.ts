@@ -44,4 +44,24 @@ describe("operationMatcher", () => {
     expect(name("GET", "/files/report.xml")).toBeUndefined();
     expect(name("POST", "/repos/acme/api")).toBeUndefined();
   });
+
+  it("loosely, finds the operation behind another spelling of its path", () => {
+    const loose = operationMatcher(
+      [operation("GET", "/repos/{owner}/{repo}"), operation("GET", "/repos/{owner}/settings")],
+      { loose: true },
+    );
+    const found = (path: string) => loose("GET", path)?.name;
+    for (const path of [
+      "/REPOS/acme/Settings",
+      "/repos/acme/settings/",
+      "//repos/acme/settings",
+      "/repos/acme/%73ettings",
+      "/repos/acme/settings;x=1",
+      "\\repos\\acme\\settings",
+    ]) {
+      expect(found(path), path).toBe("GET /repos/{owner}/settings");
+    }
+    expect(found("/repos/acme/api")).toBe("GET /repos/{owner}/{repo}");
+    expect(found("/repos/acme")).toBeUndefined();
+  });
 });

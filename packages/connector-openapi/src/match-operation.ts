@@ -10,26 +10,55 @@ interface Template {
   literals: number;
 }
 
-function segmentOf(text: string): Segment {
-  if (!text.includes("{")) return text;
+/** How a path is compared with the templates. */
+export interface MatchOptions {
+  /**
+   * Compare the way lenient servers read paths, so that another spelling of a declared path still
+   * finds its operation: literal segments in any case, empty segments (`//`, a trailing `/`) and
+   * `;` parameters ignored, a backslash as a separator, percent-encoded unreserved characters
+   * decoded. Default: the path exactly as the document writes it.
+   */
+  loose?: boolean;
+}
+
+const UNRESERVED_ESCAPE = /%(2[dDeE]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g;
+
+function segmentOf(text: string, loose: boolean): Segment {
+  if (!text.includes("{")) return loose ? text.toLowerCase() : text;
   const pattern = text
     .split(/\{[^}]*\}/)
     .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("[^/]+");
-  return new RegExp(`^${pattern}$`);
+  return new RegExp(`^${pattern}$`, loose ? "i" : "");
+}
+
+function partsOf(path: string, loose: boolean): string[] {
+  const bare = path.split("?")[0] ?? "";
+  if (!loose) return bare.split("/");
+  return bare
+    .replace(/\\/g, "/")
+    .split("/")
+    .map((part) =>
+      (part.split(";")[0] ?? "").replace(UNRESERVED_ESCAPE, (hex) =>
+        String.fromCharCode(Number.parseInt(hex.slice(1), 16)),
+      ),
+    )
+    .filter((part) => part !== "");
 }
 
 /**
  * Finds the declared operation a request to `path` (from the base URL, a query allowed) with
- * `method` reaches, so that the escape hatch sends what that operation would (its credentials).
- * Work per lookup: the path's length, plus the templates with as many segments.
+ * `method` reaches, so that the escape hatch applies that operation's policy and credentials, and
+ * a typed call whose parameters spell another operation's path is caught. Work per lookup: the
+ * path's length, plus the templates with as many segments.
  */
 export function operationMatcher(
   operations: readonly OperationSpec[],
+  { loose = false }: MatchOptions = {},
 ): (method: string, path: string) => OperationSpec | undefined {
   const byShape = new Map<string, Template[]>();
   for (const operation of operations) {
-    const segments = operation.path.split("/").map(segmentOf);
+    const segments = partsOf(operation.path, loose).map((part) => segmentOf(part, loose));
     const key = `${operation.method} ${segments.length}`;
     const templates = byShape.get(key) ?? [];
     const literals = segments.filter((segment) => typeof segment === "string").length;
@@ -37,13 +66,14 @@ export function operationMatcher(
     byShape.set(key, templates);
   }
   return (method, path) => {
-    const parts = (path.split("?")[0] ?? "").split("/");
+    const parts = partsOf(path, loose);
     let best: Template | undefined;
     for (const template of byShape.get(`${method} ${parts.length}`) ?? []) {
       if (best && best.literals >= template.literals) continue;
       const matches = template.segments.every((segment, index) => {
         const part = parts[index] as string;
-        return typeof segment === "string" ? segment === part : segment.test(part);
+        if (typeof segment !== "string") return segment.test(part);
+        return segment === (loose ? part.toLowerCase() : part);
       });
       if (matches) best = template;
     }

@@ -1,9 +1,11 @@
 import {
+  type ApprovalRule,
   type CallContext,
   CodemodeError,
   type Connector,
   type ConnectorMethod,
 } from "@codemode/core";
+import { addressPolicy } from "./address-policy.ts";
 import { buildRequest } from "./build-request.ts";
 import { type Credential, fixedSecrets, readCredentials } from "./credentials.ts";
 import { HTTP_ERROR_NOTE } from "./http-error.ts";
@@ -13,19 +15,23 @@ import { isObject, type JsonObject, type OpenApiDocument } from "./openapi-docum
 import type { OperationSpec } from "./operation-spec.ts";
 import {
   checkOptions,
+  DEFAULT_LIMITS,
   isAbsoluteUrl,
   type OpenApiConnectorOptions,
   type OperationInfo,
   type OperationOptions,
   type UntypedOperations,
 } from "./options.ts";
-import {
-  buildRawRequest,
-  READ_METHODS,
-  REQUEST_SCHEMA,
-  requestNeedsApproval,
-} from "./raw-request.ts";
+import { platformFetch } from "./platform.ts";
+import { READ_METHODS, REQUEST_SCHEMA } from "./raw-request.ts";
 import { readOperations } from "./read-operations.ts";
+import { Redactor } from "./redactor.ts";
+import {
+  escapeHatchRule,
+  type FindOperation,
+  type RouteDecision,
+  routeRequest,
+} from "./route-request.ts";
 import {
   type CredentialChoice,
   checkCredentialSchemes,
@@ -59,23 +65,71 @@ interface Model {
   security: DocumentSecurity;
   /** what each operation's requests carry, by method name */
   choices: Map<string, CredentialChoice>;
-  /** the declared operation an escape-hatch request reaches, made on its first use */
-  matcher?: (method: string, path: string) => OperationSpec | undefined;
+  /** the declared operation an escape-hatch request reaches, with what the options decide for it */
+  find: FindOperation;
 }
 
 const REQUEST = "request";
 const SAFE_METHODS = new Set(READ_METHODS);
 
-/** Operations read from a document, by document: connectors are made again for every request. */
-const operationsByDocument = new WeakMap<object, OperationSpec[]>();
+type Matcher = (method: string, path: string) => OperationSpec | undefined;
+
+interface EscapeHatch {
+  find: FindOperation;
+  rule: ApprovalRule;
+}
+
+/** What is read from a document once, by document: connectors are made again for every request. */
+interface DocumentIndex {
+  operations: OperationSpec[];
+  /** the operation a path reaches as the document writes it (typed calls), made on first use */
+  exact?: Matcher;
+  /** the operation a path reaches as a lenient server reads it (the escape hatch), likewise */
+  loose?: Matcher;
+  /**
+   * The escape hatch under each policy (a decision per operation, and whether undeclared reads
+   * run): connectors made again with the same options share its rule, so their methods are equal.
+   */
+  hatches: Map<string, EscapeHatch>;
+}
+
+const indexByDocument = new WeakMap<object, DocumentIndex>();
+
+function indexOf(document: OpenApiDocument): DocumentIndex {
+  let index = indexByDocument.get(document);
+  if (!index) {
+    index = { operations: readOperations(document), hatches: new Map() };
+    indexByDocument.set(document, index);
+  }
+  return index;
+}
+
+/** The escape hatch for one policy: `decisions` holds one `RouteDecision` per operation, in order. */
+function escapeHatchOf(
+  index: DocumentIndex,
+  decisions: string,
+  undeclaredReadsRun: boolean,
+): EscapeHatch {
+  const key = `${decisions}${undeclaredReadsRun ? "+" : "-"}`;
+  let hatch = index.hatches.get(key);
+  if (!hatch) {
+    index.loose ??= operationMatcher(index.operations, { loose: true });
+    const loose = index.loose;
+    const positions = new Map(index.operations.map((operation, position) => [operation, position]));
+    const find: FindOperation = (method, path) => {
+      // HEAD is a GET without the body: where the document declares no HEAD, the GET's policy holds
+      const operation = loose(method, path) ?? (method === "HEAD" ? loose("GET", path) : undefined);
+      if (!operation) return undefined;
+      return { operation, decision: decisions[positions.get(operation) ?? -1] as RouteDecision };
+    };
+    hatch = { find, rule: escapeHatchRule(find, undeclaredReadsRun) };
+    index.hatches.set(key, hatch);
+  }
+  return hatch;
+}
 
 function operationsOf(document: OpenApiDocument): OperationSpec[] {
-  let operations = operationsByDocument.get(document);
-  if (!operations) {
-    operations = readOperations(document);
-    operationsByDocument.set(document, operations);
-  }
-  return operations;
+  return indexOf(document).operations;
 }
 
 /**
@@ -92,14 +146,24 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
   checkOptions(options as OpenApiConnectorOptions);
   const connectorName = options.name;
   const credentials: readonly Credential[] = readCredentials(connectorName, options.credentials);
+  const policy = addressPolicy(connectorName, options.internalUrls, options.lookup);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const escapeHatch = options.request !== false;
+  const undeclaredReadsRun =
+    isObject(options.request) && options.request.undeclaredReadsWithoutApproval === true;
+  const redactor = new Redactor(fixedSecrets(credentials));
   let document: OpenApiDocument | undefined;
   let model: Promise<Model> | undefined;
 
   const build = async (): Promise<Model> => {
+    const validate = options.validate !== false;
     document = await loadDocument(options.document, {
-      validate: options.validate !== false,
-      internalUrls: options.internalUrls === true,
+      validate,
+      policy,
+      maxBytes: limits.documentBytes,
+      timeoutMs: limits.documentTimeoutMs,
+      maxRedirects: limits.redirects,
+      key: JSON.stringify([validate, options.internalUrls ?? false, limits]),
     });
     const baseUrl = (options.baseUrl ?? serverUrl(document))?.replace(/\/+$/, "");
     if (baseUrl === undefined || !isAbsoluteUrl(baseUrl)) {
@@ -119,6 +183,7 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
     const operations = new Map<string, OperationSpec>();
     const reverts = new Map<string, Revert>();
     const choices = new Map<string, CredentialChoice>();
+    let decisions = "";
     for (const operation of all) {
       const info: OperationInfo = {
         name: operation.name,
@@ -127,7 +192,10 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
         path: operation.path,
         tags: operation.tags,
       };
-      if (options.include && !options.include(info)) continue;
+      if (options.include && !options.include(info)) {
+        decisions += "x";
+        continue;
+      }
       if (escapeHatch && operation.name === REQUEST) {
         throw new CodemodeError(
           "INVALID_CONFIG",
@@ -154,6 +222,8 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       }
       if (own.revert) reverts.set(operation.name, own.revert as Revert);
       operations.set(operation.name, operation);
+      // as the typed method reads it: a falsy flag runs at once, a rule or true waits
+      decisions += requiresApproval ? "g" : "f";
       const where = `${connectorName}.${operation.name}`;
       choices.set(
         operation.name,
@@ -184,11 +254,12 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
         `openApiConnector "${connectorName}": operations has options for ${unused.map((key) => `"${key}"`).join(", ")}, which the document does not have (use a method name or an operationId).`,
       );
     }
+    const hatch = escapeHatchOf(indexOf(document), decisions, undeclaredReadsRun);
     if (escapeHatch) {
       methods[REQUEST] = {
-        description: `Sends a request to any path of the API, for what no other method covers; ${READ_METHODS.join(", ")} run at once, other methods wait for approval. Resolves to the parsed response body.`,
+        description: `Sends a request to a path of the API, for what no other method covers. A path the API declares follows that method's approval and credentials; any other path ${undeclaredReadsRun ? `runs at once for ${READ_METHODS.join(", ")} and waits for approval otherwise` : "waits for approval"}. Resolves to the parsed response body.`,
         inputSchema: REQUEST_SCHEMA,
-        requiresApproval: requestNeedsApproval,
+        requiresApproval: hatch.rule,
         replay: "record",
         keywords: ["http", "request", "raw", "get", "post", "put", "patch", "delete"],
         revertible: false,
@@ -197,7 +268,18 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
     const settings: SendSettings = {
       connector: connectorName,
       baseUrl,
-      fetch: options.fetch,
+      // the host named the base URL (or handed over the document): a document read from a URL did not
+      baseTrusted: options.baseUrl !== undefined || typeof options.document !== "string",
+      egress: () => {
+        const fetch = options.fetch ?? platformFetch();
+        if (!fetch) {
+          throw new CodemodeError(
+            "INVALID_CONFIG",
+            `openApiConnector "${connectorName}": this platform has no fetch; pass one in the options.`,
+          );
+        }
+        return { fetch, policy, maxRedirects: limits.redirects };
+      },
       headers: Object.fromEntries(
         Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
       ),
@@ -205,9 +287,19 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
         options.idempotencyHeader === false
           ? undefined
           : (options.idempotencyHeader ?? "Idempotency-Key"),
-      secrets: fixedSecrets(credentials),
+      redactor,
+      maxResponseBytes: limits.responseBytes,
     };
-    return { document, settings, methods, operations, reverts, security, choices };
+    return {
+      document,
+      settings,
+      methods,
+      operations,
+      reverts,
+      security,
+      choices,
+      find: hatch.find,
+    };
   };
 
   const load = (): Promise<Model> => {
@@ -233,19 +325,23 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
     const current = await load();
     const where = `${connectorName}.${name}`;
     if (escapeHatch && name === REQUEST) {
-      const request = buildRawRequest(where, input);
-      current.matcher ??= operationMatcher(operationsOf(current.document));
+      const route = routeRequest(where, input, current.find);
+      if (route.kind === "invalid") throw route.error;
+      if (route.kind === "excluded") {
+        const { method, path } = route.operation;
+        throw new CodemodeError(
+          "INVALID_INPUT",
+          `${where}: ${route.request.method} ${redactor.text(route.request.path)} is the operation ${method} ${path}, which this connector does not offer.`,
+        );
+      }
       // a declared path carries what its operation would; any other, the document's default
-      const reached = current.matcher(request.method, request.path);
-      const choice = chooseCredentials(
-        reached ? `${where} (${reached.method} ${reached.path})` : where,
-        reached?.security,
-        current.security,
-        credentials,
-      );
+      const choice =
+        route.kind === "operation"
+          ? (current.choices.get(route.operation.name) as CredentialChoice)
+          : chooseCredentials(where, undefined, current.security, credentials);
       return sendRequest(
         current.settings,
-        request,
+        route.request,
         credentialsFor(choice),
         context,
         idempotencyKey,
@@ -261,6 +357,17 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       );
     }
     const request = buildRequest(connectorName, operation, input);
+    const index = indexOf(current.document);
+    index.exact ??= operationMatcher(index.operations);
+    const reached = index.exact(operation.method, request.path);
+    // (two operations on one template, which OpenAPI forbids, are left to the server)
+    if (reached === undefined || (reached !== operation && reached.path !== operation.path)) {
+      // a parameter spelled another operation's path ("export" in /tasks/{taskId}), or was empty
+      throw new CodemodeError(
+        "INVALID_INPUT",
+        `${where}: its path parameters make the path ${JSON.stringify(redactor.text(request.path).slice(0, 200))}, which ${reached ? `is the operation ${reached.method} ${reached.path}; call its own method` : `is not ${operation.path} (is a parameter empty?)`}.`,
+      );
+    }
     const choice = current.choices.get(name) as CredentialChoice;
     return sendRequest(current.settings, request, credentialsFor(choice), context, idempotencyKey);
   };

@@ -1,7 +1,7 @@
 import { type ApprovalRule, type CallContext, CodemodeError } from "@codemode/core";
 import type { Credential } from "./credentials.ts";
 import { isObject, type OpenApiDocument } from "./openapi-document.ts";
-import type { FetchLike } from "./platform.ts";
+import type { FetchLike, Lookup } from "./platform.ts";
 import type { RawRequest } from "./raw-request.ts";
 
 /** An operation as the approval policy and `include` see it. */
@@ -63,6 +63,35 @@ export interface OperationOptions<
   timeoutMs?: number;
 }
 
+/** What the connector reads and follows at most; past a limit, a clear error that names it. */
+export interface OpenApiLimits {
+  /** bytes of one response body; a larger one fails with `TOO_LARGE` (default 4 MiB) */
+  responseBytes?: number;
+  /** bytes of a document read from a URL and every file its `$ref`s reach, together (default 32 MiB) */
+  documentBytes?: number;
+  /** milliseconds to read such a document, all its files together (default 30 s) */
+  documentTimeoutMs?: number;
+  /** redirects one request (or one document read) follows (default 5) */
+  redirects?: number;
+}
+
+/** The limits a connector has when the options say nothing. */
+export const DEFAULT_LIMITS: Readonly<Required<OpenApiLimits>> = {
+  responseBytes: 4 * 1024 * 1024,
+  documentBytes: 32 * 1024 * 1024,
+  documentTimeoutMs: 30_000,
+  redirects: 5,
+};
+
+/** Options of the `request` escape hatch. */
+export interface EscapeHatchOptions {
+  /**
+   * GET, HEAD and OPTIONS requests to paths the document does not declare run without approval.
+   * Default false: an undeclared request waits for a person, whatever its method.
+   */
+  undeclaredReadsWithoutApproval?: boolean;
+}
+
 /**
  * The options of `openApiConnector`. `Operations` types the inputs and results `revert` and
  * `client.call` see (`openApiConnector<MyOperations>({…})`); `operations` then takes only its keys.
@@ -87,16 +116,31 @@ export interface OpenApiConnectorOptions<Operations extends object = UntypedOper
   fetch?: FetchLike;
   /** validate the document against the OpenAPI schema (default true; costs time on large documents) */
   validate?: boolean;
-  /** let the document (and its `$ref`s) come from loopback and private addresses; default false */
-  internalUrls?: boolean;
+  /**
+   * Internal addresses (loopback, link-local, private, unspecified) the connector may reach: `true`
+   * for all, or a list of origins (`"http://127.0.0.1:8787"`) and host names (`"localhost"`). They
+   * are refused by default wherever the address comes from a document or a redirect.
+   */
+  internalUrls?: boolean | readonly string[];
+  /**
+   * Resolves a host name to its addresses before the connector connects, to refuse internal ones;
+   * default: `node:dns` in Node, none in Workers and browsers (there the platform's fetch decides)
+   */
+  lookup?: Lookup;
+  /** what the connector reads and follows at most (see `OpenApiLimits` for the defaults) */
+  limits?: OpenApiLimits;
   /** which operations need approval; default: every method but GET, HEAD and OPTIONS */
   requiresApproval?: (operation: OperationInfo) => boolean;
   /** per-operation options, by method name or operationId */
   operations?: { [Name in keyof Operations]?: OperationOptions<Operations[Name], Operations> };
   /** which operations become methods (default: all) */
   include?: (operation: OperationInfo) => boolean;
-  /** add the `request` method for undeclared calls (approval unless GET, HEAD or OPTIONS); default true */
-  request?: boolean;
+  /**
+   * The `request` escape hatch (default on): a request to a declared path follows that operation's
+   * approval, `include` and credentials; any other waits for approval unless the options say so.
+   * `false` leaves it out.
+   */
+  request?: boolean | EscapeHatchOptions;
   /** the header that carries the call's idempotency key on non-GET requests; `false` sends none */
   idempotencyHeader?: string | false;
 }
@@ -127,6 +171,21 @@ export function checkOptions(options: OpenApiConnectorOptions): void {
       "INVALID_CONFIG",
       `openApiConnector "${options.name}": fetch must be a function.`,
     );
+  }
+  if (options.lookup !== undefined && typeof options.lookup !== "function") {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `openApiConnector "${options.name}": lookup must be a function.`,
+    );
+  }
+  for (const [name, value] of Object.entries(options.limits ?? {})) {
+    const least = name === "redirects" ? 0 : 1;
+    if (!(name in DEFAULT_LIMITS) || !Number.isSafeInteger(value) || (value as number) < least) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `openApiConnector "${options.name}": limits.${name} is not a limit (${Object.keys(DEFAULT_LIMITS).join(", ")}, each a whole number of at least 1, redirects at least 0).`,
+      );
+    }
   }
   if (options.baseUrl !== undefined && !isAbsoluteUrl(options.baseUrl)) {
     throw new CodemodeError(

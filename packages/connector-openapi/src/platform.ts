@@ -14,12 +14,22 @@ export interface FormDataLike {
   append(name: string, value: string | BlobLike): void;
 }
 
-/** What the connector sends: the platform's `fetch` accepts it. */
+/**
+ * What the connector sends: the platform's `fetch` accepts it. `redirect` is always "manual": the
+ * connector follows redirects itself, and a `fetch` the application injects must not follow them.
+ */
 export interface FetchInit {
   method: string;
   headers: Record<string, string>;
   body?: string | Uint8Array | BlobLike | FormDataLike;
   signal?: AbortSignalLike;
+  redirect: "manual";
+}
+
+/** The part of a body stream's reader the connector uses. */
+export interface BodyReaderLike {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
 }
 
 /** The part of a `Response` the connector reads. */
@@ -28,6 +38,10 @@ export interface ResponseLike {
   readonly status: number;
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
+  /** "opaqueredirect" where the platform hides a redirect (browsers) */
+  readonly type?: string;
+  /** read as a stream, so a limit stops it early; without one the body is read whole */
+  readonly body?: { getReader(): BodyReaderLike } | null;
   text(): Promise<string>;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
@@ -37,16 +51,33 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<ResponseLike>;
 
 declare const FormData: { new (): FormDataLike };
 declare const Blob: { new (parts: Uint8Array[]): BlobLike; prototype: BlobLike };
-interface UrlLike {
+/** The parts of a parsed URL the connector reads. */
+export interface UrlLike {
   readonly href: string;
+  readonly origin: string;
   readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
   readonly host: string;
   readonly hostname: string;
   readonly port: string;
+  readonly pathname: string;
+}
+
+/** Resolves a host name to the addresses it stands for (IPv4 and IPv6 text). */
+export type Lookup = (hostname: string) => Promise<readonly string[]>;
+
+interface AbortControllerLike {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
 }
 
 declare const URL: { new (url: string, base?: string): UrlLike };
 declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
+declare const TextDecoder: { new (): { decode(bytes: Uint8Array): string } };
+declare const AbortController: { new (): AbortControllerLike };
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(handle: unknown): void;
 
 export function createFormData(): FormDataLike {
   return new FormData();
@@ -71,6 +102,75 @@ export function parseUrl(url: string, base?: string): UrlLike | undefined {
 
 export function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text);
+}
+
+/** UTF-8 bytes as text (malformed sequences become U+FFFD, a leading BOM is dropped). */
+export function fromUtf8(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * A signal that fires when `signal` does or after `ms`, whichever comes first; `done` releases the
+ * timer and the listener.
+ */
+export function signalWithin(
+  ms: number,
+  signal: AbortSignalLike | undefined,
+  reason: () => Error,
+): { signal: AbortSignalLike; done(): void } {
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener("abort", forward, { once: true });
+  const timer = setTimeout(() => controller.abort(reason()), ms);
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", forward);
+    },
+  };
+}
+
+let nodeLookup: Promise<Lookup | undefined> | undefined;
+
+/**
+ * The platform's name resolution where it has one the connector can reach (Node, through
+ * `node:dns`); undefined in Workers and browsers, where the platform's `fetch` alone decides.
+ */
+export function platformLookup(): Promise<Lookup | undefined> {
+  nodeLookup ??= loadNodeLookup();
+  return nodeLookup;
+}
+
+interface NodeDns {
+  promises: {
+    lookup(
+      hostname: string,
+      options: { all: true; verbatim: true },
+    ): Promise<Array<{ address: string }>>;
+  };
+}
+
+async function loadNodeLookup(): Promise<Lookup | undefined> {
+  const platform = globalThis as {
+    process?: { versions?: { node?: unknown } };
+    navigator?: { userAgent?: unknown };
+  };
+  // workerd with nodejs_compat has node:dns too, but it resolves over the network, and the
+  // platform's fetch decides where a Worker may connect
+  if (platform.navigator?.userAgent === "Cloudflare-Workers") return undefined;
+  if (typeof platform.process?.versions?.node !== "string") return undefined;
+  try {
+    const specifier = "node:dns";
+    const dns = (await import(/* @vite-ignore */ specifier)) as NodeDns;
+    return async (hostname) =>
+      (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map(
+        (entry) => entry.address,
+      );
+  } catch {
+    return undefined;
+  }
 }
 
 /** The platform's `fetch`, read when a call is made (so a test may replace it). */

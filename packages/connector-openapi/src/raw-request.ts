@@ -1,4 +1,3 @@
-import type { ApprovalRule } from "@codemode/core";
 import { CodemodeError } from "@codemode/core";
 import type { JsonSchemaObject } from "@codemode/typegen";
 import { encodeForm, type PreparedRequest } from "./build-request.ts";
@@ -19,17 +18,13 @@ export interface RawRequest {
 /** Characters of the escape hatch's path (servers refuse much shorter request lines). */
 export const MAX_PATH_LENGTH = 8_000;
 
-/** Methods the escape hatch sends without approval. */
+/** Methods that change nothing: they carry no idempotency key, and need no approval by default. */
 export const READ_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS"];
 const METHODS: readonly string[] = [...READ_METHODS, "POST", "PUT", "PATCH", "DELETE"];
 
 function methodOf(input: unknown): string {
   return (isObject(input) && typeof input.method === "string" ? input.method : "GET").toUpperCase();
 }
-
-/** The escape hatch's approval rule: every method but GET, HEAD and OPTIONS waits for a person. */
-export const requestNeedsApproval: ApprovalRule = (input) =>
-  !READ_METHODS.includes(methodOf(input));
 
 /** The escape hatch's input schema. */
 export const REQUEST_SCHEMA: JsonSchemaObject = {
@@ -103,6 +98,12 @@ export function buildRawRequest(where: string, input: unknown): PreparedRequest 
     }
   }
   let body: string | undefined;
+  if (isObject(input.body) && Object.hasOwn(input.body, "_method")) {
+    throw new CodemodeError(
+      "INVALID_INPUT",
+      `${where}: the body field _method would make the server run another method than ${method}; send the method itself.`,
+    );
+  }
   if (input.body !== undefined) {
     const form = input.contentType === "application/x-www-form-urlencoded";
     headers["content-type"] = form ? "application/x-www-form-urlencoded" : "application/json";

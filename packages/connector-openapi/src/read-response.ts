@@ -1,31 +1,38 @@
-import type { ResponseLike } from "./platform.ts";
+import { fromUtf8 } from "./platform.ts";
+import type { Redactor } from "./redactor.ts";
 
 /**
- * What a call resolves to: parsed JSON for JSON media types, text for `text/*`, XML and forms, bytes
- * for anything else; `null` when the response has no body (204, or an empty 201).
+ * What a call resolves to, from the response's status, media type and body bytes, cleared of every
+ * secret the redactor knows: parsed JSON for JSON media types, text for `text/*`, XML and forms,
+ * bytes for anything else; `null` when the response has no body (204, 205, or an empty body).
  */
-export async function readResponse(response: ResponseLike): Promise<unknown> {
-  const type =
-    (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (response.status === 204 || response.status === 205) return null;
+export function decodeResponse(
+  status: number,
+  contentType: string | null,
+  bytes: Uint8Array,
+  redactor: Redactor,
+): unknown {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (status === 204 || status === 205 || bytes.length === 0) return null;
+  const json = type === "" || /[/+]json$/.test(type);
   if (
-    type === "" ||
-    /[/+]json$/.test(type) ||
+    json ||
     type.startsWith("text/") ||
     /[/+]xml$/.test(type) ||
     type === "application/x-www-form-urlencoded"
   ) {
-    const text = await response.text();
+    const text = fromUtf8(bytes);
     if (text === "") return null;
-    if (type === "" || /[/+]json$/.test(type)) {
+    if (json) {
+      let value: unknown;
       try {
-        return JSON.parse(text) as unknown;
+        value = JSON.parse(text);
       } catch {
-        return text;
+        return redactor.text(text);
       }
+      return redactor.json(value, text);
     }
-    return text;
+    return redactor.text(text);
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return bytes.length === 0 ? null : bytes;
+  return redactor.bytes(bytes);
 }

@@ -3,8 +3,10 @@
 import { CodemodeError } from "@codemode/core";
 import type { OpenAPIV2, OpenAPIV3 } from "openapi-types";
 import { describe, expect, it } from "vitest";
+import { addressPolicy } from "./address-policy.ts";
 import type { Credential } from "./credentials.ts";
 import { loadDocument } from "./load-document.ts";
+import { DEFAULT_LIMITS } from "./options.ts";
 import { readOperations } from "./read-operations.ts";
 import {
   checkCredentialSchemes,
@@ -60,7 +62,14 @@ function openApi3(
 }
 
 async function read(document: OpenAPIV3.Document | OpenAPIV2.Document) {
-  const parsed = await loadDocument(document, { validate: true, internalUrls: false });
+  const parsed = await loadDocument(document, {
+    validate: true,
+    policy: addressPolicy("selection", false, undefined),
+    maxBytes: DEFAULT_LIMITS.documentBytes,
+    timeoutMs: DEFAULT_LIMITS.documentTimeoutMs,
+    maxRedirects: DEFAULT_LIMITS.redirects,
+    key: "selection",
+  });
   const operations = readOperations(parsed);
   return { security: readDocumentSecurity(parsed, operations), operation: operations[0] };
 }
