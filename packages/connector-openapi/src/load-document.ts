@@ -4,7 +4,7 @@ import type { OpenAPI } from "openapi-types";
 import type { AddressPolicy } from "./address-policy.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
 import { isObject, type OpenApiDocument } from "./openapi-document.ts";
-import { fromUtf8, parseUrl, platformFetch, signalWithin } from "./platform.ts";
+import { deadline, fromUtf8, parseUrl, platformFetch } from "./platform.ts";
 import { discardBody, readBody } from "./read-body.ts";
 
 /** Documents already read, by the object the application passed: connectors are made per request. */
@@ -93,9 +93,8 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
     kind = scheme === "http" || scheme === "https" ? "url" : "path";
   }
   const fetch = platformFetch();
-  const deadline = signalWithin(
+  const time = deadline(
     options.timeoutMs,
-    undefined,
     () =>
       new Error(
         `reading the document took longer than ${options.timeoutMs} ms; the host can allow more with limits.documentTimeoutMs`,
@@ -117,7 +116,7 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
         portableHeaders: new Set(["accept"]),
         origin: parseUrl(url)?.origin ?? "",
         originTrusted: false,
-        signal: deadline.signal,
+        signal: time.signal,
         where: `GET ${url}`,
         redact: (text) => text,
       },
@@ -195,7 +194,7 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
   } catch (error) {
     throw refusal ?? error;
   } finally {
-    deadline.done();
+    time.done();
   }
 }
 

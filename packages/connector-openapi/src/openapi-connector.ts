@@ -66,7 +66,7 @@ interface Model {
   /** what each operation's requests carry, by method name */
   choices: Map<string, CredentialChoice>;
   /** the declared operation an escape-hatch request reaches, with what the options decide for it */
-  find: FindOperation;
+  find: FindOperation | undefined;
 }
 
 const REQUEST = "request";
@@ -147,7 +147,10 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
   const connectorName = options.name;
   const credentials: readonly Credential[] = readCredentials(connectorName, options.credentials);
   const policy = addressPolicy(connectorName, options.internalUrls, options.lookup);
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = { ...DEFAULT_LIMITS };
+  for (const [name, value] of Object.entries(options.limits ?? {})) {
+    if (value !== undefined) limits[name as keyof typeof limits] = value;
+  }
   const escapeHatch = options.request !== false;
   const undeclaredReadsRun =
     isObject(options.request) && options.request.undeclaredReadsWithoutApproval === true;
@@ -254,8 +257,10 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
         `openApiConnector "${connectorName}": operations has options for ${unused.map((key) => `"${key}"`).join(", ")}, which the document does not have (use a method name or an operationId).`,
       );
     }
-    const hatch = escapeHatchOf(indexOf(document), decisions, undeclaredReadsRun);
-    if (escapeHatch) {
+    const hatch = escapeHatch
+      ? escapeHatchOf(indexOf(document), decisions, undeclaredReadsRun)
+      : undefined;
+    if (hatch) {
       methods[REQUEST] = {
         description: `Sends a request to a path of the API, for what no other method covers. A path the API declares follows that method's approval and credentials; any other path ${undeclaredReadsRun ? `runs at once for ${READ_METHODS.join(", ")} and waits for approval otherwise` : "waits for approval"}. Resolves to the parsed response body.`,
         inputSchema: REQUEST_SCHEMA,
@@ -298,7 +303,7 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       reverts,
       security,
       choices,
-      find: hatch.find,
+      find: hatch?.find,
     };
   };
 
@@ -324,7 +329,7 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
   ): Promise<unknown> => {
     const current = await load();
     const where = `${connectorName}.${name}`;
-    if (escapeHatch && name === REQUEST) {
+    if (current.find && name === REQUEST) {
       const route = routeRequest(where, input, current.find);
       if (route.kind === "invalid") throw route.error;
       if (route.kind === "excluded") {

@@ -179,6 +179,7 @@ export function checkOptions(options: OpenApiConnectorOptions): void {
     );
   }
   for (const [name, value] of Object.entries(options.limits ?? {})) {
+    if (value === undefined) continue;
     const least = name === "redirects" ? 0 : 1;
     if (!(name in DEFAULT_LIMITS) || !Number.isSafeInteger(value) || (value as number) < least) {
       throw new CodemodeError(

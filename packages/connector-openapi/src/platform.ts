@@ -109,27 +109,14 @@ export function fromUtf8(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
 }
 
-/**
- * A signal that fires when `signal` does or after `ms`, whichever comes first; `done` releases the
- * timer and the listener.
- */
-export function signalWithin(
+/** A signal that fires with `reason()` after `ms`; `done` releases the timer. */
+export function deadline(
   ms: number,
-  signal: AbortSignalLike | undefined,
   reason: () => Error,
 ): { signal: AbortSignalLike; done(): void } {
   const controller = new AbortController();
-  const forward = () => controller.abort(signal?.reason);
-  if (signal?.aborted) forward();
-  else signal?.addEventListener("abort", forward, { once: true });
   const timer = setTimeout(() => controller.abort(reason()), ms);
-  return {
-    signal: controller.signal,
-    done: () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", forward);
-    },
-  };
+  return { signal: controller.signal, done: () => clearTimeout(timer) };
 }
 
 let nodeLookup: Promise<Lookup | undefined> | undefined;

@@ -4,7 +4,6 @@
 // loopback, and one case end to end through the durable runtime with QuickJS.
 import {
   type ApprovalRule,
-  type CallContext,
   CodemodeError,
   createCodemodeRuntime,
   memoryStore,
@@ -12,6 +11,7 @@ import {
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenApiConnectorOptions, openApiConnector } from "../src/index.ts";
+import { contexts, failure } from "./call-helpers.ts";
 import { ADMIN_KEY, API_KEY, hostileApiDocument } from "./hostile-api-document.ts";
 import { type HostileServer, startHostileServer } from "./hostile-server.ts";
 
@@ -26,16 +26,7 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-let seq = 0;
-function context(): CallContext {
-  seq++;
-  return {
-    executionId: "exec_hatch",
-    seq,
-    idempotencyKey: `exec_hatch:${seq}`,
-    signal: new AbortController().signal,
-  };
-}
+const context = contexts("exec_hatch");
 
 function items(options: Partial<OpenApiConnectorOptions> = {}) {
   return openApiConnector({
@@ -53,15 +44,6 @@ function items(options: Partial<OpenApiConnectorOptions> = {}) {
 async function asks(options: Partial<OpenApiConnectorOptions>, input: unknown): Promise<boolean> {
   const rule = (await items(options).methods()).request?.requiresApproval as ApprovalRule;
   return (await rule(input, { executionId: "exec_hatch", seq: 1 })) !== false;
-}
-
-async function failure(promise: Promise<unknown>): Promise<CodemodeError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as CodemodeError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("the escape hatch follows the declared operation's approval", () => {

@@ -3,9 +3,10 @@
 // (also through a name that resolves there), echoes of the credentials in success and error
 // bodies, dot segments that leave the operation's path, and 64 MB bodies. The "other origin" is a
 // second server on another port; `lookup` maps test names to addresses.
-import { type CallContext, CodemodeError } from "@codemode/core";
+import { CodemodeError } from "@codemode/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpError, type OpenApiConnectorOptions, openApiConnector } from "../src/index.ts";
+import { contexts, failure } from "./call-helpers.ts";
 import { ADMIN_KEY, API_KEY, BEARER, hostileApiDocument } from "./hostile-api-document.ts";
 import { type HostileServer, json, startHostileServer } from "./hostile-server.ts";
 
@@ -22,16 +23,7 @@ beforeEach(() => {
   }
 });
 
-let seq = 0;
-function context(): CallContext {
-  seq++;
-  return {
-    executionId: "exec_hostile",
-    seq,
-    idempotencyKey: `exec_hostile:${seq}`,
-    signal: new AbortController().signal,
-  };
-}
+const context = contexts("exec_hostile");
 
 function items(options: Partial<OpenApiConnectorOptions> = {}) {
   return openApiConnector({
@@ -44,15 +36,6 @@ function items(options: Partial<OpenApiConnectorOptions> = {}) {
     ],
     ...options,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
 }
 
 const code = (error: Error) => (CodemodeError.isInstance(error) ? error.code : error.name);
@@ -159,6 +142,20 @@ describe("redirects", () => {
       );
     }
     expect(other.requests).toHaveLength(0);
+  });
+});
+
+describe("the guard's options", () => {
+  it("are checked when the connector is made", () => {
+    const made = (options: Partial<OpenApiConnectorOptions>) => () => items(options);
+    expect(made({ limits: { responseBytes: 0 } })).toThrow("limits.responseBytes is not a limit");
+    expect(made({ limits: { redirects: 1.5 } })).toThrow("limits.redirects is not a limit");
+    expect(made({ limits: { bytes: 1 } as never })).toThrow("limits.bytes is not a limit");
+    expect(made({ internalUrls: ["http://a b"] })).toThrow(
+      "each entry of internalUrls is an origin",
+    );
+    expect(made({ lookup: "8.8.8.8" as never })).toThrow("lookup must be a function");
+    expect(made({ limits: { redirects: 0, responseBytes: undefined } })).not.toThrow();
   });
 });
 
