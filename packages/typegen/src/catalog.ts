@@ -7,6 +7,7 @@ import {
 import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./identifier.ts";
 import { firstSentence } from "./jsdoc.ts";
 import { type JsonSchema, resolvePointer, toJsonSchema } from "./json-schema.ts";
+import { cutAt, METADATA_LIMITS } from "./metadata-limits.ts";
 import {
   MAX_QUERY_LENGTH,
   MAX_QUERY_TERMS,
@@ -203,10 +204,10 @@ class CatalogCore {
           connector: `${connector.name} ${connector.original}`,
           description: method.description ?? "",
           parameters: propertyNames(method.inputSchema, root ?? method.inputSchema).join(" "),
-          keywords: [
-            method.original === method.name ? "" : method.original,
-            ...method.keywords,
-          ].join(" "),
+          keywords: cutAt(
+            [method.original === method.name ? "" : method.original, ...method.keywords].join(" "),
+            METADATA_LIMITS.keywordsLength,
+          ),
         });
       }
     });

@@ -1,6 +1,7 @@
 import { createNameMap, type NameAllocator, toPascalCase } from "./identifier.ts";
 import { firstSentence, formatJsDoc } from "./jsdoc.ts";
 import { type JsonSchema, type JsonSchemaObject, toJsonSchema } from "./json-schema.ts";
+import { boundText, METADATA_LIMITS } from "./metadata-limits.ts";
 import { type TypeDeclaration, TypeWriter } from "./type-writer.ts";
 
 /** A method a connector offers, as the catalog reads it. */
@@ -142,7 +143,7 @@ export class ConnectorDeclarations {
   ) {
     this.name = identifier;
     this.original = definition.name;
-    this.instructions = definition.instructions?.trim() || undefined;
+    this.instructions = bounded(definition.instructions, METADATA_LIMITS.instructionsLength);
     this.scope = toPascalCase(identifier);
     this.writer = new TypeWriter(names, this.scope);
     const map = createNameMap(
@@ -156,7 +157,7 @@ export class ConnectorDeclarations {
         name,
         original: method.name,
         path: `${identifier}.${name}`,
-        description: method.description?.trim() || undefined,
+        description: bounded(method.description, METADATA_LIMITS.descriptionLength),
         requiresApproval: method.requiresApproval === true,
         keywords: method.keywords ?? [],
         inputSchema: toJsonSchema(method.inputSchema, "input"),
@@ -281,6 +282,12 @@ export class ConnectorDeclarations {
   }
 }
 
+/** Text from outside, trimmed and cut at `limit` with a note of how much was left out. */
+function bounded(text: string | undefined, limit: number): string | undefined {
+  if (typeof text !== "string") return undefined;
+  return boundText(text.trim(), limit) || undefined;
+}
+
 /** Each method's input and output declarations, one method to a paragraph. */
 function pairs(declarations: readonly (TypeDeclaration | undefined)[]): string[] {
   const paragraphs: string[] = [];
@@ -301,8 +308,9 @@ const ALIAS_MIN_CHARS = 16;
 function aliasRepeatedBodies(
   declarations: readonly (TypeDeclaration | undefined)[],
 ): (TypeDeclaration | undefined)[] {
-  // bodies by length, compared only with those of the same length (no hashing of long texts)
-  const first = new Map<number, { body: string; name: string }[]>();
+  // the first declaration of each body, by its text: linear in the bodies' length, however many
+  // share one length (comparing them in turn was quadratic in a server's near-identical tools)
+  const first = new Map<string, string>();
   return declarations.map((declaration) => {
     if (!declaration) return declaration;
     const head = `type ${declaration.name} = `;
@@ -310,14 +318,12 @@ function aliasRepeatedBodies(
     if (at < 0) return declaration;
     const body = declaration.text.slice(at + head.length);
     if (body.length < ALIAS_MIN_CHARS) return declaration;
-    const same = first.get(body.length) ?? [];
-    const earlier = same.find((candidate) => candidate.body === body);
+    const earlier = first.get(body);
     if (earlier === undefined) {
-      same.push({ body, name: declaration.name });
-      first.set(body.length, same);
+      first.set(body, declaration.name);
       return declaration;
     }
-    return { ...declaration, text: `${declaration.text.slice(0, at)}${head}${earlier.name};` };
+    return { ...declaration, text: `${declaration.text.slice(0, at)}${head}${earlier};` };
   });
 }
 

@@ -1,3 +1,4 @@
+import { cutAt, METADATA_LIMITS } from "./metadata-limits.ts";
 import { TypegenError } from "./typegen-error.ts";
 
 /** Words that cannot name a sandbox global or a method: JavaScript's reserved and strict-mode words. */
@@ -44,10 +45,21 @@ export const SANDBOX_GLOBALS: ReadonlySet<string> = new Set(
 
 const SEPARATORS = /[^\p{ID_Continue}$]+/gu;
 
+/** FNV-1a over the UTF-16 units of `text`, as 8 hexadecimal digits. */
+function hash(text: string): string {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    value = Math.imul(value ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  }
+  return value.toString(16).padStart(8, "0");
+}
+
 /**
  * Turns a tool or connector name into a valid JavaScript identifier that keeps its word boundaries:
  * `issues/create` → `issues_create`, `get-commit` → `get_commit`, `2fa` → `_2fa`, `delete` → `delete_`.
- * Letters of any script are kept; every run of other characters becomes one `_`.
+ * Letters of any script are kept; every run of other characters becomes one `_`. An identifier longer
+ * than `METADATA_LIMITS.nameLength` is cut to it, ending with `_` and a hash of the whole name, so
+ * two long names that share their start stay apart.
  */
 export function toIdentifier(name: string): string {
   let identifier = name.split(SEPARATORS).filter(Boolean).join("_");
@@ -55,6 +67,8 @@ export function toIdentifier(name: string): string {
   if (!/^[\p{ID_Start}$_]/u.test(identifier)) identifier = `_${identifier}`;
   if (RESERVED_WORDS.has(identifier) || PROTOTYPE_NAMES.has(identifier))
     identifier = `${identifier}_`;
+  const limit = METADATA_LIMITS.nameLength;
+  if (identifier.length > limit) identifier = `${cutAt(identifier, limit - 9)}_${hash(name)}`;
   return identifier;
 }
 
@@ -122,17 +136,23 @@ export class NameAllocator {
   private readonly used = new Map<string, string | undefined>(
     TYPE_SCOPE_NAMES.map((name) => [name, undefined]),
   );
+  /** the next suffix to try for each base name that has needed one */
+  private readonly suffixes = new Map<string, number>();
 
   /**
    * Claims `preferred`. When another scope (another connector, or a global) has it, the scope's own
    * name comes first (`CatalogItem` beside the tracker's `Item`); then `preferred2`, `preferred3`, ….
    */
   allocate(preferred: string, scope?: string): string {
-    let base = preferred;
-    if (scope && this.used.has(base) && this.used.get(base) !== scope)
-      base = `${scope}${preferred}`;
+    // a type name comes from a title or a definition's key: no longer than a method's name
+    const wanted = cutAt(preferred, METADATA_LIMITS.nameLength);
+    let base = wanted;
+    if (scope && this.used.has(base) && this.used.get(base) !== scope) base = `${scope}${wanted}`;
     let name = base;
-    for (let suffix = 2; this.used.has(name); suffix++) name = `${base}${suffix}`;
+    // each base remembers the suffix it reached, so many types wanting one name cost linear time
+    let suffix = this.suffixes.get(base) ?? 2;
+    while (this.used.has(name)) name = `${base}${suffix++}`;
+    if (name !== base) this.suffixes.set(base, suffix);
     this.used.set(name, scope);
     return name;
   }

@@ -31,6 +31,7 @@ export {
   type SchemaSide,
   toJsonSchema,
 } from "./json-schema.ts";
+export { METADATA_LIMITS } from "./metadata-limits.ts";
 export { normalizeCode } from "./normalize-code.ts";
 export {
   DEFAULT_SEARCH_WEIGHTS,

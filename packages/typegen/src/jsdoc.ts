@@ -1,4 +1,5 @@
 import type { JsonSchema } from "./json-schema.ts";
+import { boundText, METADATA_LIMITS } from "./metadata-limits.ts";
 
 const MAX_EXAMPLE_LENGTH = 120;
 
@@ -26,18 +27,20 @@ const NEEDS_CLEANING = /[<&[\t\n]| {2}/;
 
 /**
  * Documentation text as a model should read it: HTML tags dropped (Stripe writes HTML), Markdown
- * links reduced to their text, entities decoded, runs of spaces collapsed, blank lines kept.
+ * links reduced to their text, entities decoded, runs of spaces collapsed, blank lines kept. Linear
+ * in the text: a tag or a link's text ends at the next `<` or `[` at the latest, so an unclosed one
+ * is not scanned again from every later start.
  */
 export function cleanText(text: string): string {
   // most descriptions are one plain line: nothing below would change them
   if (!NEEDS_CLEANING.test(text)) return text.trim();
   return text
-    .replace(/<\/?(?:p|br|ul|ol|li|div|h\d|table|tr|pre|blockquote)\b[^>]*>/gi, "\n")
+    .replace(/<\/?(?:p|br|ul|ol|li|div|h\d|table|tr|pre|blockquote)\b[^<>]*>/gi, "\n")
     .replace(
-      /<\/?(?:a|code|em|strong|b|i|span|sup|sub|td|th|tbody|thead|small|u|s|kbd|var)\b[^>]*>/gi,
+      /<\/?(?:a|code|em|strong|b|i|span|sup|sub|td|th|tbody|thead|small|u|s|kbd|var)\b[^<>]*>/gi,
       "",
     )
-    .replace(/\[([^\]]+)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1")
+    .replace(/\[([^[\]]+)\]\((?:[^()\s]|\([^()\s]*\))+\)/g, "$1")
     .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] ?? "")
     .replace(/[ \t]+/g, " ")
     .replace(/ ?\n ?/g, "\n")
@@ -80,23 +83,28 @@ export function firstSentence(
   return sentence.length <= maxLength ? sentence : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
 }
 
-/** The JSDoc lines a schema's annotations and constraints become; `summary` keeps the first sentence. */
+/**
+ * The JSDoc lines a schema's annotations and constraints become; `summary` keeps the first sentence.
+ * A description is cut at `METADATA_LIMITS.descriptionLength` and a constraint's value at `tagLength`.
+ */
 export function schemaDocLines(
   schema: JsonSchema | undefined,
   options: { summary?: boolean } = {},
 ): string[] {
   if (typeof schema !== "object" || schema === null) return [];
   const lines: string[] = [];
-  const text = schema.description ?? schema.title;
-  if (typeof text === "string") {
+  const described = schema.description ?? schema.title;
+  if (typeof described === "string") {
+    const text = boundText(described, METADATA_LIMITS.descriptionLength);
     const clean = options.summary ? (firstSentence(text) ?? "") : cleanText(text);
     if (clean) lines.push(...clean.split(/\r?\n/));
   }
   const tag = (name: string, value: unknown) => {
     if (value === undefined || value === null || value === false) return;
     if (value === true) lines.push(`@${name}`);
-    else if (typeof value === "number" || typeof value === "string")
-      lines.push(`@${name} ${value}`);
+    else if (typeof value === "number") lines.push(`@${name} ${value}`);
+    else if (typeof value === "string")
+      lines.push(`@${name} ${boundText(value, METADATA_LIMITS.tagLength)}`);
   };
   // a flag left out is read as off: `@default false` would say nothing more
   if (schema.default !== undefined && schema.default !== false)
@@ -124,10 +132,19 @@ export function schemaDocLines(
   return lines;
 }
 
-/** Renders JSDoc lines as a comment at `indent`, `*​/` escaped so it cannot end the comment early. */
+/** Any character TypeScript reads as the end of a line, which would end a `//` comment or a string. */
+const LINE_BREAKS = /[\r\n\u2028\u2029]+/g;
+
+/**
+ * Renders JSDoc lines as a comment at `indent`: `*​/` escaped so it cannot end the comment early, and
+ * a line break inside a line (`\r`, U+2028, U+2029, which TypeScript reads as ending a line) made a
+ * space, so each line stays one line wherever a later step moves it.
+ */
 export function formatJsDoc(lines: readonly string[], indent = ""): string {
   if (lines.length === 0) return "";
-  const safe = lines.map((line) => line.replace(/\*\//g, "*\\/").trimEnd());
+  const safe = lines.map((line) =>
+    line.replace(LINE_BREAKS, " ").replace(/\*\//g, "*\\/").trimEnd(),
+  );
   if (safe.length === 1) return `${indent}/** ${safe[0]} */\n`;
   return `${indent}/**\n${safe.map((line) => (line ? `${indent} * ${line}` : `${indent} *`)).join("\n")}\n${indent} */\n`;
 }

@@ -1,6 +1,7 @@
 import { NameAllocator, toPascalCase } from "./identifier.ts";
 import { formatJsDoc, schemaDocLines } from "./jsdoc.ts";
 import { type JsonSchemaObject, resolvePointer, toJsonSchema } from "./json-schema.ts";
+import { METADATA_LIMITS } from "./metadata-limits.ts";
 
 /** A rendered type and how tightly it binds: unions need parentheses inside `&` and `[]`. */
 interface Rendered {
@@ -52,7 +53,7 @@ export interface TypeDeclaration {
 
 const UNKNOWN: Rendered = { text: "unknown", binding: "atom" };
 const NEVER: Rendered = { text: "never", binding: "atom" };
-const MAX_DEPTH = 32;
+const MAX_DEPTH = METADATA_LIMITS.depth;
 const INLINE_WIDTH = 80;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** References into these containers name a reusable definition; it becomes a named type. */
@@ -86,37 +87,94 @@ function wrap(rendered: Rendered, needs: "intersection" | "atom"): string {
   return weaker ? `(${rendered.text})` : rendered.text;
 }
 
-function union(parts: Rendered[]): Rendered {
-  const texts: string[] = [];
+/** Each part once, in the order first seen (through a set: linear in the number of parts). */
+function distinct(parts: readonly Rendered[]): Rendered[] {
+  const seen = new Set<string>();
+  const kept: Rendered[] = [];
   for (const part of parts) {
-    if (part.text === "unknown") return UNKNOWN;
-    if (part.text !== "never" && !texts.includes(part.text)) texts.push(part.text);
+    if (seen.has(part.text)) continue;
+    seen.add(part.text);
+    kept.push(part);
   }
-  if (texts.length === 0) return NEVER;
-  if (texts.length === 1) return parts.find((part) => part.text === texts[0]) as Rendered;
-  return { text: texts.join(" | "), binding: "union" };
+  return kept;
 }
 
-function intersection(parts: Rendered[]): Rendered {
-  const kept = parts.filter(
-    (part, index) =>
-      part.text !== "unknown" && parts.findIndex((other) => other.text === part.text) === index,
-  );
+/** ` /* … and 4000 more values *\/` after the members shown, or nothing when all are. */
+function more(count: number, what: string): string {
+  return count > 0 ? ` /* … and ${count} more ${what} */` : "";
+}
+
+/** A union with `left` members left out, said in a comment after the last member shown. */
+function union(parts: Rendered[], left = 0, what = "alternatives"): Rendered {
+  if (parts.some((part) => part.text === "unknown")) return UNKNOWN;
+  const kept = distinct(parts.filter((part) => part.text !== "never"));
+  if (kept.length === 0) return NEVER;
+  if (kept.length === 1 && left === 0) return kept[0] as Rendered;
+  return {
+    text: `${kept.map((part) => part.text).join(" | ")}${more(left, what)}`,
+    binding: "union",
+  };
+}
+
+function intersection(parts: Rendered[], left = 0): Rendered {
+  const kept = distinct(parts.filter((part) => part.text !== "unknown"));
   if (kept.some((part) => part.text === "never")) return NEVER;
   if (kept.length === 0) return UNKNOWN;
-  if (kept.length === 1) return kept[0] as Rendered;
+  if (kept.length === 1 && left === 0) return kept[0] as Rendered;
   return {
-    text: kept.map((part) => wrap(part, "intersection")).join(" & "),
+    text: `${kept.map((part) => wrap(part, "intersection")).join(" & ")}${more(left, "parts")}`,
     binding: "intersection",
   };
+}
+
+/**
+ * JSON text as TypeScript source: U+2028 and U+2029, which JSON leaves as they are, end a line for
+ * TypeScript (a string literal holding one would end there and what follows would be code), so they
+ * are written as escapes.
+ */
+function jsonSource(value: unknown): string | undefined {
+  return JSON.stringify(value)?.replace(/[\u2028\u2029]/g, (character) =>
+    character === "\u2028" ? "\\u2028" : "\\u2029",
+  );
+}
+
+/** What a literal too long to show is written as: its type. */
+function typeOfValue(value: unknown): Rendered {
+  if (value === null) return { text: "null", binding: "atom" };
+  if (typeof value === "string") return { text: "string", binding: "atom" };
+  if (typeof value === "number") return { text: "number", binding: "atom" };
+  if (typeof value === "boolean") return { text: "boolean", binding: "atom" };
+  return UNKNOWN;
 }
 
 function literal(value: unknown): Rendered {
   if (value === null) return { text: "null", binding: "atom" };
   if (typeof value === "number" && !Number.isFinite(value))
     return { text: "number", binding: "atom" };
-  const text = JSON.stringify(value);
-  return text === undefined ? UNKNOWN : { text, binding: "atom" };
+  // a value whose text is far longer than any literal worth reading is shown as its type
+  if (typeof value === "string" && value.length > METADATA_LIMITS.literalLength)
+    return typeOfValue(value);
+  const text = jsonSource(value);
+  if (text === undefined) return UNKNOWN;
+  return text.length > METADATA_LIMITS.literalLength
+    ? typeOfValue(value)
+    : { text, binding: "atom" };
+}
+
+/**
+ * An enumeration's first `METADATA_LIMITS.enumValues` values as literals; the rest are counted in a
+ * comment, with the types they have (`"a" | "b" | string /* … and 49000 more values *\/`), so the
+ * type still admits them. Values past the limit are never serialized.
+ */
+function enumeration(values: readonly unknown[]): Rendered {
+  const limit = METADATA_LIMITS.enumValues;
+  const shown = values.slice(0, limit).map(literal);
+  const rest = new Map<string, Rendered>();
+  for (let index = limit; index < values.length; index++) {
+    const type = typeOfValue(values[index]);
+    rest.set(type.text, type);
+  }
+  return union([...shown, ...rest.values()], Math.max(0, values.length - limit), "values");
 }
 
 /** Keywords whose values are data, not subschemas. */
@@ -135,6 +193,15 @@ const SHARED_ENUM_SIZE = 8;
  * annotations aside); otherwise `undefined`.
  */
 function canonical(schema: JsonSchemaObject): string | undefined {
+  try {
+    return canonicalText(schema);
+  } catch {
+    // nested deeper than the serializer's stack (only a hostile schema is): never shared
+    return undefined;
+  }
+}
+
+function canonicalText(schema: JsonSchemaObject): string | undefined {
   if (Array.isArray(schema.enum) && schema.enum.length >= SHARED_ENUM_SIZE) {
     const nullable = schema.nullable === true || schema["x-nullable"] === true;
     return `enum:${nullable}:${JSON.stringify(schema.enum)}`;
@@ -448,7 +515,7 @@ export class TypeWriter {
       return withNull(intersection([target, this.render(rest, next)]));
     }
     if (schema.const !== undefined) return withNull(literal(schema.const));
-    if (Array.isArray(schema.enum)) return withNull(union(schema.enum.map(literal)));
+    if (Array.isArray(schema.enum)) return withNull(enumeration(schema.enum));
 
     const parts: Rendered[] = [];
     const { allOf, anyOf, oneOf } = schema;
@@ -460,17 +527,26 @@ export class TypeWriter {
         oneOf: undefined,
       };
       if (hasTypeKeywords(rest)) parts.push(this.render(rest, next));
-      // Members that only add constraints (`required`, descriptions) do not change the type.
-      const members = (list: unknown) =>
-        (Array.isArray(list) ? list : [])
-          .filter((member) => !isObject(member) || hasTypeKeywords(member))
-          .map((member) => this.render(member, next));
-      if (Array.isArray(allOf)) parts.push(...members(allOf));
+      // Members that only add constraints (`required`, descriptions) do not change the type; past
+      // `METADATA_LIMITS.schemaMembers` they are counted, not rendered.
+      const members = (list: unknown) => {
+        const typed = (Array.isArray(list) ? list : []).filter(
+          (member) => !isObject(member) || hasTypeKeywords(member),
+        );
+        const shown = typed.slice(0, METADATA_LIMITS.schemaMembers);
+        return {
+          rendered: shown.map((member) => this.render(member, next)),
+          left: typed.length - shown.length,
+        };
+      };
+      const all = members(allOf);
+      parts.push(...all.rendered);
       for (const list of [anyOf, oneOf]) {
         const alternatives = members(list);
-        if (alternatives.length > 0) parts.push(union(alternatives));
+        if (alternatives.rendered.length > 0)
+          parts.push(union(alternatives.rendered, alternatives.left));
       }
-      return withNull(intersection(parts));
+      return withNull(intersection(parts, all.left));
     }
 
     const types = Array.isArray(schema.type)
@@ -523,11 +599,15 @@ export class TypeWriter {
     if (tuple) {
       const rest = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
       const minimum = typeof schema.minItems === "number" ? schema.minItems : tuple.length;
-      const elements = tuple.map((item, index) => {
+      const shown = tuple.slice(0, METADATA_LIMITS.schemaMembers);
+      const elements = shown.map((item, index) => {
         const rendered = this.render(item, next);
         return index >= minimum ? `${wrap(rendered, "atom")}?` : rendered.text;
       });
-      if (rest !== undefined && rest !== false && !Array.isArray(rest)) {
+      if (shown.length < tuple.length) {
+        // the elements past the limit, and any after them, are left open
+        elements.push(`...unknown[]${more(tuple.length - shown.length, "elements")}`);
+      } else if (rest !== undefined && rest !== false && !Array.isArray(rest)) {
         elements.push(`...${wrap(this.render(rest, next), "atom")}[]`);
       }
       return { text: `[${elements.join(", ")}]`, binding: "atom" };
@@ -537,7 +617,10 @@ export class TypeWriter {
   }
 
   private renderObject(schema: JsonSchemaObject, context: Context): Rendered {
-    const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
+    const all = isObject(schema.properties) ? Object.entries(schema.properties) : [];
+    // past the limit, properties are counted on a line of their own and the object is left open
+    const properties = all.slice(0, METADATA_LIMITS.properties);
+    const left = all.length - properties.length;
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     const inner = `${context.indent} `;
     const lines: string[] = [];
@@ -560,8 +643,12 @@ export class TypeWriter {
         inner,
       );
       if (doc) documented = true;
-      const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);
+      const name = IDENTIFIER.test(key) ? key : jsonSource(key);
       lines.push(`${doc}${inner}${name}${optional ? "?" : ""}: ${rendered.text};`);
+    }
+    if (left > 0) {
+      documented = true;
+      lines.push(`${inner}// … and ${left} more properties`, `${inner}[key: string]: unknown;`);
     }
 
     const indexTypes: Rendered[] = [];
