@@ -87,6 +87,9 @@ const handlesOf = (pending: readonly PendingAction[]): DecisionHandle[] => {
   return [...runs].map(([executionId, actions]) => decisionHandleOf(actions, executionId));
 };
 
+/** The most runs a session remembers as its own (the newest); an older one it no longer decides. */
+export const MAX_SESSION_RUNS = 10_000;
+
 /** what a session is told of a run it did not start: the same as of a run that does not exist */
 const notThisSessions = (executionId: string) =>
   `This session started no run "${executionId}": it lists and decides only the runs it started.`;
@@ -182,6 +185,8 @@ export function registerCodemodeTools(
     async ({ code }, extra) => {
       let output = await runtime.execute({ code });
       started.add(output.executionId);
+      // the newest runs only: a session that runs code without end holds a bounded set
+      if (started.size > MAX_SESSION_RUNS) started.delete(started.values().next().value as string);
       if (output.status === "paused" && approvals === "elicitation" && canElicit(server.server)) {
         output = await settleByElicitation(
           {
