@@ -45,6 +45,25 @@ function resolved(schema: unknown): MethodSchema | undefined {
   return (typeof schema === "function" ? (schema as () => unknown)() : schema) as MethodSchema;
 }
 
+/**
+ * A tool's `needsApproval` as the runtime's `requiresApproval`, read the way the AI SDK reads it: a
+ * function is called with the call's input and its answer, awaited, asks when it is truthy; any other
+ * truthy value (`true`, `1`, `"yes"`, an object) asks for every call; a falsy one never does. Only
+ * `=== true` used to ask, so a tool the AI SDK would gate ran unapproved here.
+ */
+function approvalOf(
+  needsApproval: unknown,
+  messages: ModelMessage[],
+  context: unknown,
+): FunctionMethod["requiresApproval"] {
+  if (typeof needsApproval === "function") {
+    const decide = needsApproval as (input: unknown, options: ExecuteOptions) => unknown;
+    return async (input, call) =>
+      Boolean(await decide(input, toolOptions(call, messages, context)));
+  }
+  return needsApproval ? true : undefined;
+}
+
 /** A streaming `execute` yields its results; the last one is the call's result. */
 async function settle(output: unknown): Promise<unknown> {
   if (
@@ -61,9 +80,9 @@ async function settle(output: unknown): Promise<unknown> {
 
 /**
  * An AI SDK `ToolSet` as a Code Mode namespace: each tool becomes a method whose input is checked
- * against its schema (Zod, `jsonSchema()`, Standard Schema) before `execute`. `needsApproval: true`
+ * against its schema (Zod, `jsonSchema()`, Standard Schema) before `execute`. A truthy `needsApproval`
  * gates every call; a `needsApproval` function runs on the host with each call's input, so only the
- * calls it selects pause. A tool without `execute` is deferred: its result comes through
+ * calls it answers truthy for pause (as the AI SDK reads it). A tool without `execute` is deferred: its result comes through
  * `runtime.resolve`. `execute` gets the AI SDK's options: a `toolCallId` made from the execution id
  * and the call's number, the pass's abort signal, and the `messages` and `context` given here.
  */
@@ -91,22 +110,12 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
           })
         : tool.description;
     const execute = tool.execute;
-    const needsApproval = tool.needsApproval;
+    const requiresApproval = approvalOf(tool.needsApproval, messages, options.context);
     methods[name] = {
       ...(typeof description === "string" && description ? { description } : {}),
       inputSchema,
       ...(outputSchema !== undefined ? { outputSchema } : {}),
-      ...(needsApproval === true
-        ? { requiresApproval: true }
-        : typeof needsApproval === "function"
-          ? {
-              requiresApproval: async (
-                input: unknown,
-                call: { executionId: string; seq: number },
-              ) =>
-                (await needsApproval(input, toolOptions(call, messages, options.context))) === true,
-            }
-          : {}),
+      ...(requiresApproval !== undefined ? { requiresApproval } : {}),
       ...(typeof execute === "function"
         ? {
             execute: async (input: unknown, call: CallContext) => {
