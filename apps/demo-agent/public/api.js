@@ -7,7 +7,8 @@ function withAgent(path) {
 }
 
 /**
- * Calls the API; resolves with the JSON answer, rejects with the API's error message. A change
+ * Calls the API; resolves with the JSON answer, rejects with the API's error message (and the
+ * answer as `error.answer`). A change
  * (any method but GET) is sent as JSON, a body or not: the agent refuses any other content type.
  */
 export async function api(path, { method = "GET", body } = {}) {
@@ -17,7 +18,12 @@ export async function api(path, { method = "GET", body } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const value = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(value?.error ?? `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(value?.error ?? `${response.status} ${response.statusText}`);
+    // the whole answer, for a caller that reads more than the message (a stale decision)
+    error.answer = value;
+    throw error;
+  }
   return value;
 }
 

@@ -38,6 +38,11 @@ function effectView(effect) {
   );
 }
 
+/** The label of the button that approves `count` calls; the card and the queue say the same. */
+export const approveLabel = (count) => (count > 1 ? `Approve all ${count} calls` : "Approve");
+/** The label of the button that rejects them: a rejection ends the run without any of them. */
+export const rejectLabel = (count) => (count > 1 ? `Reject all ${count}` : "Reject");
+
 function pendingView(call) {
   return h(
     "li",
@@ -52,6 +57,11 @@ function pendingView(call) {
     jsonView(call.args, { openDepth: 3, className: "approval-args" }),
     effectView(call.effect),
   );
+}
+
+/** Each waiting call with its exact input and what it would change. */
+export function pendingCallsView(pending) {
+  return h("ul", { class: "pending-calls" }, (pending ?? []).map(pendingView));
 }
 
 function doneView(done) {
@@ -80,6 +90,18 @@ function doneView(done) {
   );
 }
 
+/** The calls a run made before it paused, folded, and its program, folded: what a card shows below its calls. */
+export function runContextView(run) {
+  return [
+    disclosure(
+      `Calls made before it paused (${run.done?.length ?? 0})`,
+      { className: "card-done" },
+      doneView(run.done),
+    ),
+    disclosure("The program", { className: "card-program" }, block(run.code, "code")),
+  ];
+}
+
 /** What the answer was: "Approved in the chat at 10:42:13 — reason". */
 function answerView(answer) {
   return h(
@@ -91,6 +113,13 @@ function answerView(answer) {
     ")",
     answer.reason
       ? h("div", { class: "card-reason" }, "Reason: ", h("q", {}, answer.reason))
+      : null,
+    answer.stale
+      ? h(
+          "div",
+          { class: "card-stale" },
+          "Already decided: these calls no longer waited as shown, so nothing ran for this answer.",
+        )
       : null,
   );
 }
@@ -108,8 +137,9 @@ export function reasonField(text, className, placeholder) {
 }
 
 /**
- * The card for an ApprovalCard; `send(approved, reason)` answers it over the chat. Returns the
- * element and `answered(answer)` for the agent's `approval-answered`.
+ * The card for an ApprovalCard; `send(approved, reason)` answers it over the chat (with the card's
+ * handle). Returns the element, `answered(answer)` for the agent's `approval-answered` and
+ * `stale(message)` for its `approval-stale`.
  */
 export function approvalCardView(card, send) {
   const count = card.pending?.length ?? 0;
@@ -118,16 +148,8 @@ export function approvalCardView(card, send) {
     "card-reason-input",
     "why (kept with the decision; the model reads it)",
   );
-  const approve = h(
-    "button",
-    { type: "button", class: "card-approve" },
-    count > 1 ? `Approve all ${count} calls` : "Approve",
-  );
-  const reject = h(
-    "button",
-    { type: "button", class: "card-reject danger" },
-    count > 1 ? `Reject all ${count}` : "Reject",
-  );
+  const approve = h("button", { type: "button", class: "card-approve" }, approveLabel(count));
+  const reject = h("button", { type: "button", class: "card-reject danger" }, rejectLabel(count));
   const problem = h("div", { class: "card-problem error-text", hidden: true });
   const actions = h(
     "div",
@@ -164,13 +186,8 @@ export function approvalCardView(card, send) {
     card.request
       ? h("div", { class: "card-request" }, "Because you asked: ", h("q", {}, card.request))
       : null,
-    h("ul", { class: "pending-calls" }, (card.pending ?? []).map(pendingView)),
-    disclosure(
-      `Calls made before it paused (${card.done?.length ?? 0})`,
-      { className: "card-done" },
-      doneView(card.done),
-    ),
-    disclosure("The program", { className: "card-program" }, block(card.code, "code")),
+    pendingCallsView(card.pending),
+    runContextView(card),
     actions,
   );
 
@@ -202,6 +219,14 @@ export function approvalCardView(card, send) {
     slot.replaceWith(view);
     slot = view;
   };
+  /** the agent took no answer: the card was answered before, or no longer shows what waits */
+  const stale = (message) => {
+    element.dataset.stale = "true";
+    if (problem.isConnected) {
+      problem.hidden = false;
+      problem.textContent = message;
+    } else element.append(h("div", { class: "card-problem error-text" }, message));
+  };
   if (card.answer) answered(card.answer);
-  return { element, answered };
+  return { element, answered, stale };
 }

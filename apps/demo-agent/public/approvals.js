@@ -1,28 +1,24 @@
-// The queue of everything waiting for a person, across runs: each run's waiting calls with their
-// input, a link to the run, Approve (all N) or Reject with a reason. A run that belongs to a chat
-// card is answered there too: the agent answers the card and the chat goes on.
+// The queue of everything waiting for a person, across runs: each run as its card in the chat shows
+// it (each waiting call's input and effect, the calls made before it paused, the program), a link to
+// the run, and Approve (all N) or Reject (all N) with a reason. A decision carries the handle of the
+// calls shown, so it decides those or nothing ("already decided"). A run that belongs to a chat card
+// is answered there too: the agent answers the card and the chat goes on.
 import { api } from "./api.js";
-import { reasonField } from "./approval-card.js";
+import {
+  approveLabel,
+  pendingCallsView,
+  reasonField,
+  rejectLabel,
+  runContextView,
+} from "./approval-card.js";
 import { fill, h, status } from "./dom.js";
-import { callName, callNumber, errorText } from "./format.js";
-import { jsonView } from "./json-view.js";
+import { errorText } from "./format.js";
 import { runLink } from "./selection.js";
 
 const list = document.getElementById("approvals");
 const output = document.getElementById("approval-output");
 const count = document.getElementById("approvals-count");
 const panel = document.getElementById("approvals-panel");
-
-/** Pending actions grouped by their run, in the order the API lists them. */
-function byRun(pending) {
-  const runs = new Map();
-  for (const action of pending) {
-    const calls = runs.get(action.executionId) ?? [];
-    calls.push(action);
-    runs.set(action.executionId, calls);
-  }
-  return [...runs.entries()];
-}
 
 /** What a queue decision did: `{ status, executionId, via }` from the API. */
 function decisionView(path, decided) {
@@ -42,40 +38,60 @@ function decisionView(path, decided) {
   );
 }
 
+/** An answer the agent refused because the calls shown no longer wait as shown. */
+function staleView(decided) {
+  return h(
+    "p",
+    { class: "queue-decision stale", "data-stale": "true", "data-status": decided.status },
+    decided.error,
+    " ",
+    runLink(decided.executionId),
+  );
+}
+
+/** Posts a decision; the API answers 409 with `{ stale: true }` for an answer already decided. */
+async function decide(path, body) {
+  try {
+    return decisionView(path, await api(path, { method: "POST", body }));
+  } catch (error) {
+    if (error.answer?.stale) return staleView(error.answer);
+    throw error;
+  }
+}
+
 export function createApprovals({ refreshAll }) {
   const act = async (path, body) => {
     output.hidden = false;
     try {
-      output.replaceChildren(decisionView(path, await api(path, { method: "POST", body })));
+      output.replaceChildren(await decide(path, body));
     } catch (error) {
       output.replaceChildren(h("pre", { class: "block error-text" }, errorText(error)));
     }
     await refreshAll();
   };
 
-  const group = ([executionId, calls]) => {
+  const runView = (run) => {
+    const { executionId, pending, handle } = run;
     const reason = reasonField("Reason", "queue-reason", "why (optional)");
-    const many = calls.length > 1;
+    const many = pending.length > 1;
+    // the handle of the calls shown: a run that moved on since is not decided blind
+    const answer = (path) => {
+      const why = reason.value();
+      return act(path, { executionId, handle, ...(why ? { reason: why } : {}) });
+    };
     return h(
       "div",
-      { class: "approval", "data-execution": executionId, "data-seq": calls[0].seq },
+      { class: "approval", "data-execution": executionId, "data-seq": pending[0]?.seq },
       h(
         "div",
         { class: "approval-head" },
-        many ? `${calls.length} calls of run ` : "Run ",
+        many ? `${pending.length} calls of run ` : "Run ",
         h("code", {}, executionId),
         " ",
         runLink(executionId),
       ),
-      calls.map((call) =>
-        h(
-          "div",
-          { class: "queue-call", "data-seq": call.seq },
-          h("strong", { class: "approval-call" }, callName(call)),
-          h("span", { class: "empty" }, ` · ${callNumber(call.seq)} of the run`),
-          jsonView(call.args, { openDepth: 2, className: "approval-args" }),
-        ),
-      ),
+      pendingCallsView(pending),
+      runContextView(run),
       h(
         "div",
         { class: "row" },
@@ -83,47 +99,24 @@ export function createApprovals({ refreshAll }) {
         reason.input,
         h(
           "button",
-          {
-            type: "button",
-            class: "approve",
-            // the calls shown: a run that moved on since is not approved blind
-            onclick: () => {
-              const why = reason.value();
-              return act("approve", {
-                executionId,
-                seqs: calls.map((call) => call.seq),
-                ...(why ? { reason: why } : {}),
-              });
-            },
-          },
-          many ? `Approve all ${calls.length} calls` : "Approve",
+          { type: "button", class: "approve", onclick: () => answer("approve") },
+          approveLabel(pending.length),
         ),
         h(
           "button",
-          {
-            type: "button",
-            class: "reject danger",
-            onclick: () => {
-              const why = reason.value();
-              return act("reject", {
-                executionId,
-                seq: calls[0].seq,
-                ...(why ? { reason: why } : {}),
-              });
-            },
-          },
-          "Reject",
+          { type: "button", class: "reject danger", onclick: () => answer("reject") },
+          rejectLabel(pending.length),
         ),
       ),
     );
   };
 
   return async function refreshApprovals() {
-    const pending = await api("pending");
-    const runs = byRun(pending);
-    count.textContent = String(pending.length);
-    count.className = `badge ${pending.length ? "attention" : "muted"}`;
-    if (pending.length > 0) panel.open = true;
+    const runs = await api("queue");
+    const waiting = runs.reduce((sum, run) => sum + run.pending.length, 0);
+    count.textContent = String(waiting);
+    count.className = `badge ${waiting ? "attention" : "muted"}`;
+    if (waiting > 0) panel.open = true;
     if (runs.length === 0) {
       fill(list, h("p", { class: "empty" }, "Nothing waits for approval."));
       return;
@@ -135,7 +128,7 @@ export function createApprovals({ refreshAll }) {
         item.querySelector(".queue-reason")?.value ?? "",
       ]),
     );
-    fill(list, runs.map(group));
+    fill(list, runs.map(runView));
     for (const item of list.querySelectorAll(".approval")) {
       const value = typed.get(item.dataset.execution);
       const field = item.querySelector(".queue-reason");

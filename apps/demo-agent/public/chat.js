@@ -1,5 +1,6 @@
 // The chat panel: a WebSocket to the agent (reconnecting), the transcript it draws, the first
-// screen's suggestions, and Clear (after an in-page confirm).
+// screen's suggestions, and Clear (after an in-page confirm). Send waits while a turn streams and
+// while an approval card waits for its answer.
 import { chatUrl } from "./api.js";
 import { confirmDialog } from "./confirm-dialog.js";
 import { h } from "./dom.js";
@@ -18,9 +19,21 @@ const send = document.getElementById("chat-send");
 const connection = document.getElementById("connection");
 const modelBadge = document.getElementById("model");
 
+const waits = document.getElementById("chat-waits");
+
+/** Whether a turn streams now, and whether a card waits for its answer: either holds Send. */
+const held = { busy: false, card: false };
+
+function hold(change) {
+  Object.assign(held, change);
+  send.disabled = held.busy || held.card;
+  log.dataset.busy = held.busy ? "true" : "false";
+  waits.hidden = !held.card;
+  form.dataset.waits = held.card ? "true" : "false";
+}
+
 function busy(value) {
-  send.disabled = value;
-  log.dataset.busy = value ? "true" : "false";
+  hold({ busy: value });
 }
 
 function online(value) {
@@ -39,10 +52,19 @@ export function startChat({ onChanged }) {
   };
   const transcript = createTranscript({
     log,
-    answer: (approvalId, approved, reason) =>
-      post({ type: "approval", approvalId, approved, ...(reason ? { reason } : {}) }),
+    answer: (card, approved, reason) =>
+      post({
+        type: "approval",
+        approvalId: card.approvalId,
+        approved,
+        ...(reason ? { reason } : {}),
+        // what the card showed: the agent decides these calls or nothing
+        ...(card.handle ? { handle: card.handle } : {}),
+      }),
     onChange: () => {
       welcome.hidden = !transcript.isEmpty();
+      // the agent takes no new message while a card waits: the person answers it first
+      hold({ card: transcript.waitsForCard() });
     },
   });
   const chat = (text) => {

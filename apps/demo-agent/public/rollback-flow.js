@@ -16,16 +16,30 @@ const groups = [
   ],
 ];
 
+/** A paused run rolled back ends: the calls it waits for are withdrawn and never run. */
+function pausedNote(preview) {
+  if (preview.status !== "paused") return null;
+  return h(
+    "p",
+    { class: "preview-paused" },
+    "It waits for a person: rolling back ends it, and the calls it waits for are withdrawn (they never run).",
+  );
+}
+
 function previewView(preview) {
   const calls = preview.calls ?? [];
   if (calls.length === 0) {
-    return h(
-      "p",
-      { class: "empty" },
-      "No call of this run reached a connector: rolling back changes nothing outside the run, it only marks the run rolled back.",
-    );
+    return [
+      h(
+        "p",
+        { class: "empty" },
+        "No call of this run reached a connector: rolling back changes nothing outside the run, it only marks the run rolled back.",
+      ),
+      pausedNote(preview),
+    ];
   }
   return [
+    pausedNote(preview),
     h(
       "p",
       {},

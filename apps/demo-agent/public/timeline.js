@@ -73,27 +73,36 @@ function itemRow(item, start, end, pick) {
   });
 }
 
-function waitingRow(waiting, start, end, pick) {
+/**
+ * A call the pass stopped at. One whose journal entry is `withdrawn` never ran: its run ended while
+ * it waited (a rejection, a rollback, expiry), which is not a call that ran and was reverted.
+ */
+function waitingRow(waiting, start, end, pick, state) {
+  const withdrawn = state === "withdrawn";
   return row({
-    className: "waiting",
+    className: `waiting${withdrawn ? " withdrawn" : ""}`,
     seq: waiting.seq,
     label: [
       h("span", { class: "tl-seq" }, callNumber(waiting.seq)),
       " ",
       h("code", {}, callName(waiting)),
     ],
-    tags: ["waits"],
+    tags: withdrawn ? ["withdrawn"] : ["waits"],
     mark: h("span", {
       class: "tl-mark wait-mark",
       style: `left:${position(waiting.at, start, end).toFixed(2)}%`,
     }),
-    note: waiting.for === "approval" ? "for approval" : "for a result",
+    note: withdrawn
+      ? "never ran: the run ended without it"
+      : waiting.for === "approval"
+        ? "for approval"
+        : "for a result",
     pick,
-    data: { "data-kind": "waiting" },
+    data: { "data-kind": "waiting", "data-state": state },
   });
 }
 
-function passView(pass, pick) {
+function passView(pass, pick, stateOf) {
   const end = passEnd(pass);
   const replayed = pass.items.filter((item) => item.live === false).length;
   const live = pass.items.filter((item) => item.kind === "call" && item.live !== false).length;
@@ -125,7 +134,7 @@ function passView(pass, pick) {
       h("span", {}),
     ),
     pass.items.map((item) => itemRow(item, pass.start, end, pick)),
-    pass.waiting.map((waiting) => waitingRow(waiting, pass.start, end, pick)),
+    pass.waiting.map((waiting) => waitingRow(waiting, pass.start, end, pick, stateOf(waiting.seq))),
     pass.items.length === 0 && pass.waiting.length === 0
       ? h("div", { class: "empty" }, "No calls in this pass.")
       : null,
@@ -249,11 +258,13 @@ function nowView(segments, execution) {
 export function timelineView({ execution, events }, pick) {
   const segments = timelineSegments(events);
   if (segments.length === 0) return h("div", { class: "timeline" }, fallbackView(execution));
+  const states = new Map((execution.calls ?? []).map((call) => [call.seq, call.state]));
+  const stateOf = (seq) => states.get(seq);
   return h(
     "div",
     { class: "timeline" },
     segments.map((segment) => {
-      if (segment.kind === "pass") return passView(segment, pick);
+      if (segment.kind === "pass") return passView(segment, pick, stateOf);
       if (segment.kind === "wait") return waitView(segment);
       if (segment.kind === "rollback") return rollbackView(segment, pick);
       return h(

@@ -20,8 +20,9 @@ function storedOutput(output) {
 }
 
 /**
- * The transcript in `log`; `answer(approvalId, approved, reason)` sends a card's answer and
- * returns whether it could. `onChange` hears that the transcript was drawn anew or grew.
+ * The transcript in `log`; `answer(card, approved, reason)` sends a card's answer (with the handle
+ * the card showed) and returns whether it could. `onChange` hears that the transcript was drawn
+ * anew, grew, or a card was answered.
  */
 export function createTranscript({ log, answer, onChange = () => {} }) {
   /** the assistant bubble that text deltas go to, until a tool call or the end of the turn */
@@ -94,9 +95,7 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
       if (value.answer) answered(value.approvalId, value.answer);
       return;
     }
-    const view = approvalCardView(value, (approved, reason) =>
-      answer(value.approvalId, approved, reason),
-    );
+    const view = approvalCardView(value, (approved, reason) => answer(value, approved, reason));
     cards.set(value.approvalId, view);
     // the view that paused: the tool call, or (a loop of gated calls) the run's newest continuation
     const paused = continued.get(value.toolCallId) ?? tools.get(value.toolCallId);
@@ -111,6 +110,7 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
     if (stored && !stored.answer) stored.answer = value;
     cards.get(approvalId)?.answered(value);
     if (stored) settleAnswered(stored.toolCallId, value);
+    onChange();
   }
 
   const storedMessage = (stored) => {
@@ -149,6 +149,8 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
 
   return {
     isEmpty: () => log.childElementCount === 0,
+    /** whether a card of the conversation waits for its answer (the agent takes no message then) */
+    waitsForCard: () => [...approvals.values()].some((value) => !value.answer),
     /** draws the stored conversation and its cards (cards the history does not place go last) */
     show(history = [], cardList = []) {
       log.replaceChildren();
@@ -190,6 +192,9 @@ export function createTranscript({ log, answer, onChange = () => {} }) {
           return true;
         case "approval-answered":
           answered(event.approvalId, event.answer);
+          return true;
+        case "approval-stale":
+          cards.get(event.approvalId)?.stale(event.message);
           return true;
         case "note":
           message("note", event.text);

@@ -13,7 +13,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startWranglerDev } from "@codemode/demo-kit/testing";
 
-type Event = { type: string; output?: { status?: string; executionId?: string; result?: unknown } };
+type Event = {
+  type: string;
+  output?: { status?: string; executionId?: string; result?: unknown };
+  /** an approval request's card */
+  card?: { executionId?: string };
+};
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const [count, mode] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -60,18 +65,26 @@ async function chat(text: string): Promise<Event> {
   socket.send(JSON.stringify({ type: "chat", text }));
   const start = Date.now();
   while (Date.now() - start < 20_000) {
-    const found = events.find((e) => ["tool-result", "tool-error", "error"].includes(e.type));
+    const found = events.find((e) =>
+      ["tool-result", "tool-error", "error", "approval-request"].includes(e.type),
+    );
     if (found && events.some((e) => e.type === "done")) return found;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no answer to "${text}" within 20 s`);
 }
 
+/** Approves what the queue shows for the run, with the handle it gives, as the page does. */
 async function approve(executionId: string): Promise<{ status?: string }> {
+  const queue = (await (await fetch(`${server.url}/api/queue`)).json()) as Array<{
+    executionId: string;
+    handle: unknown;
+  }>;
+  const handle = queue.find((run) => run.executionId === executionId)?.handle;
   const response = await fetch(`${server.url}/api/approve`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({ executionId }),
+    body: JSON.stringify({ executionId, handle }),
   });
   return (await response.json()) as { status?: string };
 }
@@ -83,11 +96,13 @@ try {
     const id = (added.output?.result as { id?: number } | undefined)?.id;
     if (!id) throw new Error(`the note was not added: ${JSON.stringify(added).slice(0, 200)}`);
     if (addOnly) continue;
+    // the run pauses: the chat asks with a card
     const deleting = await chat(`delete note ${id}`);
-    if (deleting.output?.status !== "paused" || !deleting.output.executionId) {
+    const executionId = deleting.card?.executionId;
+    if (deleting.type !== "approval-request" || !executionId) {
       throw new Error(`the deletion did not pause: ${JSON.stringify(deleting).slice(0, 200)}`);
     }
-    const approved = await approve(deleting.output.executionId);
+    const approved = await approve(executionId);
     if (approved.status !== "completed") throw new Error(`approval: ${JSON.stringify(approved)}`);
   }
 } catch (error) {

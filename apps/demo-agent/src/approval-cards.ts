@@ -1,9 +1,9 @@
 import type { CodemodeRuntime } from "codemode";
-import { callEffect } from "./call-effects.ts";
-import type { ApprovalAnswer, ApprovalCard, CardCall } from "./chat-event.ts";
+import type { ApprovalAnswer, ApprovalCard } from "./chat-event.ts";
 import type { DemoStores } from "./demo-stores.ts";
 import type { ApprovalRequested } from "./run-chat-turn.ts";
 import type { SqlLike } from "./sql-like.ts";
+import { waitingRun } from "./waiting-run.ts";
 
 /** Cards kept (the newest); the conversation the page shows is shorter than this. */
 export const MAX_CARDS = 100;
@@ -76,8 +76,9 @@ export class ApprovalCards {
 }
 
 /**
- * The card of an approval request: the run and what it waits for (from the runtime), the calls it
- * made before pausing (from the journal), and what each waiting call would change.
+ * The card of an approval request: the run and what it waits for as the runtime showed it to the
+ * chat (its descriptor, with the decision's handle), the calls it made before pausing (from the
+ * journal), and what each waiting call would change. None when those calls no longer wait as shown.
  */
 export async function buildApprovalCard(
   runtime: CodemodeRuntime,
@@ -88,27 +89,20 @@ export async function buildApprovalCard(
 ): Promise<ApprovalCard | undefined> {
   const descriptor = await runtime.approvalDescriptor(requested.toolCallId, requested.code);
   if (!descriptor) return undefined;
-  const execution = await runtime.execution(descriptor.executionId);
-  const waiting = new Set(descriptor.pending.map((call) => call.seq));
-  const done: CardCall[] = (execution?.calls ?? [])
-    .filter((call) => !waiting.has(call.seq))
-    .map(({ seq, connector, method, args, result, state }) => ({
-      seq,
-      connector,
-      method,
-      ...(args === undefined ? {} : { args }),
-      ...(result === undefined ? {} : { result }),
-      state,
-    }));
+  const { done, pending, handle } = await waitingRun(
+    runtime,
+    stores,
+    descriptor.executionId,
+    descriptor.pending,
+    descriptor.handle,
+  );
   return {
     ...requested,
     executionId: descriptor.executionId,
     request: request.slice(0, 2_000),
     askedAt,
     done,
-    pending: descriptor.pending.map((call) => {
-      const effect = callEffect(call, stores);
-      return effect ? { ...call, effect } : call;
-    }),
+    pending,
+    handle,
   };
 }

@@ -1,14 +1,20 @@
 import type { ModelInfo } from "@codemode/demo-kit";
 import type { ModelMessage } from "ai";
-import type { CodeModeOutput, CodemodeProgress, PendingAction } from "codemode";
+import type { CodeModeOutput, CodemodeProgress, DecisionHandle, PendingAction } from "codemode";
 
 /** What the page sends over the chat WebSocket. */
 export type ChatRequest =
   | { type: "hello" }
   | { type: "chat"; text: string }
   | { type: "clear" }
-  /** the person's answer to an approval card in the chat */
-  | { type: "approval"; approvalId: string; approved: boolean; reason?: string };
+  /** the person's answer to an approval card in the chat, with the handle the card showed */
+  | {
+      type: "approval";
+      approvalId: string;
+      approved: boolean;
+      reason?: string;
+      handle?: DecisionHandle;
+    };
 
 /** What a waiting call would change, where its connector can say (a task's status now and after). */
 export interface CallEffect {
@@ -41,6 +47,8 @@ export interface ApprovalCard {
   askedAt: number;
   done: CardCall[];
   pending: Array<PendingAction & { effect?: CallEffect }>;
+  /** the calls shown and their digests: an answer decides these or nothing */
+  handle: DecisionHandle;
   answer?: ApprovalAnswer;
 }
 
@@ -51,6 +59,8 @@ export interface ApprovalAnswer {
   at: number;
   /** in the chat's card, or in the page's queue of everything waiting */
   via: "chat" | "queue";
+  /** the card's calls no longer waited as it showed them (decided elsewhere, or the run ended): nothing ran for it */
+  stale?: true;
 }
 
 /** A turn that is still streaming, for a page that connects in the middle of it. */
@@ -79,6 +89,8 @@ export type ChatEvent =
   | { type: "tool-error"; toolCallId: string; error: string }
   | { type: "approval-request"; card: ApprovalCard }
   | { type: "approval-answered"; approvalId: string; answer: ApprovalAnswer }
+  /** an answer to a card that was decided already, or whose calls no longer wait as it showed */
+  | { type: "approval-stale"; approvalId: string; message: string }
   | { type: "note"; text: string }
   | { type: "done" }
   | { type: "error"; message: string }

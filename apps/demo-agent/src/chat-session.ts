@@ -8,12 +8,18 @@ import type { DemoStores } from "./demo-stores.ts";
 import type { QueueAnswer, QueueDecision } from "./handle-api.ts";
 import { runChatTurn } from "./run-chat-turn.ts";
 import type { DecidedBy, TimelineEvent } from "./run-events.ts";
+import { sameHandle, waitsAsShown } from "./same-handle.ts";
+import { unansweredApprovals } from "./unanswered-approvals.ts";
 
 /** Events of a turn kept for a page that connects in the middle of it. */
 const MAX_TURN_EVENTS = 5_000;
 /** Characters of a chat message and of an approval's reason kept. */
 export const MAX_MESSAGE_CHARS = 10_000;
 export const MAX_REASON_CHARS = 1_000;
+
+/** What a message sent while an approval card waits gets instead of a turn. */
+export const CARD_WAITS_MESSAGE =
+  "An approval card in the chat waits for your answer: approve or reject it first, then send your message (or clear the chat; the run stays in the queue).";
 
 export interface ChatSessionOptions {
   runtime: CodemodeRuntime;
@@ -88,20 +94,40 @@ export class ChatSession {
   /**
    * The person answered a card: the answer goes into the conversation as the AI SDK's approval
    * response, and a turn follows in which the approved call runs (or the run is rejected) and the
-   * model says what happened. False when the card is unknown or already answered.
+   * model says what happened. An answer decides what the card showed or nothing: `"stale"` when the
+   * card was answered already or `handle` is not the card's (nothing is recorded); when the card's
+   * calls no longer wait as it showed them (decided elsewhere, or the run ended), the answer closes
+   * the card marked `stale`, runs nothing, and the model reads the run's recorded outcome.
+   * `"unknown"` when no card of the conversation has that id.
    */
-  answer(
+  async answer(
     approvalId: string,
-    answer: { approved: boolean; reason?: unknown; via: ApprovalAnswer["via"] },
-  ): boolean {
+    answer: {
+      approved: boolean;
+      reason?: unknown;
+      via: ApprovalAnswer["via"];
+      /** the handle the page showed with the card (a card kept before handles has none) */
+      handle?: unknown;
+    },
+  ): Promise<"answered" | "stale" | "unknown"> {
+    const { runtime, cards } = this.#options;
+    const shown = cards.get(approvalId);
+    if (!shown) return "unknown";
+    if (shown.answer) return "stale";
+    if (answer.handle !== undefined && shown.handle && !sameHandle(answer.handle, shown.handle)) {
+      return "stale";
+    }
+    const waits =
+      !shown.handle || waitsAsShown(shown.handle, await runtime.pending(shown.executionId));
     const recorded: ApprovalAnswer = {
       approved: answer.approved === true,
       ...reasonOf(answer.reason),
       at: Date.now(),
       via: answer.via,
+      ...(waits ? {} : { stale: true }),
     };
-    const card = this.#options.cards.answer(approvalId, recorded);
-    if (!card) return false;
+    const card = cards.answer(approvalId, recorded);
+    if (!card) return "stale";
     this.#deciding.set(card.executionId, recorded.via === "queue" ? "queue" : "chat");
     this.#options.broadcast({ type: "approval-answered", approvalId, answer: recorded });
     const response: ModelMessage = {
@@ -119,44 +145,64 @@ export class ChatSession {
       ? "Approved"
       : `Rejected${recorded.reason ? `: ${recorded.reason}` : ""}`;
     void this.#enqueue(response, label).finally(() => this.#deciding.delete(card.executionId));
-    return true;
+    return "answered";
   }
 
   /**
-   * A decision from the page's queue. A run the chat asked about is answered through its card, so
-   * the conversation goes on; any other run (started from Run code) is decided directly.
+   * A decision from the page's queue, with the handle of the calls the queue showed: it decides
+   * those calls or nothing (`stale`, "already decided"). A run the chat asked about is answered
+   * through its card, so the conversation goes on; any other run (started from Run code) is
+   * decided directly.
    */
   async decide(executionId: string, decision: QueueAnswer): Promise<QueueDecision> {
     const { runtime, cards } = this.#options;
+    const { handle } = decision;
     const status = async () => (await runtime.execution(executionId))?.status ?? "gone";
+    const stale = async (): Promise<QueueDecision> => {
+      const now = await status();
+      return {
+        status: now,
+        executionId,
+        via: "queue",
+        stale: true,
+        error: `Already decided: run ${executionId} no longer waits for the calls shown (it is ${now.replaceAll("_", " ")} now). Nothing ran for this answer.`,
+      };
+    };
     const card = cards.unansweredOf(executionId);
     if (card) {
-      this.answer(card.approvalId, {
+      if (card.handle && !sameHandle(handle, card.handle)) return stale();
+      if (card.handle && !waitsAsShown(card.handle, await runtime.pending(executionId))) {
+        return stale();
+      }
+      const answered = await this.answer(card.approvalId, {
         approved: decision.approved,
         reason: decision.reason,
         via: "queue",
+        handle,
       });
+      if (answered !== "answered") return stale();
       await this.#turns;
       return { status: await status(), executionId, via: "chat" };
     }
+    const [first] = handle.calls;
+    if (handle.executionId !== executionId || !first) return stale();
     this.#deciding.set(executionId, "queue");
     try {
       if (decision.approved) {
-        const output = await runtime.approve({
-          executionId,
-          ...(decision.seqs ? { seqs: decision.seqs } : {}),
-          ...reasonOf(decision.reason),
-        });
+        const output = await runtime.approve({ executionId, handle, ...reasonOf(decision.reason) });
+        if (output.status === "error" && output.code === "DECISION_STALE") return stale();
         const error = output.status === "error" ? { error: output.error } : {};
         return { status: output.status, executionId, via: "queue", ...error };
       }
+      // a rejection ends the run without any call it waits for: with the handle, only while the
+      // calls shown still wait as shown
       const rejected = await runtime.reject({
         executionId,
-        seq: decision.seq,
+        seq: first.seq,
+        handle,
         ...reasonOf(decision.reason),
       });
-      const error = rejected ? {} : { error: "The run was not waiting for that call." };
-      return { status: await status(), executionId, via: "queue", ...error };
+      return rejected ? { status: await status(), executionId, via: "queue" } : stale();
     } finally {
       this.#deciding.delete(executionId);
     }
@@ -167,9 +213,23 @@ export class ChatSession {
     return this.#turns;
   }
 
+  /** Whether the conversation waits for the answer to an approval card. */
+  waitsForCard(): boolean {
+    const { history, cards } = this.#options;
+    return (
+      cards.list().some((card) => !card.answer) || unansweredApprovals(history.list()).length > 0
+    );
+  }
+
   /** One turn, streamed to every page, then kept. */
   async #turn(input: ModelMessage, label: string): Promise<void> {
     const { runtime, stores, history, cards, broadcast } = this.#options;
+    // a new message would leave the card's request without an answer, which the model's loop
+    // cannot get past: the person answers the card first, whatever sent the message
+    if (input.role === "user" && this.waitsForCard()) {
+      broadcast({ type: "error", message: CARD_WAITS_MESSAGE });
+      return;
+    }
     const current: TurnInProgress = { text: label, events: [] };
     this.#current = current;
     const send = (event: ChatEvent) => {

@@ -157,9 +157,22 @@ export class DemoAgent extends DurableObject<Env> {
     } else if (request.type === "chat" && typeof request.text === "string" && request.text.trim()) {
       await this.chat.say(request.text);
     } else if (request.type === "approval" && typeof request.approvalId === "string") {
-      const { approvalId, approved, reason } = request;
-      if (!this.chat.answer(approvalId, { approved: approved === true, reason, via: "chat" })) {
-        refuse("That approval was already answered, or is not in this conversation.");
+      const { approvalId, approved, reason, handle } = request;
+      const answered = await this.chat.answer(approvalId, {
+        approved: approved === true,
+        reason,
+        via: "chat",
+        handle,
+      });
+      if (answered === "unknown") refuse("That approval is not in this conversation.");
+      else if (answered === "stale") {
+        const event: ChatEvent = {
+          type: "approval-stale",
+          approvalId,
+          message:
+            "Already decided: this card was answered before, or its calls no longer wait as it showed them. Nothing ran for this answer.",
+        };
+        socket.send(JSON.stringify(event));
       } else await this.chat.idle();
     } else {
       refuse(`Unknown chat request "${String((request as { type?: unknown }).type)}".`);

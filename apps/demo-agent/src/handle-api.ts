@@ -1,21 +1,29 @@
 import type { ModelInfo } from "@codemode/demo-kit";
-import type { CodemodeRuntime } from "codemode";
+import type { CodemodeRuntime, DecisionHandle } from "codemode";
 import type { DemoStores } from "./demo-stores.ts";
 import { rollbackMessage } from "./rollback-message.ts";
 import type { RunEvents } from "./run-events.ts";
 import { DEMO_SUGGESTIONS } from "./suggestions.ts";
+import { waitingRuns } from "./waiting-run.ts";
+
+/**
+ * A decision from the page's queue: it carries the handle of the calls the queue showed
+ * (`GET /api/queue`), and decides those or nothing.
+ */
+export interface QueueAnswer {
+  approved: boolean;
+  handle: DecisionHandle;
+  reason?: string | undefined;
+}
 
 /** What a decision from the page's queue did (through the chat when the chat asked for it). */
-/** A decision from the page's queue: an approval names the calls it showed. */
-export type QueueAnswer =
-  | { approved: true; seqs?: number[]; reason?: string | undefined }
-  | { approved: false; seq: number; reason?: string };
-
 export interface QueueDecision {
   status: string;
   executionId: string;
   via: "chat" | "queue";
   error?: string;
+  /** the calls shown no longer waited as shown: already decided, nothing ran */
+  stale?: true;
 }
 
 /** Characters of a snippet run's JSON input. */
@@ -55,6 +63,42 @@ async function body(request: Request): Promise<Record<string, unknown>> {
   throw new BadRequest("The body must be a JSON object.");
 }
 
+/** The most calls one decision names (the runtime's own bound). */
+const MAX_HANDLE_CALLS = 1_000;
+
+/** The `handle` of a decision, checked for its shape; the runtime checks that it still holds. */
+function handleOf(fields: Record<string, unknown>, executionId: string): DecisionHandle {
+  const handle = fields.handle as Partial<DecisionHandle> | null | undefined;
+  const calls = handle?.calls;
+  if (
+    typeof handle !== "object" ||
+    handle === null ||
+    handle.version !== 1 ||
+    handle.executionId !== executionId ||
+    !Array.isArray(calls) ||
+    calls.length === 0 ||
+    calls.length > MAX_HANDLE_CALLS ||
+    !calls.every(
+      (call) =>
+        typeof call === "object" &&
+        call !== null &&
+        Number.isSafeInteger(call.seq) &&
+        call.seq >= 0 &&
+        typeof call.digest === "string" &&
+        /^[0-9a-f]{64}$/.test(call.digest),
+    )
+  ) {
+    throw new BadRequest(
+      '"handle" must be the handle of the calls shown, as GET /api/queue gives it: { version: 1, executionId, calls: [{ seq, digest }] }.',
+    );
+  }
+  return {
+    version: 1,
+    executionId,
+    calls: calls.map(({ seq, digest }) => ({ seq, digest })),
+  };
+}
+
 function text(fields: Record<string, unknown>, name: string): string {
   const value = fields[name];
   if (typeof value !== "string" || value === "") throw new BadRequest(`"${name}" is required.`);
@@ -77,20 +121,19 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
   ],
   ["GET", /^\/api\/pending$/, async (_r, _m, api) => json(await api.runtime.pending())],
   [
+    "GET",
+    /^\/api\/queue$/,
+    async (_r, _m, api) => json(await waitingRuns(api.runtime, api.stores)),
+  ],
+  [
     "POST",
     /^\/api\/approve$/,
     async (request, _m, api) => {
       const fields = await body(request);
       const executionId = text(fields, "executionId");
-      const { seqs } = fields;
-      if (seqs !== undefined && !(Array.isArray(seqs) && seqs.every(Number.isSafeInteger)))
-        throw new BadRequest('"seqs" must list the seqs of the calls shown.');
+      const handle = handleOf(fields, executionId);
       const reason = typeof fields.reason === "string" ? fields.reason : undefined;
-      const decided = await api.decide(executionId, {
-        approved: true,
-        ...(seqs ? { seqs: seqs as number[] } : {}),
-        reason,
-      });
+      const decided = await api.decide(executionId, { approved: true, handle, reason });
       api.changed();
       return json(decided, decided.error ? 409 : 200);
     },
@@ -101,11 +144,9 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     async (request, _m, api) => {
       const fields = await body(request);
       const executionId = text(fields, "executionId");
-      const seq = Number(fields.seq);
-      if (!Number.isSafeInteger(seq) || seq < 0)
-        throw new BadRequest('"seq" must be a call\'s seq.');
+      const handle = handleOf(fields, executionId);
       const reason = typeof fields.reason === "string" ? fields.reason : undefined;
-      const decided = await api.decide(executionId, { approved: false, seq, reason });
+      const decided = await api.decide(executionId, { approved: false, handle, reason });
       api.changed();
       return json({ ...decided, rejected: !decided.error }, decided.error ? 409 : 200);
     },
@@ -148,8 +189,10 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     async (request, _m, api) => {
       const executionId = text(await body(request), "executionId");
       const report = await api.runtime.rollback({ executionId });
-      const status = (await api.runtime.execution(executionId))?.status ?? "gone";
-      const message = rollbackMessage(executionId, report, status);
+      const run = await api.runtime.execution(executionId);
+      const withdrawn = (run?.calls ?? []).filter((call) => call.state === "withdrawn");
+      const message = rollbackMessage(executionId, report, run?.status ?? "gone", withdrawn);
+      const status = run?.status ?? "gone";
       api.changed(message);
       return json({ report, status, message });
     },

@@ -94,9 +94,10 @@ describe("the demo agent's flow", () => {
       "call 1 live",
       "pass-end",
     ]);
-    expect(demo.chat.answer(asked.card?.approvalId ?? "", { approved: true, via: "chat" })).toBe(
-      false,
-    );
+    expect(
+      await demo.chat.answer(asked.card?.approvalId ?? "", { approved: true, via: "chat" }),
+    ).toBe("stale");
+    expect(await demo.chat.answer("no-such-card", { approved: true, via: "chat" })).toBe("unknown");
   });
 
   it("moves several tasks at once: one card with every call, one approval for all of them", async () => {
@@ -145,7 +146,11 @@ describe("the demo agent's flow", () => {
       after: { status: "done" },
     });
     const executionId = asked.card?.executionId ?? "";
-    const decided = await demo.turn(() => demo.chat.decide(executionId, { approved: true }));
+    const handle = asked.card?.handle;
+    if (!handle) throw new Error("the card has no handle");
+    const decided = await demo.turn(() =>
+      demo.chat.decide(executionId, { approved: true, handle }),
+    );
     expect(decided.output).toMatchObject({ status: "completed" });
     expect(demo.tracker.getTask(2)?.status).toBe("done");
     expect(demo.cards.list().at(-1)?.answer).toMatchObject({ approved: true, via: "queue" });

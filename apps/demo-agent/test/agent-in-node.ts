@@ -63,12 +63,17 @@ export function agentInNode(options: { model?: () => LanguageModelV3 } = {}) {
   };
   const say = (text: string) => turn(() => session.say(text));
   const answer = (approved: boolean, reason?: string) =>
-    turn(() => {
+    turn(async () => {
       const card = cards.list().findLast((each) => !each.answer);
       if (!card) throw new Error("no approval card waits for an answer");
-      if (!session.answer(card.approvalId, { approved, reason, via: "chat" })) {
-        throw new Error("the card was not answered");
-      }
+      // as the page sends it: with the handle the card showed
+      const answered = await session.answer(card.approvalId, {
+        approved,
+        reason,
+        via: "chat",
+        handle: card.handle,
+      });
+      if (answered !== "answered") throw new Error(`the card was not answered: ${answered}`);
     });
   return { ...stores, stores, history, cards, events, runtime, chat: session, say, answer, turn };
 }

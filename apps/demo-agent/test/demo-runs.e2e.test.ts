@@ -118,7 +118,7 @@ describe("runs from the demo page's panels", () => {
       .getAttribute("data-execution");
     const queued = page.locator(`#approvals .approval[data-execution="${executionId}"]`);
     await queued.waitFor();
-    expect(await queued.locator(".queue-call").textContent()).toContain("call 1 of the run");
+    expect(await queued.locator(".pending-call").textContent()).toContain("call 1 of the run");
     await queued.locator("button.approve").click();
     await eventually(() =>
       page.locator("#approval-output .queue-decision").getAttribute("data-status"),

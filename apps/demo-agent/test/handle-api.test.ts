@@ -2,6 +2,7 @@
 // rollback's preview and its message, and decisions from the queue.
 import { describe, expect, it } from "vitest";
 import { type AgentApi, handleApi } from "../src/handle-api.ts";
+import type { WaitingRun } from "../src/waiting-run.ts";
 import { agentInNode } from "./agent-in-node.ts";
 
 function api() {
@@ -28,7 +29,14 @@ function api() {
     );
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  return { demo, call, notes };
+  /** the queue's entry for a run, as the page shows it */
+  const queued = async (executionId: string) => {
+    const runs = (await call("GET", "/api/queue")).body as unknown as WaitingRun[];
+    const run = runs.find((each) => each.executionId === executionId);
+    if (!run) throw new Error(`the queue does not list ${executionId}`);
+    return run;
+  };
+  return { demo, call, notes, queued };
 }
 
 describe("the agent's HTTP API", () => {
@@ -53,13 +61,14 @@ describe("the agent's HTTP API", () => {
   });
 
   it("gives a run's timeline, previews its rollback and says what the rollback did", async () => {
-    const { call, notes } = api();
+    const { call, notes, queued } = api();
     const paused = await call("POST", "/api/run", {
       code: 'async () => { await notes.add_note({ title: "Kept", body: "." }); return tracker.create_task({ projectId: "mobile", title: "Gone soon" }); }',
     });
     const executionId = String(paused.body.executionId);
     expect(paused.body.status).toBe("paused");
-    expect((await call("POST", "/api/approve", { executionId })).body).toMatchObject({
+    const { handle } = await queued(executionId);
+    expect((await call("POST", "/api/approve", { executionId, handle })).body).toMatchObject({
       status: "completed",
       via: "queue",
     });
@@ -109,41 +118,89 @@ describe("the agent's HTTP API", () => {
     );
   });
 
-  it("rejects from the queue with a reason, and refuses a bad seq", async () => {
-    const { call, demo } = api();
+  it("shows in the queue what a card shows: each call's input and effect, the calls before, the program", async () => {
+    const { call, queued } = api();
     const paused = await call("POST", "/api/run", {
-      code: 'async () => tracker.create_task({ projectId: "mobile", title: "No" })',
+      code: 'async () => { await tracker.list_projects({}); return Promise.all([tracker.update_task_status({ id: 2, status: "done" }), tracker.update_task_status({ id: 3, status: "done" })]); }',
     });
     const executionId = String(paused.body.executionId);
-    expect((await call("POST", "/api/reject", { executionId, seq: -1 })).status).toBe(400);
-    const rejected = await call("POST", "/api/reject", { executionId, seq: 0, reason: "not now" });
-    expect(rejected.body).toMatchObject({ rejected: true, status: "rejected", via: "queue" });
-    expect((await demo.runtime.execution(executionId))?.error).toContain("not now");
-    expect((await call("POST", "/api/reject", { executionId, seq: 0 })).status).toBe(409);
+    const run = await queued(executionId);
+    expect(run.code).toContain("Promise.all");
+    expect(run.done).toMatchObject([{ seq: 0, method: "list_projects", state: "applied" }]);
+    expect(run.pending.map((action) => [action.seq, action.args, action.effect?.after])).toEqual([
+      [1, { id: 2, status: "done" }, { status: "done" }],
+      [2, { id: 3, status: "done" }, { status: "done" }],
+    ]);
+    expect(run.pending[0]?.effect?.summary).toMatch(/^Task #2 ".+": \w+ → done$/);
+    expect(run.handle).toEqual({
+      version: 1,
+      executionId,
+      calls: run.pending.map(({ seq, digest }) => ({ seq, digest })),
+    });
   });
 
-  it("approves from the queue only the calls it showed, with the reason given", async () => {
-    const { call, demo } = api();
+  it("rejects every call the queue showed with one Reject, with the reason; a call never run is withdrawn", async () => {
+    const { call, demo, queued } = api();
+    const statuses = () => [2, 3].map((id) => demo.tracker.getTask(id)?.status);
+    const before = statuses();
+    const paused = await call("POST", "/api/run", {
+      code: 'async () => Promise.all([tracker.update_task_status({ id: 2, status: "done" }), tracker.update_task_status({ id: 3, status: "done" })])',
+    });
+    const executionId = String(paused.body.executionId);
+    const { handle } = await queued(executionId);
+    expect(
+      (await call("POST", "/api/reject", { executionId, handle: { ...handle, calls: [] } })).status,
+    ).toBe(400);
+    expect((await call("POST", "/api/reject", { executionId })).status).toBe(400);
+    const rejected = await call("POST", "/api/reject", { executionId, handle, reason: "not now" });
+    expect(rejected.body).toMatchObject({ rejected: true, status: "rejected", via: "queue" });
+    expect((await demo.runtime.execution(executionId))?.error).toContain("not now");
+    const run = await demo.runtime.execution(executionId);
+    expect(run?.calls.map((entry) => [entry.seq, entry.state])).toEqual([
+      [0, "withdrawn"],
+      [1, "withdrawn"],
+    ]);
+    expect(statuses()).toEqual(before);
+    const again = await call("POST", "/api/reject", { executionId, handle });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ stale: true, rejected: false });
+    expect(again.body.error).toMatch(/^Already decided: /);
+  });
+
+  it("approves from the queue only the calls it showed, once: a page still showing them gets 'already decided'", async () => {
+    const { call, demo, queued } = api();
     const paused = await call("POST", "/api/run", {
       code: 'async () => { await tracker.create_task({ projectId: "mobile", title: "One" }); return tracker.create_task({ projectId: "mobile", title: "Two" }); }',
     });
     const executionId = String(paused.body.executionId);
-    expect((await call("POST", "/api/approve", { executionId, seqs: ["0"] })).status).toBe(400);
-    const first = await call("POST", "/api/approve", { executionId, seqs: [0], reason: "fine" });
-    expect(first.body).toMatchObject({ status: "paused" });
+    const first = await queued(executionId);
+    expect(first.pending.map((action) => action.seq)).toEqual([0]);
+    const approved = await call("POST", "/api/approve", {
+      executionId,
+      handle: first.handle,
+      reason: "fine",
+    });
+    expect(approved.body).toMatchObject({ status: "paused", via: "queue" });
     expect(demo.events.list(executionId).find((event) => event.type === "decision")).toMatchObject({
       decision: "approved",
       seqs: [0],
       reason: "fine",
       by: "queue",
     });
-    // a page still showing the first call does not approve the second one blind
-    const stale = await call("POST", "/api/approve", { executionId, seqs: [0] });
-    expect(stale.status).toBe(409);
-    expect(stale.body.error).toContain("No call this approval names (seq 0)");
-    expect((await demo.runtime.pending(executionId)).map((action) => action.seq)).toEqual([1]);
-    expect((await call("POST", "/api/approve", { executionId, seqs: [1] })).body).toMatchObject({
-      status: "completed",
-    });
+    // the same answer again (a page that still shows the first call, a resent request): the run
+    // now waits for the second call, which nobody was shown with this handle
+    for (const path of ["/api/approve", "/api/reject"]) {
+      const stale = await call("POST", path, { executionId, handle: first.handle });
+      expect(stale.status).toBe(409);
+      expect(stale.body).toMatchObject({ stale: true, status: "paused" });
+      expect(stale.body.error).toMatch(/^Already decided: .*Nothing ran for this answer\.$/);
+    }
+    expect(demo.tracker.listTasks().filter((task) => task.title === "Two")).toHaveLength(0);
+    const second = await queued(executionId);
+    expect(second.pending.map((action) => action.seq)).toEqual([1]);
+    expect(
+      (await call("POST", "/api/approve", { executionId, handle: second.handle })).body,
+    ).toMatchObject({ status: "completed" });
+    expect(demo.tracker.listTasks().filter((task) => task.title === "Two")).toHaveLength(1);
   });
 });

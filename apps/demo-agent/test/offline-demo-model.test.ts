@@ -80,6 +80,7 @@ describe("the offline demo model with the agent's scenarios", () => {
           connector: "tracker",
           method: "create_task",
           args: { projectId: "mobile", title: "Write release notes" },
+          digest: "0".repeat(64),
         },
       ],
     });

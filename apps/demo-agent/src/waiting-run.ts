@@ -1,0 +1,69 @@
+import {
+  type CodemodeRuntime,
+  type DecisionHandle,
+  decisionHandleOf,
+  type PendingAction,
+} from "codemode";
+import { callEffect } from "./call-effects.ts";
+import type { CallEffect, CardCall } from "./chat-event.ts";
+import type { DemoStores } from "./demo-stores.ts";
+
+/**
+ * A paused run as a person is shown it, in the chat's card and in the queue alike: its program, the
+ * calls it made before it paused (they replay from the journal when it resumes), each waiting call
+ * with its exact input and what it would change, and the handle of those calls, which the answer
+ * carries back so that it decides exactly what was shown.
+ */
+export interface WaitingRun {
+  executionId: string;
+  code: string;
+  done: CardCall[];
+  pending: Array<PendingAction & { effect?: CallEffect }>;
+  handle: DecisionHandle;
+}
+
+/** The run `executionId` waiting for `pending` (what the person is shown), as a `WaitingRun`. */
+export async function waitingRun(
+  runtime: CodemodeRuntime,
+  stores: DemoStores,
+  executionId: string,
+  pending: readonly PendingAction[],
+  handle: DecisionHandle = decisionHandleOf(pending, executionId),
+): Promise<WaitingRun> {
+  const execution = await runtime.execution(executionId);
+  const waiting = new Set(pending.map((call) => call.seq));
+  const done: CardCall[] = (execution?.calls ?? [])
+    .filter((call) => !waiting.has(call.seq))
+    .map(({ seq, connector, method, args, result, state }) => ({
+      seq,
+      connector,
+      method,
+      ...(args === undefined ? {} : { args }),
+      ...(result === undefined ? {} : { result }),
+      state,
+    }));
+  return {
+    executionId,
+    code: execution?.code ?? "",
+    done,
+    pending: pending.map((call) => {
+      const effect = callEffect(call, stores);
+      return effect ? { ...call, effect } : call;
+    }),
+    handle,
+  };
+}
+
+/** Every run waiting for a person, oldest call first, as the queue shows them. */
+export async function waitingRuns(
+  runtime: CodemodeRuntime,
+  stores: DemoStores,
+): Promise<WaitingRun[]> {
+  const byRun = new Map<string, PendingAction[]>();
+  for (const action of await runtime.pending()) {
+    byRun.set(action.executionId, [...(byRun.get(action.executionId) ?? []), action]);
+  }
+  return Promise.all(
+    [...byRun].map(([executionId, pending]) => waitingRun(runtime, stores, executionId, pending)),
+  );
+}
