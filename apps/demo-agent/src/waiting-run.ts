@@ -54,7 +54,7 @@ export async function waitingRun(
   };
 }
 
-/** Every run waiting for a person, oldest call first, as the queue shows them. */
+/** Every run waiting for a person, in the order `runtime.pending()` lists their calls, as the queue shows them. */
 export async function waitingRuns(
   runtime: CodemodeRuntime,
   stores: DemoStores,
