@@ -212,7 +212,8 @@ describe("text that would become code", () => {
       properties: {
         // the same field documented the same way twice: the overview moves its doc to a // line
         note: field(10),
-        [`a\u2028}; declare const pwned20: 1; type Z = {`]: { type: "string" },
+        // documented the same way twice too: the overview writes its name on a // line
+        [`a\u2028declare const pwned20: 1; type Z = {`]: { type: "string", description: "Same." },
         [`b\n${closing(21)}`]: { type: "string" },
         choice: { enum: [`c\u2028declare const pwned22: 1;`, `d\u2029${closing(23)}`] },
         fixed: { const: `e\u2028declare const pwned24: 1;` },
@@ -228,7 +229,17 @@ describe("text that would become code", () => {
             {
               name: "pick_again",
               description: lineEnd(6),
-              inputSchema: { type: "object", properties: { note: field(10), count: {} } },
+              inputSchema: {
+                type: "object",
+                properties: {
+                  note: field(10),
+                  [`a\u2028declare const pwned20: 1; type Z = {`]: {
+                    type: "string",
+                    description: "Same.",
+                  },
+                  count: {},
+                },
+              },
             },
             { name: `evil\n${closing(7)}\u2028declare const pwned8: 1;`, inputSchema: input },
           ],

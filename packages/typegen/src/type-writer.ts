@@ -128,9 +128,9 @@ function intersection(parts: Rendered[], left = 0): Rendered {
 }
 
 /**
- * JSON text as TypeScript source: U+2028 and U+2029, which JSON leaves as they are, end a line for
- * TypeScript (a string literal holding one would end there and what follows would be code), so they
- * are written as escapes.
+ * JSON text as TypeScript source, with U+2028 and U+2029 (which JSON leaves as they are) written as
+ * escapes: a literal then reads as one line to whoever reads the declarations, and is one string to a
+ * parser older than ES2019 too.
  */
 function jsonSource(value: unknown): string | undefined {
   return JSON.stringify(value)?.replace(/[\u2028\u2029]/g, (character) =>
