@@ -10,6 +10,7 @@ export {
   runExecutorConformance,
   type SandboxGlobal,
 } from "./executor-conformance.ts";
+export * from "./hostile-server-suite.ts";
 export { GUARANTEES, type Guarantee } from "./integrity-invariants.ts";
 export { type JournalIntegrityOptions, runJournalIntegrity } from "./journal-integrity.ts";
 export {

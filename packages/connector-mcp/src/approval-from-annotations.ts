@@ -1,17 +1,32 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 
+/** How far a server's annotations are believed, and what a tool they say nothing about gets. */
+export interface AnnotationTrust {
+  /**
+   * the host trusts this server's annotations (default false): only then can `readOnlyHint: true` or
+   * `destructiveHint: false` spare a tool approval. The MCP specification says a client must treat
+   * annotations from an untrusted server as untrusted.
+   */
+  trusted?: boolean;
+  /** approval for a tool whose annotations decide nothing (default true) */
+  unannotated?: boolean;
+}
+
 /**
- * Whether a tool needs a person's approval, read from its MCP annotations: `readOnlyHint: true`
- * never does, `destructiveHint: true` always does, `destructiveHint: false` (the server says the
- * tool only adds) does not, and a tool whose annotations say neither gets `unannotated`. That
- * default is `true` because MCP itself reads a missing `destructiveHint` as `true`.
+ * Whether a tool needs a person's approval, read from its MCP annotations. `destructiveHint: true`
+ * always asks, whatever else they say (a hint may only make a tool safer to run). From a trusted
+ * server, `readOnlyHint: true` and `destructiveHint: false` (the tool only adds) do not ask; from any
+ * other server they decide nothing. A tool whose annotations decide nothing gets `unannotated`, `true`
+ * by default, as MCP itself reads a missing `destructiveHint` as `true`.
  */
 export function approvalFromAnnotations(
   annotations: ToolAnnotations | undefined,
-  unannotated = true,
+  trust: AnnotationTrust = {},
 ): boolean {
-  if (annotations?.readOnlyHint === true) return false;
+  const unannotated = trust.unannotated ?? true;
   if (annotations?.destructiveHint === true) return true;
+  if (trust.trusted !== true) return unannotated;
+  if (annotations?.readOnlyHint === true) return false;
   if (annotations?.destructiveHint === false) return false;
   return unannotated;
 }

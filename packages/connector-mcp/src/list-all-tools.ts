@@ -1,17 +1,25 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 
 /** Pages a server may return before the listing is taken to loop. */
 const MAX_PAGES = 1000;
 
-/** Every tool of the server: `tools/list`, following `nextCursor` until the last page. */
+/**
+ * Every tool of the server: `tools/list`, following `nextCursor` until the last page. Plain requests,
+ * not `client.listTools()`, which compiles a JSON Schema validator from each tool's `outputSchema`
+ * (the server's, with its regexes) for `client.callTool` to run; the connector runs none.
+ */
 export async function listAllTools(client: Client): Promise<Tool[]> {
   const tools: Tool[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...result.tools);
+    const result = await client.request(
+      { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
+      ListToolsResultSchema,
+    );
+    // one at a time: spreading a page of a hundred thousand tools into push overflows the stack
+    for (const tool of result.tools) tools.push(tool);
     cursor = result.nextCursor;
     if (cursor === undefined || cursor === "") return tools;
     if (seen.has(cursor)) {

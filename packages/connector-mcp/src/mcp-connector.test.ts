@@ -89,7 +89,7 @@ describe("mcpConnector over InMemoryTransport", () => {
     expect(methods.greet?.keywords).toBeUndefined();
   });
 
-  it("takes approvals from annotations, with a default and overrides per tool", async () => {
+  it("asks for approval of every tool unless the host trusts the server's annotations", async () => {
     const approvals = async (connector: McpConnector) =>
       Object.fromEntries(
         Object.entries(await connector.methods()).map(([name, method]) => [
@@ -98,13 +98,16 @@ describe("mcpConnector over InMemoryTransport", () => {
         ]),
       );
     const { connector } = await warehouse();
-    expect(await approvals(connector)).toMatchObject({
+    expect(Object.values(await approvals(connector)).every(Boolean)).toBe(true);
+    const trusted = await warehouse({ trustAnnotations: true });
+    expect(await approvals(trusted.connector)).toMatchObject({
       get_item: false, // readOnlyHint
       delete_item: true, // destructiveHint
       add_item: false, // destructiveHint: false
       audit: true, // no annotations: the default
     });
     const relaxed = await warehouse({
+      trustAnnotations: true,
       defaultApproval: false,
       tools: {
         "get-item": { requiresApproval: true },
@@ -117,6 +120,17 @@ describe("mcpConnector over InMemoryTransport", () => {
       audit: false,
     });
     expect((await relaxed.connector.methods()).delete_item?.replay).toBe("reexecute");
+    // untrusted, the default decides every tool but a destructive one; a tool's own setting wins
+    const untrusted = await warehouse({
+      defaultApproval: false,
+      tools: { "get-item": { requiresApproval: true } },
+    });
+    expect(await approvals(untrusted.connector)).toMatchObject({
+      get_item: true,
+      delete_item: true,
+      add_item: false,
+      audit: false,
+    });
     const timed = await warehouse({ timeoutMs: 5000, tools: { greet: { timeoutMs: 100 } } });
     const methods = await timed.connector.methods();
     expect([methods.greet?.timeoutMs, methods.get_item?.timeoutMs]).toEqual([100, 5000]);
@@ -200,11 +214,12 @@ describe("mcpConnector over InMemoryTransport", () => {
   it("wraps a connected client, shares its listing and never closes it", async () => {
     const { server } = createCatalogServer();
     const client = await connected(server);
-    const listing = vi.spyOn(client, "listTools");
+    const requests = vi.spyOn(client, "request");
     const first = mcpConnector({ name: "warehouse", client });
     const second = mcpConnector({ name: "warehouse", client });
     expect(await second.methods()).toEqual(await first.methods());
-    expect(listing).toHaveBeenCalledTimes(1);
+    const listings = requests.mock.calls.filter(([request]) => request.method === "tools/list");
+    expect(listings).toHaveLength(1);
     await first.close();
     expect(await first.invoke("greet", { name: "Bo" }, context())).toBe("Hello, Bo!");
     expect(await first.client()).toBe(client);

@@ -13,7 +13,11 @@ import type {
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Implementation, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  type Implementation,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { approvalFromAnnotations } from "./approval-from-annotations.ts";
 import { toolCache } from "./tool-cache.ts";
@@ -32,7 +36,7 @@ const CLIENT_INFO: Implementation = { name: "codemode", version: "1.0.0" };
 export interface McpToolOptions {
   /** the method's name in the sandbox (default: the MCP name made an identifier) */
   name?: string;
-  /** overrides what the annotations say (see `approvalFromAnnotations`) */
+  /** decides this tool's approval, whatever the annotations say (see `approvalFromAnnotations`) */
   requiresApproval?: boolean;
   /** "record" (default): later passes replay the result; "reexecute": they call the tool again */
   replay?: ReplayPolicy;
@@ -61,7 +65,13 @@ export interface McpConnectorOptions {
   clientOptions?: ClientOptions;
   /** a line or two on what the connector is for (default: the server's `instructions`) */
   instructions?: string;
-  /** approval for tools whose annotations say neither read-only nor destructive (default true) */
+  /**
+   * the host trusts this server's tool annotations (default false): `readOnlyHint: true` and
+   * `destructiveHint: false` then spare a tool approval. Without it every tool asks, unless
+   * `defaultApproval` or its own `requiresApproval` says otherwise; `destructiveHint: true` always asks.
+   */
+  trustAnnotations?: boolean;
+  /** approval for tools whose annotations decide nothing (all of them, untrusted) (default true) */
   defaultApproval?: boolean;
   /** the default `timeoutMs` of every tool (without one, the SDK's request timeout of 60 s applies) */
   timeoutMs?: number;
@@ -131,8 +141,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * An MCP server's tools as a Code Mode namespace. Tools are listed page by page and listed again
  * after `notifications/tools/list_changed`; their names become identifiers (two tools that become
- * the same one are a configuration error), their input and output schemas type the declarations,
- * and their annotations decide approvals. Results are unwrapped (`structuredContent`, JSON text,
+ * the same one are a configuration error), their input and output schemas type the declarations
+ * (they are never run: no server `pattern` reaches a regex engine on the host), and every tool needs
+ * approval unless the host trusts the server's annotations (`trustAnnotations`) or decides itself. Results are unwrapped (`structuredContent`, JSON text,
  * plain text) and `isError` becomes an error the model's code can catch.
  */
 export function mcpConnector(options: McpConnectorOptions): McpConnector {
@@ -227,7 +238,10 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
       const configured = settingsOf(tool);
       const requiresApproval =
         configured.requiresApproval ??
-        approvalFromAnnotations(tool.annotations, options.defaultApproval ?? true);
+        approvalFromAnnotations(tool.annotations, {
+          trusted: options.trustAnnotations === true,
+          unannotated: options.defaultApproval ?? true,
+        });
       const replay = configured.replay ?? "record";
       if (requiresApproval && replay === "reexecute") {
         throw invalidConfig(
@@ -283,13 +297,21 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
     const connected = await client();
     let answer: ToolCallAnswer;
     try {
-      answer = (await connected.callTool(
+      // A plain request, not `callTool`: that checks `structuredContent` against the server's
+      // `outputSchema` with the client's JSON Schema validator, which runs the server's `pattern`
+      // regexes (a backtracking one held the event loop for about an hour on a 40-character
+      // result) and costs time exponential in the schema (alternatives over recursive references).
+      // A server's schema is its own claim about its own data: checking it protects nothing.
+      answer = (await connected.request(
         {
-          name: tool.name,
-          arguments: input ?? {},
-          _meta: { [IDEMPOTENCY_KEY_META]: context.idempotencyKey },
+          method: "tools/call",
+          params: {
+            name: tool.name,
+            arguments: input ?? {},
+            _meta: { [IDEMPOTENCY_KEY_META]: context.idempotencyKey },
+          },
         },
-        undefined,
+        CallToolResultSchema,
         { signal, ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}) },
       )) as ToolCallAnswer;
     } catch (error) {

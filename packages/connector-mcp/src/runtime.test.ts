@@ -30,7 +30,8 @@ const runtime = () =>
   createCodemodeRuntime({
     store,
     executor: new QuickJSExecutor(),
-    connectors: [mcpConnector({ name: "warehouse", client })],
+    // the warehouse is the application's own server: its annotations decide approvals
+    connectors: [mcpConnector({ name: "warehouse", client, trustAnnotations: true })],
   });
 
 const CODE = `async () => {
@@ -68,6 +69,7 @@ describe("mcpConnector in the durable runtime", () => {
         connector: "warehouse",
         method: "delete_item",
         args: { id: "7" },
+        digest: expect.any(String),
       },
     ]);
     expect(log.deleted).toEqual([]);

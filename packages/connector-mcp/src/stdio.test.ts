@@ -36,6 +36,7 @@ describe("mcpStdioConnector with @modelcontextprotocol/server-memory", () => {
       args: [binOf("@modelcontextprotocol/server-memory")],
       env: { MEMORY_FILE_PATH: join(scratch, "memory.jsonl") },
       stderr: "ignore",
+      trustAnnotations: true, // a reference server the host chose: its annotations decide
     });
   });
 
@@ -129,7 +130,8 @@ describe("mcpStdioConnector with @modelcontextprotocol/server-everything", () =>
       "trigger_long_running_operation",
     ]);
     expect(methods.get_sum?.keywords).toContain("get-sum");
-    expect(methods.echo?.requiresApproval).toBeUndefined();
+    // untrusted annotations decide nothing: even a read-only tool asks
+    expect(methods.echo?.requiresApproval).toBe(true);
     expect(everything.instructions?.length).toBeGreaterThan(0);
   });
 
