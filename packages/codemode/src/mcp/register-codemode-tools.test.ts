@@ -260,7 +260,11 @@ describe("registerCodemodeTools", () => {
       }),
     );
     const [upstreamClientSide, upstreamServerSide] = InMemoryTransport.createLinkedPair();
-    const weather = mcpConnector({ name: "weather", transport: upstreamClientSide });
+    const weather = mcpConnector({
+      name: "weather",
+      transport: upstreamClientSide,
+      trustAnnotations: true, // the test's own server: its read-only forecast runs at once
+    });
     const runtime = createCodemodeRuntime({
       store: memoryStore(),
       executor: new QuickJSExecutor(),
