@@ -132,7 +132,7 @@ export function schemaDocLines(
   return lines;
 }
 
-/** Any character TypeScript reads as the end of a line, which would end a `//` comment or a string. */
+/** What TypeScript reads as the end of a line: a `//` comment holding one would end there. */
 const LINE_BREAKS = /[\r\n\u2028\u2029]+/g;
 
 /**
