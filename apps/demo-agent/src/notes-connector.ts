@@ -13,5 +13,7 @@ export function notesConnector(fetch: SelfFetch): McpConnector {
     url: `${SELF_ORIGIN}/mcp`,
     http: { fetch },
     clientInfo: { name: "codemode-demo-agent", version: "1.0.0" },
+    // the notes server is this Worker's own: its annotations may decide which tools need approval
+    trustAnnotations: true,
   });
 }
