@@ -1,5 +1,5 @@
 import type { ModelInfo } from "@codemode/demo-kit";
-import type { CodemodeRuntime, DecisionHandle } from "codemode";
+import { type CodemodeRuntime, type DecisionHandle, parseDecisionHandle } from "codemode";
 import type { DemoStores } from "./demo-stores.ts";
 import { rollbackMessage } from "./rollback-message.ts";
 import type { RunEvents } from "./run-events.ts";
@@ -63,40 +63,15 @@ async function body(request: Request): Promise<Record<string, unknown>> {
   throw new BadRequest("The body must be a JSON object.");
 }
 
-/** The most calls one decision names (the runtime's own bound). */
-const MAX_HANDLE_CALLS = 1_000;
-
 /** The `handle` of a decision, checked for its shape; the runtime checks that it still holds. */
 function handleOf(fields: Record<string, unknown>, executionId: string): DecisionHandle {
-  const handle = fields.handle as Partial<DecisionHandle> | null | undefined;
-  const calls = handle?.calls;
-  if (
-    typeof handle !== "object" ||
-    handle === null ||
-    handle.version !== 1 ||
-    handle.executionId !== executionId ||
-    !Array.isArray(calls) ||
-    calls.length === 0 ||
-    calls.length > MAX_HANDLE_CALLS ||
-    !calls.every(
-      (call) =>
-        typeof call === "object" &&
-        call !== null &&
-        Number.isSafeInteger(call.seq) &&
-        call.seq >= 0 &&
-        typeof call.digest === "string" &&
-        /^[0-9a-f]{64}$/.test(call.digest),
-    )
-  ) {
+  try {
+    return parseDecisionHandle(fields.handle, executionId);
+  } catch (error) {
     throw new BadRequest(
-      '"handle" must be the handle of the calls shown, as GET /api/queue gives it: { version: 1, executionId, calls: [{ seq, digest }] }.',
+      `"handle" must be the handle of the calls shown, as GET /api/queue gives it. ${(error as Error).message}`,
     );
   }
-  return {
-    version: 1,
-    executionId,
-    calls: calls.map(({ seq, digest }) => ({ seq, digest })),
-  };
 }
 
 function text(fields: Record<string, unknown>, name: string): string {

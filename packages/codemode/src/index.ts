@@ -24,6 +24,7 @@ export {
   type JournalStore,
   memoryStore,
   type PendingAction,
+  parseDecisionHandle,
   type RollbackCall,
   type RollbackPreview,
   type RollbackPreviewCall,

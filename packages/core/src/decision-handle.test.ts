@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badHandle, callDigest, decisionHandleOf } from "./decision-handle.ts";
+import { badHandle, callDigest, decisionHandleOf, parseDecisionHandle } from "./decision-handle.ts";
 import type { PendingAction } from "./types.ts";
 
 const action = async (
@@ -66,5 +66,17 @@ describe("decision handles", () => {
       },
     ];
     for (const handle of bad) expect(badHandle(handle)).toBeDefined();
+  });
+
+  it("parses a handle from a request into its fields, or says what a handle is", async () => {
+    const good = decisionHandleOf([await action(1, "1")]);
+    const sent = JSON.parse(
+      JSON.stringify({ ...good, extra: "x", calls: [{ ...good.calls[0], note: 1 }] }),
+    );
+    expect(parseDecisionHandle(sent, "exec_1")).toEqual(good);
+    expect(() => parseDecisionHandle({ ...good, version: 2 })).toThrow(
+      expect.objectContaining({ code: "INVALID_INPUT" }),
+    );
+    expect(() => parseDecisionHandle(good, "exec_other")).toThrow(/exec_other/);
   });
 });

@@ -101,3 +101,19 @@ export function badHandle(handle: unknown, executionId?: string): string | undef
     ? undefined
     : `A decision handle is { version: 1, executionId, calls: [{ seq, digest }] } with 1 to ${MAX_HANDLE_CALLS} distinct calls, as decisionHandleOf(pending) makes it${executionId === undefined ? "" : `, for run "${executionId.slice(0, 100)}"`}.`;
 }
+
+/**
+ * A handle from outside (a request body, a message), checked whole and copied to its fields, for
+ * `approve` / `reject`; throws `INVALID_INPUT` saying what a handle is. That its calls still wait
+ * as shown is for the runtime to check when it decides.
+ */
+export function parseDecisionHandle(value: unknown, executionId?: string): DecisionHandle {
+  const wrong = badHandle(value, executionId);
+  if (wrong) throw new CodemodeError("INVALID_INPUT", wrong);
+  const handle = value as DecisionHandle;
+  return {
+    version: 1,
+    executionId: handle.executionId,
+    calls: handle.calls.map(({ seq, digest }) => ({ seq, digest })),
+  };
+}

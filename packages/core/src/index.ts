@@ -15,6 +15,7 @@ export {
   type DecisionHandle,
   decisionHandleOf,
   MAX_HANDLE_CALLS,
+  parseDecisionHandle,
 } from "./decision-handle.ts";
 export type {
   ExecuteLimits,
