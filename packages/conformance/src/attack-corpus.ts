@@ -756,6 +756,75 @@ export const ATTACKS: readonly Attack[] = [
     },
   },
   {
+    name: "each property is read once: a getter that answers otherwise on a second read changes nothing that crosses",
+    code: `async () => {
+      let reads = 0;
+      // plain text on the first read, a tagged Date on every later one
+      const shifty = () => {
+        let own = 0;
+        return { get value() { reads++; own++; return own === 1 ? "held" : { $codemode: "Date", value: "2001-02-03T04:05:06.000Z" }; } };
+      };
+      const list = ["first", "second"];
+      let listReads = 0;
+      Object.defineProperty(list, 1, { get() { reads++; listReads++; return listReads === 1 ? "held" : { $codemode: "Date", value: "2001-02-03T04:05:06.000Z" }; }, enumerable: true });
+      const mapped = new Map([["key", shifty()]]);
+      let sent;
+      try { sent = await ns.echo({ record: shifty(), list, mapped }); } catch (error) { sent = "refused: " + error.message; }
+      const afterCall = reads;
+      return { sent: typeof sent === "string" ? sent : "echoed", afterCall, result: shifty() };
+    }`,
+    check: ({ outcome, calls }) => {
+      const seen = resultOf(outcome) as { sent: string; afterCall: number; result: unknown };
+      expect(seen.sent).toBe("echoed");
+      expect(calls).toHaveLength(1);
+      expectPlainData(calls[0]);
+      expect(calls[0]).toStrictEqual({
+        record: { value: "held" },
+        list: ["first", "held"],
+        mapped: new Map([["key", { value: "held" }]]),
+      });
+      expect(seen.afterCall, "reads of the three getters while the input was sent").toBe(3);
+      expect(seen.result).toStrictEqual({ value: "held" });
+    },
+  },
+  {
+    name: "replacing JSON.stringify and Object.prototype.toJSON changes nothing that crosses",
+    code: `async () => {
+      const forged = '{"$codemode":"bigint","value":"' + "9".repeat(100000) + '"}';
+      JSON.stringify = () => forged;
+      Object.defineProperty(Object.prototype, "toJSON", { value: () => "hijacked", configurable: true, writable: true });
+      Object.defineProperty(Array.prototype, "toJSON", { value: () => "hijacked", configurable: true, writable: true });
+      let back;
+      try { back = await ns.echo({ when: new Date(0), tags: new Set(["t"]), list: [1, { n: 2 }] }); }
+      catch (error) { back = "refused: " + error.message; }
+      return { back: back instanceof Object && !Array.isArray(back) ? "echoed" : back, result: { when: new Date(0), list: [1] } };
+    }`,
+    check: ({ outcome, calls }) => {
+      const seen = resultOf(outcome) as { back: unknown; result: unknown };
+      expect(seen.back).toBe("echoed");
+      expect(calls).toStrictEqual([
+        { when: new Date(0), tags: new Set(["t"]), list: [1, { n: 2 }] },
+      ]);
+      expect(seen.result).toStrictEqual({ when: new Date(0), list: [1] });
+    },
+  },
+  {
+    name: "a bigint of more than 4,096 digits is refused as an input and as the result",
+    code: `async () => {
+      const big = 10n ** 5000n;
+      let sent;
+      try { await ns.echo({ big }); sent = "sent"; } catch (error) { sent = "refused: " + error.message; }
+      if (!/digits/.test(sent)) return "the input was not refused: " + sent;
+      return [10n ** 4095n, -big];
+    }`,
+    check: ({ outcome, calls }) => {
+      expect(calls).toEqual([]);
+      const error = errorOf(outcome);
+      expect(error.code).toBe("NOT_SERIALIZABLE");
+      expect(error.message).toMatch(/4096 digits/);
+    },
+  },
+  {
     name: "proxies pretending to be Dates, Maps, arrays or bytes arrive as plain data or not at all",
     code: `async () => {
       const pretend = (target, prototype) => new Proxy(target, {

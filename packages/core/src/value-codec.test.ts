@@ -44,6 +44,19 @@ describe("value codec", () => {
     expect(codec.decode(codec.encode(new Array(1_000_000).fill(0)))).toHaveLength(1_000_000);
   });
 
+  it("refuses a bigint of more than 4,096 digits both ways, before reading its digits", () => {
+    const most = 10n ** 4096n - 1n;
+    expect(roundTrip(most)).toBe(most);
+    expect(roundTrip(-most)).toBe(-most);
+    expect(() => codec.encode(10n ** 4096n)).toThrow(/bigint of more than 4096 digits/);
+    expect(() => codec.encode({ deep: [-(10n ** 4096n)] })).toThrow(/more than 4096 digits/);
+    // text the codec never writes, as a sandbox could forge it: refused without parsing it
+    const forged = `{"$codemode":"bigint","value":"${"9".repeat(2_000_000)}"}`;
+    const started = performance.now();
+    expect(() => codec.decode(`[${forged}]`)).toThrow(/more than 4096 digits/);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
   it("keeps -0, an ArrayBuffer and a DataView", () => {
     expect(Object.is(roundTrip(-0), -0)).toBe(true);
     const buffer = new Uint8Array([9, 8, 7]).buffer;

@@ -18,6 +18,13 @@ export function createValueCodec(): ValueCodec {
   const TAG = "$codemode";
   /** Items an array may have: more cannot fit a recorded value (at least two characters each). */
   const MAX_ARRAY_ITEMS = 1_000_000;
+  /**
+   * Digits a bigint may have: reading a decimal text of n digits costs time that grows faster than
+   * n (V8 about 350 ms for 2,000,000 digits, QuickJS over 30 s), so a longer one is refused both ways.
+   */
+  const MAX_BIGINT_DIGITS = 4096;
+  /** 10 ** MAX_BIGINT_DIGITS: a bigint is compared with it before its digits are written */
+  const BIGINT_LIMIT = 10n ** 4096n;
   const BYTES = [
     "Uint8Array",
     "Int8Array",
@@ -75,8 +82,14 @@ export function createValueCodec(): ValueCodec {
     switch (typeof value) {
       case "undefined":
         return { [TAG]: "undefined" };
-      case "bigint":
+      case "bigint": {
+        if (value >= BIGINT_LIMIT || value <= -BIGINT_LIMIT) {
+          throw unserializable(
+            `A bigint of more than ${MAX_BIGINT_DIGITS} digits cannot be recorded or passed across the sandbox boundary.`,
+          );
+        }
         return { [TAG]: "bigint", value: value.toString() };
+      }
       case "number":
         if (Number.isNaN(value)) return { [TAG]: "number", value: "NaN" };
         if (value === Number.POSITIVE_INFINITY) return { [TAG]: "number", value: "Infinity" };
@@ -166,8 +179,14 @@ export function createValueCodec(): ValueCodec {
         break;
       case "undefined":
         return undefined;
-      case "bigint":
-        return BigInt(record.value as string);
+      case "bigint": {
+        const digits = record.value;
+        // the digits and a sign, as encode writes them
+        if (typeof digits !== "string" || digits.length > MAX_BIGINT_DIGITS + 1) {
+          throw unserializable(`A bigint of more than ${MAX_BIGINT_DIGITS} digits cannot be read.`);
+        }
+        return BigInt(digits);
+      }
       case "number":
         return record.value === "-0" ? -0 : Number(record.value);
       case "Date":

@@ -7,6 +7,7 @@ import {
   sandboxEncoder,
   sandboxErrors,
   sandboxSource,
+  sandboxTaggedWriter,
 } from "@codemode/executor-kit";
 
 /** What the harness is told for one pass; it is written into the harness module itself. */
@@ -69,6 +70,7 @@ import { arm } from "./${MODULE_NAMES.tick}";
 const sandboxBootstrap = ${sandboxSource(sandboxBootstrap)};
 const sandboxEncoder = ${sandboxSource(sandboxEncoder)};
 const sandboxErrors = ${sandboxSource(sandboxErrors)};
+const sandboxTaggedWriter = ${sandboxSource(sandboxTaggedWriter)};
 const createValueCodec = ${sandboxSource(createValueCodec)};
 const createRenderer = ${sandboxSource(createRenderer)};
 const sandboxCanonical = ${sandboxSource(sandboxCanonical)};
@@ -328,6 +330,7 @@ const api = sandboxBootstrap(
   quote({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
   sandboxEncoder,
   sandboxErrors,
+  sandboxTaggedWriter,
 );
 
 // The reply of evaluate is JSON text, written without prototype methods the program may have

@@ -5,6 +5,7 @@ import {
   sandboxEncoder,
   sandboxErrors,
   sandboxSource,
+  sandboxTaggedWriter,
 } from "@codemode/executor-kit";
 import { frameRelay, workerHarness } from "./worker-harness.ts";
 
@@ -16,7 +17,7 @@ const WORKER_DIRECTIVE = "worker-src blob:";
 
 // Strict code throughout: no caller chain or stack frame hands the program a function of the
 // harness (its own code, compiled with an indirect eval, keeps the mode it declares).
-const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
+const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(sandboxTaggedWriter)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
 const FRAME_SCRIPT = `"use strict";(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
 
 /** Attribute-safe text. */

@@ -3,6 +3,7 @@ import type {
   sandboxBootstrap,
   sandboxEncoder,
   sandboxErrors,
+  sandboxTaggedWriter,
 } from "@codemode/executor-kit";
 
 /** What the page sends to start a pass (the `run` message); the frame passes it on without the nonce. */
@@ -61,6 +62,7 @@ export function workerHarness(
   bootstrap: typeof sandboxBootstrap,
   encoder: typeof sandboxEncoder,
   errors: typeof sandboxErrors,
+  tagged: typeof sandboxTaggedWriter,
   createValueCodec: () => unknown,
   createRenderer: (maxLineChars: number) => unknown,
 ): void {
@@ -231,6 +233,7 @@ export function workerHarness(
       JSON.stringify(message.spec),
       encoder,
       errors,
+      tagged,
     );
     if (api.problem) {
       settle(["problem", api.problem]);

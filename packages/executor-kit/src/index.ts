@@ -12,6 +12,13 @@ export {
 export { hostTimers, type TimerHandle } from "./host-timers.ts";
 export { LogSink } from "./log-sink.ts";
 export { type BootstrapSpec, type SandboxApi, sandboxBootstrap } from "./sandbox-bootstrap.ts";
+export {
+  type BuiltinReader,
+  ENCODER_BUILTINS,
+  type EncoderSink,
+  sandboxEncoder,
+  type TaggedWriter,
+} from "./sandbox-encoder.ts";
 export { thrownError } from "./sandbox-error.ts";
 export {
   abortedError,
@@ -25,12 +32,11 @@ export {
 } from "./sandbox-errors.ts";
 export {
   type Described,
-  type EncoderHelper,
   type HelperRequest,
   type SandboxErrors,
   sandboxCanonical,
-  sandboxEncoder,
   sandboxErrors,
 } from "./sandbox-parts.ts";
 export { createRenderer, type SandboxRenderer } from "./sandbox-renderer.ts";
 export { sandboxSource } from "./sandbox-source.ts";
+export { sandboxTaggedWriter, TAGGED_WRITER_BUILTINS } from "./sandbox-tagged-writer.ts";

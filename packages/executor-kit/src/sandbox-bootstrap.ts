@@ -1,5 +1,7 @@
-import type { sandboxEncoder, sandboxErrors } from "./sandbox-parts.ts";
+import type { sandboxEncoder } from "./sandbox-encoder.ts";
+import type { sandboxErrors } from "./sandbox-parts.ts";
 import type { SandboxRenderer } from "./sandbox-renderer.ts";
+import type { sandboxTaggedWriter } from "./sandbox-tagged-writer.ts";
 
 /** The value codec's shape, as the sandbox sees it. */
 interface SandboxCodec {
@@ -32,7 +34,7 @@ export interface SandboxApi {
 
 /**
  * Runs INSIDE the sandbox: the host evaluates this function's source text there and calls it once per
- * pass with five host functions and the spec. It must stay self-contained (no imports, no references
+ * pass with five host functions, the spec and the parts it is made of. It must stay self-contained (no imports, no references
  * outside its body) and plain JavaScript once types are stripped.
  *
  * It installs `console`, one global per namespace (a Proxy that names the available methods when the
@@ -62,6 +64,8 @@ export function sandboxBootstrap(
   createEncoder: typeof sandboxEncoder,
   /** `sandboxErrors` of this package, pasted the same way */
   createErrors: typeof sandboxErrors,
+  /** `sandboxTaggedWriter` of this package, pasted the same way */
+  createTagged: typeof sandboxTaggedWriter,
 ): SandboxApi {
   const spec = JSON.parse(specText) as BootstrapSpec;
   const global = globalThis as unknown as Record<string, unknown>;
@@ -96,22 +100,17 @@ export function sandboxBootstrap(
     }
     return rendererInstance;
   }
-  const objectPrototype = Object.prototype;
-  const arrayPrototype = Array.prototype;
-  const getPrototype = Object.getPrototypeOf;
-  const hasOwn = Object.hasOwn;
-  const isArray = Array.isArray;
-  // values the codec writes as plain JSON go through JSON.stringify, without compiling the codec
-  const encode = createEncoder(
-    () => codec(),
-    stringify,
-    keysOf,
-    getPrototype,
-    hasOwn,
-    isArray,
-    objectPrototype,
-    arrayPrototype,
-  );
+  // the encoder takes its built-ins now, before any code of the pass runs
+  const builtin = (path: string): unknown => {
+    let found: unknown = global;
+    const names = path.split(".");
+    for (let index = 0; index < names.length; index++) {
+      found = (found as Record<string, unknown>)[names[index] as string];
+    }
+    return found;
+  };
+  const tagged = createTagged(builtin);
+  const encode = createEncoder(builtin, () => tagged);
   function decode(text: string): unknown {
     // Tagged values always carry the key "$codemode"; without it the text is plain JSON.
     return text.includes('"$codemode"') ? codec().decode(text) : parse(text);

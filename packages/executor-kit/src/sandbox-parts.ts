@@ -2,74 +2,8 @@
 // (`sandboxSource`) and calls with built-ins it captured before the program ran, so a program that
 // replaces `JSON.stringify` or `Error` does not change how values and errors cross. `sandboxBootstrap`
 // takes them as arguments; QuickJS compiles each on first use. Each must stay self-contained (no
-// imports, no references outside its body) and plain JavaScript once types are stripped.
-
-/** The value codec's encoder, as the sandbox sees it. */
-interface Encoder {
-  encode(value: unknown): string;
-}
-
-/** Gives the value codec (an object with `encode`), made on first use. */
-export type EncoderHelper = (name: "codec") => unknown;
-
-/**
- * The encoder of values the sandbox sends (call inputs, the result): values the codec would write
- * as plain JSON go through `JSON.stringify` directly; others (Date, Map, undefined, …) through the
- * codec, compiled the first time one comes along.
- */
-export function sandboxEncoder(
-  helper: EncoderHelper,
-  stringify: (value: unknown) => string,
-  keysOf: (value: object) => string[],
-  getPrototype: (value: object) => object | null,
-  hasOwn: (value: object, key: string) => boolean,
-  isArray: (value: unknown) => value is unknown[],
-  objectPrototype: object,
-  arrayPrototype: object,
-): (value: unknown) => string {
-  let codec: Encoder | undefined;
-  function plain(value: unknown, depth: number): boolean {
-    switch (typeof value) {
-      case "string":
-      case "boolean":
-        return true;
-      case "number":
-        // finite (NaN and ±Infinity give NaN) and not -0: what JSON writes unchanged
-        return value - value === 0 && !(value === 0 && 1 / value < 0);
-      case "object": {
-        if (value === null) return true;
-        if (depth > 32) return false;
-        // JSON would call a toJSON the codec ignores
-        if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
-        const prototype = getPrototype(value);
-        if (prototype === arrayPrototype && isArray(value)) {
-          // the codec refuses longer ones (MAX_ARRAY_ITEMS of the value codec)
-          if (value.length > 1_000_000) return false;
-          for (let index = 0; index < value.length; index++) {
-            if (!plain(value[index], depth + 1)) return false;
-          }
-          return true;
-        }
-        if (prototype !== objectPrototype && prototype !== null) return false;
-        if (hasOwn(value, "$codemode")) return false;
-        const record = value as Record<string, unknown>;
-        // an indexed loop: no iterator the program could replace, and far cheaper in QuickJS
-        const keys = keysOf(record);
-        for (let index = 0; index < keys.length; index++) {
-          if (!plain(record[keys[index] as string], depth + 1)) return false;
-        }
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-  return (value) => {
-    if (plain(value, 0)) return stringify(value);
-    if (!codec) codec = helper("codec") as Encoder;
-    return codec.encode(value);
-  };
-}
+// imports, no references outside its body) and plain JavaScript once types are stripped. The
+// encoder is in sandbox-encoder.ts.
 
 /**
  * The canonical text of a value `JSON.parse` made from the value codec's text: JSON with every

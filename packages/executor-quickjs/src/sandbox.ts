@@ -1,10 +1,13 @@
 import { createValueCodec } from "@codemode/core";
 import {
   createRenderer,
+  ENCODER_BUILTINS,
   sandboxCanonical,
   sandboxEncoder,
   sandboxErrors,
   sandboxSource,
+  sandboxTaggedWriter,
+  TAGGED_WRITER_BUILTINS,
 } from "@codemode/executor-kit";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { sandboxReplay } from "./sandbox-replay.ts";
@@ -37,10 +40,13 @@ const INTRINSICS = [
   "Error",
   "TypeError",
   "Number",
+  "Function.prototype.bind",
+  ...ENCODER_BUILTINS,
+  ...TAGGED_WRITER_BUILTINS,
 ] as const;
 export type Intrinsic = (typeof INTRINSICS)[number];
 
-/** What the encoder and the replay part check plain data with, in the order both take them. */
+/** What the replay part checks plain data with, in the order it takes them. */
 const PLAIN_DATA_CHECKS = [
   "Object.keys",
   "Object.getPrototypeOf",
@@ -55,10 +61,10 @@ const PLAIN_DATA_CHECKS = [
  * of recorded calls, which also gets the helper and the encoder and canonical parts).
  */
 const PARTS = {
-  encoder: {
-    source: sandboxSource(sandboxEncoder),
-    args: ["JSON.stringify", ...PLAIN_DATA_CHECKS],
-  },
+  // these two take a reader of the captured built-ins (see #builtinReader); the encoder also a host
+  // function that gives it the tagged writer, compiled the first time a Date, Map, … is sent
+  encoder: { source: sandboxSource(sandboxEncoder), args: [] },
+  tagged: { source: sandboxSource(sandboxTaggedWriter), args: [] },
   errors: { source: sandboxSource(sandboxErrors), args: ["Error", "TypeError", "Object.keys"] },
   codec: { source: sandboxSource(createValueCodec), args: [] },
   renderer: { source: sandboxSource(createRenderer), args: [] },
@@ -106,6 +112,7 @@ export class Sandbox {
   /** handles that live as long as the sandbox (host functions, namespace objects, …) */
   readonly #owned: QuickJSHandle[] = [];
   #helper: QuickJSHandle | undefined;
+  #reader: QuickJSHandle | undefined;
 
   /** Throws a host error if the instance fails (the caller marks it poisoned). */
   static create(instance: QuickJSInstance, stackBytes: number): Sandbox {
@@ -254,6 +261,7 @@ export class Sandbox {
     this.#owned.length = 0;
     this.#intrinsics.clear();
     this.#helper = undefined;
+    this.#reader = undefined;
     for (const handle of handles) if (handle.alive) handle.dispose();
     if (this.context.alive) this.context.dispose();
     if (this.runtime.alive) this.runtime.dispose();
@@ -274,6 +282,13 @@ export class Sandbox {
         handles = [max];
       } else if (name === "codec") {
         handles = [];
+      } else if (name === "encoder") {
+        const tagged = this.own(
+          this.context.newFunction("tagged", () => this.part("tagged").dup()),
+        );
+        handles = [this.#builtinReader(), tagged];
+      } else if (name === "tagged") {
+        handles = [this.#builtinReader()];
       } else if (name === "canonical") {
         handles = args.map((arg) => this.intrinsic(arg));
       } else if (name === "replay") {
@@ -287,6 +302,34 @@ export class Sandbox {
       factory.dispose();
       for (const handle of temporary) handle.dispose();
     }
+  }
+
+  /**
+   * What the encoder and the tagged writer ask for their built-ins with (`BuiltinReader`): the
+   * captured `Reflect.get`, bound to an object without a prototype that holds the built-ins captured
+   * when the sandbox was made, before any code ran. Made once, without compiling anything.
+   */
+  #builtinReader(): QuickJSHandle {
+    if (!this.#reader) {
+      const { context } = this;
+      const table = context.newObject(context.null);
+      try {
+        for (const path of [...ENCODER_BUILTINS, ...TAGGED_WRITER_BUILTINS]) {
+          context.setProp(table, path, this.intrinsic(path));
+        }
+        this.#reader = this.own(
+          this.call(
+            this.intrinsic("Function.prototype.bind"),
+            this.intrinsic("Reflect.get"),
+            context.undefined,
+            table,
+          ),
+        );
+      } finally {
+        table.dispose();
+      }
+    }
+    return this.#reader;
   }
 
   /** The host function the parts ask for the codec and the renderer with. */
