@@ -3,6 +3,7 @@ import {
   type DecisionHandle,
   decisionHandleOf,
   type PendingAction,
+  shownValue,
 } from "codemode";
 import { callEffect } from "./call-effects.ts";
 import type { CallEffect, CardCall } from "./chat-event.ts";
@@ -11,7 +12,7 @@ import type { DemoStores } from "./demo-stores.ts";
 /**
  * A paused run as a person is shown it, in the chat's card and in the queue alike: its program, the
  * calls it made before it paused (they replay from the journal when it resumes), each waiting call
- * with its exact input and what it would change, and the handle of those calls, which the answer
+ * with its exact input (in the value codec's tagged JSON form) and what it would change, and the handle of those calls, which the answer
  * carries back so that it decides exactly what was shown.
  */
 export interface WaitingRun {
@@ -38,17 +39,19 @@ export async function waitingRun(
       seq,
       connector,
       method,
-      ...(args === undefined ? {} : { args }),
-      ...(result === undefined ? {} : { result }),
+      ...(args === undefined ? {} : { args: shownValue(args) }),
+      ...(result === undefined ? {} : { result: shownValue(result) }),
       state,
     }));
   return {
     executionId,
     code: execution?.code ?? "",
     done,
+    // each input as JSON shows it to the page: what JSON cannot hold says what it is
     pending: pending.map((call) => {
       const effect = callEffect(call, stores);
-      return effect ? { ...call, effect } : call;
+      const shown = { ...call, args: shownValue(call.args) };
+      return effect ? { ...shown, effect } : shown;
     }),
     handle,
   };

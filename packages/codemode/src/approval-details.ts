@@ -2,11 +2,22 @@
 // approval request of a `codemode` call gets the run and the calls it waits for, with their exact
 // recorded input, as its `approvalDescriptor` (the UI reads it as the tool part's
 // `approval.descriptor`, a `CodemodeApprovalDescriptor`).
-import type { CodemodeRuntime } from "@codemode/core";
+import { type CodemodeApprovalDescriptor, type CodemodeRuntime, shownValue } from "@codemode/core";
 import type { UIMessageChunk } from "ai";
 
 /** Tool inputs remembered per stream, to find the run of a later approval request. */
 const MAX_REMEMBERED = 256;
+
+/**
+ * The descriptor as JSON carries it to the page: each input in the value codec's tagged form, so a
+ * Map, a Set, bytes, a bigint or an `undefined` reads as what it is (and never fails the stream).
+ */
+function overTheWire(descriptor: CodemodeApprovalDescriptor): CodemodeApprovalDescriptor {
+  return {
+    ...descriptor,
+    pending: descriptor.pending.map((action) => ({ ...action, args: shownValue(action.args) })),
+  };
+}
 
 /**
  * A `TransformStream` for `result.toUIMessageStream().pipeThrough(withApprovalDetails(runtime))`:
@@ -31,7 +42,7 @@ export function withApprovalDetails(
         const descriptor =
           code === undefined ? undefined : await runtime.approvalDescriptor(chunk.toolCallId, code);
         if (descriptor) {
-          controller.enqueue({ ...chunk, approvalDescriptor: descriptor });
+          controller.enqueue({ ...chunk, approvalDescriptor: overTheWire(descriptor) });
           return;
         }
       }

@@ -33,6 +33,7 @@ export {
   type RuntimeExecution,
   type RuntimeToolOptions,
   type SearchOutput,
+  shownValue,
   sqliteStore,
   type ToolCallBinding,
 } from "@codemode/core";

@@ -3,8 +3,8 @@
 // calls needsApproval and execute), two runtimes over one SQLite file, host decisions interleaved, and
 // the MCP tools over the SDK's own client and server. Each case checks a ledger of effects that really
 // happened: nothing gated runs unless a person approved exactly that call, nothing runs twice, and no
-// answer starts a run. A case marked `it.fails` is a hole found here, explained where it stands; the
-// lead removes the mark with the fix.
+// answer starts a run. A case whose comment starts "Found" was a hole when it was written; the
+// comment says what was wrong and what holds now.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,16 +113,16 @@ const approvalOf = (approvalId: string, approved = true): ModelMessage => ({
 });
 
 describe("a hostile model's tool calls, through the AI SDK's streamText", () => {
-  // HOLE. The AI SDK resolves an approval to the *last* tool call carrying the approval request's
+  // Found. The AI SDK resolves an approval to the *last* tool call carrying the approval request's
   // tool call id, and runtime.tool() reads an answer by tool call id alone. A model that emits two
   // `codemode` calls under one id (ids come from the model's output) gets two cards; the person
   // approves the first (alice), the app sends that answer as it is clicked, and the AI SDK runs the
   // second call's input, whose run the tool then approves with its own shown handle: mallory is paid,
-  // a call whose card nobody answered. Fix: an answer decides only when its tool call id names one
+  // a call whose card nobody answered. Now: an answer decides only when its tool call id names one
   // tool call in the conversation (approvalResponsesOf drops ids with two tool calls or two
   // requests), and needsApproval refuses a second code under an id it has bound (bind the id alone,
   // first code wins).
-  it.fails("two codemode calls under one id: approving one card runs only that card's call", async () => {
+  it("two codemode calls under one id: approving one card runs only that card's call", async () => {
     const { runtime, ledger, tool } = bank();
     const alice = sendTo("alice");
     const mallory = sendTo("mallory");
@@ -147,11 +147,11 @@ describe("a hostile model's tool calls, through the AI SDK's streamText", () => 
     expect(sends(ledger)).not.toContain("send mallory");
   });
 
-  // HOLE, the same root with another tool: the person approves the app's harmless `echo` card, the
+  // Found, the same root with another tool: the person approves the app's harmless `echo` card, the
   // model gave its `codemode` call the same id, and the AI SDK runs the codemode call (the last tool
-  // call with that id); the tool reads the echo card's answer as its own. Fix as above: an id shared
+  // call with that id); the tool reads the echo card's answer as its own. Now, as above: an id shared
   // by two tool calls decides nothing.
-  it.fails("an approval of another tool's card never approves a codemode call that shares its id", async () => {
+  it("an approval of another tool's card never approves a codemode call that shares its id", async () => {
     const { ledger, tool } = bank();
     const echo = aiTool({
       inputSchema: z.object({ text: z.string() }),
@@ -235,12 +235,12 @@ describe("a hostile model's tool calls, through the AI SDK's streamText", () => 
     expect(sends(ledger)).toEqual(shown.map((to) => `send ${to}`));
   });
 
-  // HOLE (availability, not consent). An id over MAX_TOOL_CALL_ID_LENGTH makes needsApproval throw,
+  // Found (availability, not consent). An id over MAX_TOOL_CALL_ID_LENGTH makes needsApproval throw,
   // and the AI SDK does not turn that into the call's tool error: the whole turn fails, the other
   // calls' first passes ran (their runs stay paused, never shown) and no card reaches the person. A
-  // model can end every turn this way. Fix: needsApproval returns false for an id it cannot bind,
+  // model can end every turn this way. Now: needsApproval returns false for an id it cannot bind,
   // and execute answers that call alone with the TOO_LARGE error.
-  it.fails("a 1,001-character tool call id fails its own call, not the turn", async () => {
+  it("a 1,001-character tool call id fails its own call, not the turn", async () => {
     const { ledger, tool } = bank();
     const model = scriptedModel([
       { id: "x".repeat(1001), input: { code: sendTo("long") } },
@@ -477,13 +477,13 @@ function countedConversation(size: number) {
 }
 
 describe("bounds a model and a client control together", () => {
-  // HOLE (bounded host work). needsApproval and execute each read the whole conversation two to four
+  // Found (bounded host work). needsApproval and execute each read the whole conversation two to four
   // times (rejectDenied, the answer, a paused result to continue), for every tool call of a step:
   // a model that makes N calls next to a conversation of M parts costs N × M. Measured: 100,000
   // parts, 1 call 0.7 s, 10 calls 2.2 s, 50 calls 11 s of host time. The AI SDK hands every call
   // of a step the same messages array, so the fix is to read a conversation once (a WeakMap from
   // the array to its answers, codes and paused results).
-  it.fails("the calls of one step read the conversation about once, not once per call", async () => {
+  it("the calls of one step read the conversation about once, not once per call", async () => {
     const reads = async (calls: number) => {
       const { tool } = bank();
       const { messages, reads: count } = countedConversation(1000);
@@ -621,13 +621,13 @@ async function cardOverTheWire(code: string): Promise<string | undefined> {
 }
 
 describe("what a card shows is what runs", () => {
-  // HOLE. The descriptor carries each call's decoded input (`pending[].args`), and the UI message
+  // Found. The descriptor carries each call's decoded input (`pending[].args`), and the UI message
   // stream sends it as JSON: a Map or a Set reads `{}`, a Uint8Array as numbered keys, an undefined
   // property vanishes, and a bigint makes the stream fail (no card at all). Two different inputs show
-  // the same card; the digest differs, but no person reads it. Fix: the descriptor shows each input
+  // the same card; the digest differs, but no person reads it. Now: the descriptor shows each input
   // in the value codec's tagged JSON form (as the TanStack interrupt does, `asJson`), not the decoded
   // value.
-  it.fails("two inputs that differ read differently on the card (a Map of entries and {})", async () => {
+  it("two inputs that differ read differently on the card (a Map of entries and {})", async () => {
     const withEntries = await cardOverTheWire(
       'return await bank.put({ to: new Map([["account", "mallory"]]) });',
     );
@@ -636,7 +636,7 @@ describe("what a card shows is what runs", () => {
     expect(withEntries).not.toBe(empty);
   });
 
-  it.fails("a bigint in a gated call's input still reaches the person as a card", async () => {
+  it("a bigint in a gated call's input still reaches the person as a card", async () => {
     const shown = await cardOverTheWire("return await bank.put({ amount: 5n });");
     expect(shown ?? "no card").toContain("5");
   });
@@ -702,11 +702,11 @@ describe("MCP", () => {
     expect(ledger).toEqual(["send a"]);
   });
 
-  // HOLE. An elicitation question shows the input as bounded JSON in which bytes read as their size
+  // Found. An elicitation question shows the input as bounded JSON in which bytes read as their size
   // ("<2 bytes>") and a bigint as a string: a write of bytes nobody saw, or of 5n where "5" was
-  // read, is approved as shown. Fix: show bytes (base64 or hex, within the limit) and tag what JSON
+  // read, is approved as shown. Now: show bytes (base64 or hex, within the limit) and tag what JSON
   // cannot hold, so no two inputs read the same.
-  it.fails("elicitation: two inputs that differ are never asked about with the same question", async () => {
+  it("elicitation: two inputs that differ are never asked about with the same question", async () => {
     const asked = async (code: string) => {
       const { runtime } = bank();
       const { tool, questions } = await mcpSession(runtime, "elicitation", () => false);

@@ -77,6 +77,7 @@ export {
   MAX_TARGET_LENGTH,
   SDK_METHODS,
 } from "./sandbox-protocol.ts";
+export { shownValue } from "./shown-value.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
 export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
 export type {

@@ -1,11 +1,9 @@
 // What the `codemode` tool hands TanStack AI: the runtime's output as plain JSON, so the engine's
 // JSON.stringify for the model and the stream to the client cannot lose or choke on a value.
-import { type CodeModeOutput, createValueCodec } from "@codemode/core";
+import { type CodeModeOutput, shownValue } from "@codemode/core";
 
 /** The `codemode` tool's output: the runtime's `CodeModeOutput`, a paused run with a note for the model. */
 export type CodemodeToolOutput = CodeModeOutput & { message?: string };
-
-const codec = createValueCodec();
 
 /** What a paused run tells the model. */
 export const PAUSED_MESSAGE =
@@ -15,9 +13,7 @@ export const PAUSED_MESSAGE =
  * A value as plain JSON: JSON data stays as it is; `Date`, `Map`, `Set`, `bigint`, `undefined` and
  * binary data become the value codec's tagged objects (`{ "$codemode": "Date", ... }`).
  */
-export function asJson(value: unknown): unknown {
-  return JSON.parse(codec.encode(value));
-}
+export const asJson = shownValue;
 
 /** The runtime's output as the tool returns it; a value that cannot be sent becomes an error. */
 export function toolOutput(output: CodeModeOutput): CodemodeToolOutput {

@@ -4,8 +4,11 @@
 // and UI messages (a tool part in state `approval-responded` with its `approval`). The messages come
 // from the client, so nothing here is trusted beyond "this conversation says so"; the caller binds a
 // decision to a run only through the tool call's own id and code.
+//
+// A conversation is read once per messages array (the AI SDK hands every tool call of a step the
+// same array), so a step of many calls costs one read, not one per call.
 
-/** How many messages and parts one read looks at; a longer conversation is read from its end. */
+/** How many parts one read looks at, in all; a longer conversation is read from its end. */
 export const MAX_APPROVAL_SCAN = 10_000;
 
 /** A person's answer to the approval request of one tool call. */
@@ -17,6 +20,12 @@ export interface ApprovalResponse {
   code?: string;
 }
 
+/** A tool call whose last result in the conversation says its run is paused. */
+export interface PausedResult {
+  toolCallId: string;
+  executionId: string;
+}
+
 type Part = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Part => typeof value === "object" && value !== null;
@@ -25,73 +34,61 @@ const text = (value: unknown): string | undefined =>
 const codeOf = (input: unknown): string | undefined =>
   isObject(input) ? text(input.code) : undefined;
 
-/** The parts of the last `MAX_APPROVAL_SCAN` messages, in order. */
+/** The last `MAX_APPROVAL_SCAN` parts of the conversation, in order. */
 function partsOf(messages: unknown): Part[] {
   if (!Array.isArray(messages)) return [];
-  const parts: Part[] = [];
-  for (const message of messages.slice(-MAX_APPROVAL_SCAN)) {
+  const newestFirst: Part[] = [];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message: unknown = messages[index];
     if (!isObject(message)) continue;
     const content = Array.isArray(message.content)
       ? message.content
       : Array.isArray(message.parts)
         ? message.parts
         : [];
-    for (const part of content.slice(-MAX_APPROVAL_SCAN)) if (isObject(part)) parts.push(part);
+    for (let at = content.length - 1; at >= 0; at--) {
+      if (newestFirst.length >= MAX_APPROVAL_SCAN) return newestFirst.reverse();
+      const part: unknown = content[at];
+      if (isObject(part)) newestFirst.push(part);
+    }
   }
-  return parts;
+  return newestFirst.reverse();
 }
 
-/** The code of each tool call the parts carry (a model message's tool call, a UI tool part). */
-function codesOfCalls(parts: readonly Part[]): Map<string, string> {
-  const codes = new Map<string, string>();
-  for (const part of parts) {
-    const toolCallId = text(part.toolCallId);
-    const code = codeOf(part.input);
-    if (toolCallId !== undefined && code !== undefined) codes.set(toolCallId, code);
-  }
-  return codes;
+/** A part that stands for a tool call: a model message's `tool-call`, or a UI message's tool part. */
+const isToolCall = (part: Part) =>
+  part.type === "tool-call" ||
+  (typeof part.state === "string" &&
+    typeof part.type === "string" &&
+    (part.type.startsWith("tool-") || part.type === "dynamic-tool"));
+
+/** What one read of a conversation finds. */
+interface Conversation {
+  answers: ApprovalResponse[];
+  /** the conversation's last paused result of a `codemode` call, by the call's code */
+  pausedByCode: Map<string, PausedResult | undefined>;
 }
 
 /**
- * Every approval answer the conversation holds, one per tool call (the last answer wins). A model
- * message answer names its request's `approvalId`, which the assistant's request ties to a tool call;
- * a UI message part carries the tool call, its input and the answer together.
+ * The tool call ids the conversation gives to more than one tool call or approval request: a model
+ * chooses its ids, and an answer under such an id cannot say which call it is for. It decides
+ * nothing, and no paused result under it continues a run.
  */
-export function approvalResponsesOf(messages: unknown): ApprovalResponse[] {
-  const parts = partsOf(messages);
-  const codeOfCall = codesOfCalls(parts);
-  const callOfApproval = new Map<string, string>();
+function sharedIds(parts: readonly Part[]): Set<string> {
+  const calls = new Map<string, number>();
+  const requests = new Map<string, number>();
+  const shared = new Set<string>();
   for (const part of parts) {
     const toolCallId = text(part.toolCallId);
     if (toolCallId === undefined) continue;
-    if (part.type === "tool-approval-request" && text(part.approvalId) !== undefined) {
-      callOfApproval.set(part.approvalId as string, toolCallId);
-    }
+    const counts =
+      part.type === "tool-approval-request" ? requests : isToolCall(part) ? calls : undefined;
+    if (!counts) continue;
+    const count = (counts.get(toolCallId) ?? 0) + 1;
+    counts.set(toolCallId, count);
+    if (count > 1) shared.add(toolCallId);
   }
-  const answers = new Map<string, ApprovalResponse>();
-  const answer = (toolCallId: string, approved: unknown, reason: unknown) => {
-    if (typeof approved !== "boolean") return;
-    const code = codeOfCall.get(toolCallId);
-    const why = text(reason);
-    answers.set(toolCallId, {
-      toolCallId,
-      approved,
-      ...(why !== undefined ? { reason: why } : {}),
-      ...(code !== undefined ? { code } : {}),
-    });
-  };
-  for (const part of parts) {
-    if (part.type === "tool-approval-response") {
-      const toolCallId = callOfApproval.get(text(part.approvalId) ?? "");
-      if (toolCallId !== undefined) answer(toolCallId, part.approved, part.reason);
-    } else if (part.state === "approval-responded" || part.state === "output-denied") {
-      const toolCallId = text(part.toolCallId);
-      const approval = isObject(part.approval) ? part.approval : undefined;
-      if (toolCallId !== undefined && approval)
-        answer(toolCallId, approval.approved, approval.reason);
-    }
-  }
-  return [...answers.values()];
+  return shared;
 }
 
 /** A tool result's `codemode` outcome, from a model message (`{ type: "json", value }`) or a UI part. */
@@ -102,25 +99,90 @@ function outcomeOf(part: Part): Part | undefined {
   return typeof output.status === "string" ? output : undefined;
 }
 
+function read(messages: unknown): Conversation {
+  const parts = partsOf(messages);
+  const shared = sharedIds(parts);
+  // the code of each tool call the parts carry (a model message's tool call, a UI tool part)
+  const codeOfCall = new Map<string, string>();
+  for (const part of parts) {
+    const toolCallId = text(part.toolCallId);
+    const code = codeOf(part.input);
+    if (toolCallId !== undefined && code !== undefined && !shared.has(toolCallId)) {
+      codeOfCall.set(toolCallId, code);
+    }
+  }
+  const callOfApproval = new Map<string, string>();
+  for (const part of parts) {
+    const toolCallId = text(part.toolCallId);
+    if (part.type === "tool-approval-request" && toolCallId !== undefined) {
+      const approvalId = text(part.approvalId);
+      if (approvalId !== undefined) callOfApproval.set(approvalId, toolCallId);
+    }
+  }
+  const answers = new Map<string, ApprovalResponse>();
+  const answer = (toolCallId: string, approved: unknown, reason: unknown) => {
+    if (typeof approved !== "boolean" || shared.has(toolCallId)) return;
+    const code = codeOfCall.get(toolCallId);
+    const why = text(reason);
+    answers.set(toolCallId, {
+      toolCallId,
+      approved,
+      ...(why !== undefined ? { reason: why } : {}),
+      ...(code !== undefined ? { code } : {}),
+    });
+  };
+  const pausedByCode = new Map<string, PausedResult | undefined>();
+  for (const part of parts) {
+    if (part.type === "tool-approval-response") {
+      // the last answer wins
+      const toolCallId = callOfApproval.get(text(part.approvalId) ?? "");
+      if (toolCallId !== undefined) answer(toolCallId, part.approved, part.reason);
+    } else if (part.state === "approval-responded" || part.state === "output-denied") {
+      const toolCallId = text(part.toolCallId);
+      const approval = isObject(part.approval) ? part.approval : undefined;
+      if (toolCallId !== undefined && approval)
+        answer(toolCallId, approval.approved, approval.reason);
+    }
+    const toolCallId = text(part.toolCallId);
+    const code = toolCallId === undefined ? undefined : codeOfCall.get(toolCallId);
+    const outcome = code === undefined ? undefined : outcomeOf(part);
+    if (code === undefined || toolCallId === undefined || outcome === undefined) continue;
+    const executionId = outcome.status === "paused" ? text(outcome.executionId) : undefined;
+    pausedByCode.set(code, executionId === undefined ? undefined : { toolCallId, executionId });
+  }
+  return { answers: [...answers.values()], pausedByCode };
+}
+
+const reads = new WeakMap<object, { length: number; found: Conversation }>();
+
+/**
+ * The conversation's answers and paused results, read once per messages array (read again if the
+ * array grew since: a host that appends to its array is read anew).
+ */
+function conversation(messages: unknown): Conversation {
+  if (!Array.isArray(messages)) return read(messages);
+  const cached = reads.get(messages);
+  if (cached?.length === messages.length) return cached.found;
+  const found = read(messages);
+  reads.set(messages, { length: messages.length, found });
+  return found;
+}
+
+/**
+ * Every approval answer the conversation holds, one per tool call (the last answer wins). A model
+ * message answer names its request's `approvalId`, which the assistant's request ties to a tool call;
+ * a UI message part carries the tool call, its input and the answer together. An id the
+ * conversation gives to two tool calls or two requests has no answer.
+ */
+export function approvalResponsesOf(messages: unknown): ApprovalResponse[] {
+  return conversation(messages).answers;
+}
+
 /**
  * The tool call whose result, the conversation's last for a `codemode` call with this code, says
  * its run is paused (`executionId`), if any: the run a new call with the same code may continue,
  * once the journal confirms that this tool call is bound to that run.
  */
-export function pausedRunOf(
-  messages: unknown,
-  code: string,
-): { toolCallId: string; executionId: string } | undefined {
-  const parts = partsOf(messages);
-  const codeOfCall = codesOfCalls(parts);
-  let found: { toolCallId: string; executionId: string } | undefined;
-  for (const part of parts) {
-    const toolCallId = text(part.toolCallId);
-    if (toolCallId === undefined || codeOfCall.get(toolCallId) !== code) continue;
-    const outcome = outcomeOf(part);
-    if (outcome === undefined) continue;
-    const executionId = outcome.status === "paused" ? text(outcome.executionId) : undefined;
-    found = executionId === undefined ? undefined : { toolCallId, executionId };
-  }
-  return found;
+export function pausedRunOf(messages: unknown, code: string): PausedResult | undefined {
+  return conversation(messages).pausedByCode.get(code);
 }

@@ -21,6 +21,7 @@ import { staleCalls } from "./shown-calls.ts";
 import {
   type BoundRun,
   bindToolCall,
+  MAX_TOOL_CALL_ID_LENGTH,
   shownHandle,
   showOnce,
   toolCallRun,
@@ -155,7 +156,28 @@ async function* withProgress(
  * A denial decides what its call's approval request showed, and nothing else: once those calls
  * no longer wait (decided before, or the run went on), it rejects nothing.
  */
-export async function rejectDenied(context: RunContext, messages: unknown): Promise<string[]> {
+export function rejectDenied(context: RunContext, messages: unknown): Promise<string[]> {
+  // every tool call of a step hands in the same conversation: it is decided once
+  if (!Array.isArray(messages)) return rejectDeniedOnce(context, messages);
+  let done = deniedReads.get(context);
+  if (!done) {
+    done = new WeakMap();
+    deniedReads.set(context, done);
+  }
+  const known = done.get(messages);
+  if (known?.length === messages.length) return known.rejected;
+  const rejected = rejectDeniedOnce(context, messages);
+  done.set(messages, { length: messages.length, rejected });
+  return rejected;
+}
+
+/** The denials of a conversation already applied, per runtime and messages array. */
+const deniedReads = new WeakMap<
+  RunContext,
+  WeakMap<object, { length: number; rejected: Promise<string[]> }>
+>();
+
+async function rejectDeniedOnce(context: RunContext, messages: unknown): Promise<string[]> {
   const rejected: string[] = [];
   const denied = approvalResponsesOf(messages).filter(
     (answer) => !answer.approved && answer.code !== undefined,
@@ -254,6 +276,16 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     typeof callOptions?.toolCallId === "string" && callOptions.toolCallId.length > 0
       ? callOptions.toolCallId
       : undefined;
+  /** an id the runtime cannot bind a run to fails its own call, not the model's whole step */
+  const unbindable = (toolCallId: string): CodeModeOutput | undefined =>
+    toolCallId.length > MAX_TOOL_CALL_ID_LENGTH
+      ? {
+          status: "error",
+          executionId: "",
+          error: `A tool call id is at most ${MAX_TOOL_CALL_ID_LENGTH} characters (this one has ${toolCallId.length}); nothing ran. Call codemode again.`,
+          code: "TOO_LARGE",
+        }
+      : undefined;
 
   async function* execute(
     input: CodeModeInput,
@@ -262,6 +294,11 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     const toolCallId = idOf(callOptions);
     if (!aiSdk || toolCallId === undefined) {
       yield* withProgress((onCall) => begin(context, input, { onCall }), undefined);
+      return;
+    }
+    const refused = unbindable(toolCallId);
+    if (refused) {
+      yield refused;
       return;
     }
     const messages = callOptions?.messages;
@@ -322,7 +359,7 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
   if (aiSdk) {
     tool.needsApproval = async (input, callOptions) => {
       const toolCallId = idOf(callOptions);
-      if (toolCallId === undefined) return false;
+      if (toolCallId === undefined || unbindable(toolCallId)) return false;
       const messages = callOptions?.messages;
       await rejectDenied(context, messages);
       const bound = await boundRun(context, toolCallId, code(input), messages, true);
