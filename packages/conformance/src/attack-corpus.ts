@@ -583,6 +583,35 @@ export const ATTACKS: readonly Attack[] = [
     },
   },
   {
+    name: "import() of the platform's modules and the executor's own reaches neither bindings nor the harness",
+    code: `async () => {
+      const specifiers = ["cloudflare:workers", "cloudflare:sockets", "./harness.js", "./tick.js",
+        "./spec.js", "./program.js", "harness.js", "node:process"];
+      const loaded = [];
+      for (const specifier of specifiers) {
+        try { await import(specifier); loaded.push(specifier); } catch {}
+      }
+      return loaded;
+    }`,
+    check: ({ outcome }) => {
+      if ("error" in outcome) {
+        // a sandbox without import() may not compile the program
+        expect(["SYNTAX_ERROR", "THROWN"]).toContain(outcome.error.code);
+        return;
+      }
+      expect(outcome.result, "what the program loaded").toEqual([]);
+    },
+  },
+  {
+    name: "statements around the function (its parenthesis closed) run nothing outside the pass's limits",
+    code: `async () => "the function"); while (true) {} (async () => "another"`,
+    limits: { timeoutMs: 1_000 },
+    check: ({ outcome, calls }) => {
+      expect(["SYNTAX_ERROR", "TIMEOUT"]).toContain(errorOf(outcome).code);
+      expect(calls).toEqual([]);
+    },
+  },
+  {
     name: "WebAssembly is absent, refused, or runs inside the sandbox only",
     code: `async () => {
       if (typeof WebAssembly === "undefined") return "absent";

@@ -28,6 +28,7 @@ import {
   harnessSource,
   MODULE_NAMES,
   PROGRAM_LINE_OFFSET,
+  PROGRAM_PREFIX,
   programModule,
 } from "./harness-source.ts";
 import { type BridgeScope, type HostBridge, type OutboundService, Pass } from "./host-bridge.ts";
@@ -60,10 +61,24 @@ export interface DynamicWorkerExecutorOptions {
    * refuses requests once the pass has ended. `connect()` is blocked either way.
    */
   globalOutbound?: object | null;
-  /** more modules the program may `import()` (name → ES module source) */
+  /**
+   * more modules of the loaded worker (name → ES module source); the program may `import()` only
+   * those named in `programImports`
+   */
   modules?: Record<string, string>;
-  /** the loaded worker's `env`; values must be serializable or bindings */
+  /**
+   * the loaded worker's `env`; values must be serializable or bindings. Your `modules` read them
+   * through `import { env } from "cloudflare:workers"`; the program only if `programImports` names
+   * `"cloudflare:workers"`
+   */
   bindings?: Record<string, unknown>;
+  /**
+   * What the program itself may `import()`, by name: names of `modules` (as `"x.js"` or `"./x.js"`)
+   * and built-in modules such as `"cloudflare:workers"` (which hands over `env`, your `bindings`).
+   * Any other `import()` of the program (and of a saved program run with `codemode.run`) fails.
+   * Default none.
+   */
+  programImports?: readonly string[];
   /** the loaded worker's compatibility date; default "2026-04-20" */
   compatibilityDate?: string;
   /** the loaded worker's compatibility flags; default none (no `nodejs_compat`: no `process` or `Buffer`) */
@@ -148,6 +163,7 @@ export class DynamicWorkerExecutor implements Executor {
   readonly #globalOutbound: object | null;
   readonly #modules: Record<string, string>;
   readonly #bindings: Record<string, unknown> | undefined;
+  readonly #imports: string[];
   readonly #compatibilityDate: string;
   readonly #compatibilityFlags: string[];
   readonly #maxLogLines: number;
@@ -181,6 +197,7 @@ export class DynamicWorkerExecutor implements Executor {
       }
     }
     this.#modules = { ...modules };
+    this.#imports = programImports(options.programImports, this.#modules);
     this.#bindings = options.bindings;
     this.#compatibilityDate = options.compatibilityDate ?? DEFAULTS.compatibilityDate;
     this.#compatibilityFlags = [...(options.compatibilityFlags ?? [])];
@@ -207,6 +224,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxBatchChars: MAX_BATCH_CHARS,
       prelude: typeof request.prelude === "string" && request.prelude.length > 0,
       outbound: this.#globalOutbound !== null,
+      imports: this.#imports,
       replay: replayable(request.replay),
     };
     const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
@@ -413,7 +431,11 @@ export class DynamicWorkerExecutor implements Executor {
  * cannot parse it (uninstrumented code never runs).
  */
 function instrumentedProgram(code: string): string | SandboxError {
-  const instrumented = instrumentProgram(programModule(code), `./${MODULE_NAMES.tick}`);
+  const module = programModule(code);
+  const start = PROGRAM_PREFIX.length;
+  const instrumented = instrumentProgram(module, `./${MODULE_NAMES.tick}`, {
+    body: { start, end: start + code.length },
+  });
   if (instrumented.ok) return instrumented.source;
   const lines = code.split("\n");
   const line = Math.min(Math.max(instrumented.line - PROGRAM_LINE_OFFSET, 1), lines.length);
@@ -430,6 +452,30 @@ function instrumentedProgram(code: string): string | SandboxError {
     code: "SYNTAX_ERROR",
     message: `${instrumented.message} (line ${line}, column ${column})${excerpt}`,
   };
+}
+
+/**
+ * The specifiers the program may `import()`: each name given, and for a module of `modules` also its
+ * `./` form; `INVALID_CONFIG` for a reserved name or one that is not a string.
+ */
+function programImports(names: unknown, modules: Record<string, string>): string[] {
+  if (names === undefined) return [];
+  if (!Array.isArray(names)) {
+    throw new CodemodeError("INVALID_CONFIG", "programImports must be an array of module names.");
+  }
+  const specifiers = new Set<string>();
+  for (const name of names as unknown[]) {
+    const bare = typeof name === "string" && name.startsWith("./") ? name.slice(2) : name;
+    if (typeof bare !== "string" || bare === "" || RESERVED_MODULES.has(bare)) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `programImports cannot name ${JSON.stringify(name)}: give names of your modules or built-in modules such as "cloudflare:workers".`,
+      );
+    }
+    specifiers.add(bare);
+    if (Object.hasOwn(modules, bare)) specifiers.add(`./${bare}`);
+  }
+  return [...specifiers];
 }
 
 /** The recorded calls the sandbox answers itself: a prefix of them, at most `MAX_REPLAY_CHARS` of text. */

@@ -86,7 +86,7 @@ describe("DynamicWorkerExecutor", () => {
     });
   });
 
-  it("lets the program import the given modules, which see the given bindings", async () => {
+  it("lets the program import the modules programImports names, which see the given bindings", async () => {
     const executor = new DynamicWorkerExecutor({
       loader: env.LOADER,
       modules: {
@@ -94,9 +94,78 @@ describe("DynamicWorkerExecutor", () => {
           export function greet(name) { return env.GREETING + ", " + name; }`,
       },
       bindings: { GREETING: "Hello" },
+      programImports: ["greet.js"],
     });
     const outcome = await run(executor, `async () => (await import("./greet.js")).greet("Ada")`);
     expect(outcome).toMatchObject({ result: "Hello, Ada" });
+    const bare = await run(executor, `async () => (await import("greet.js")).greet("Bo")`);
+    expect(bare).toMatchObject({ result: "Hello, Bo" });
+  });
+
+  it("keeps the bindings and modules from the program unless programImports names them", async () => {
+    const options = {
+      loader: env.LOADER,
+      modules: {
+        "secret.js": `import { env } from "cloudflare:workers"; export const key = env.API_KEY;`,
+      },
+      bindings: { API_KEY: "host-only-secret" },
+    };
+    const code = `async () => {
+      const tries = [];
+      const attempt = async (specifier) => {
+        try { const loaded = await import(specifier); tries.push(specifier + ": " + JSON.stringify(loaded.env ?? loaded.key)); }
+        catch (error) { tries.push(specifier + ": refused " + error.message); }
+      };
+      for (const specifier of ["cloudflare:workers", "./secret.js", "secret.js", "./tick.js", "./harness.js"]) await attempt(specifier);
+      const computed = "cloudflare" + ":" + "workers";
+      await attempt(computed);
+      await attempt({ toString: () => "cloudflare:workers" });
+      return tries;
+    }`;
+    const closed = (await run(new DynamicWorkerExecutor(options), code)) as { result: string[] };
+    expect(closed.result).toHaveLength(7);
+    for (const line of closed.result) {
+      expect(line).toMatch(/: refused The code may not import/);
+      expect(line).not.toContain("host-only-secret");
+    }
+    const opened = (await run(
+      new DynamicWorkerExecutor({ ...options, programImports: ["cloudflare:workers"] }),
+      `async () => (await import("cloudflare:workers")).env.API_KEY`,
+    )) as { result: string };
+    expect(opened.result).toBe("host-only-secret");
+    expect(
+      () => new DynamicWorkerExecutor({ loader: env.LOADER, programImports: ["./tick.js"] }),
+    ).toThrow(/programImports cannot name/);
+  });
+
+  it("accepts one function expression and nothing around it: no code runs while the module loads", async () => {
+    const calls: unknown[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        echo: async (input) => {
+          calls.push(input);
+          return input;
+        },
+      },
+    };
+    const executor = new DynamicWorkerExecutor({ loader: env.LOADER });
+    for (const code of [
+      `async () => "the function"); ns.echo("at the top level"); (async () => "another"`,
+      `async () => "the function") || ns.echo("beside it"`,
+      `async () => "the function"), ns.echo("in a sequence"`,
+      `(async () => { await ns.echo("called while loading"); return 1; })()`,
+      `class { static { ns.echo("a static block"); } }`,
+    ]) {
+      const outcome = await executor.execute({ code, globals });
+      expect(outcome, code).toMatchObject({ error: { code: "SYNTAX_ERROR" } });
+    }
+    expect(calls).toEqual([]);
+    const fine = await executor.execute({
+      code: `// a comment first\n(async function named() { return await ns.echo("inside"); }) /* and after */`,
+      globals,
+    });
+    expect(fine).toMatchObject({ result: "inside" });
+    expect(calls).toEqual(["inside"]);
   });
 
   it("keeps the harness out of the program's reach", async () => {
@@ -122,7 +191,8 @@ describe("DynamicWorkerExecutor", () => {
       new DynamicWorkerExecutor({ loader: env.LOADER }),
       `async () => {
         const attempt = async (probe) => { try { return "allowed: " + (await probe()); } catch (error) { return "refused: " + error.message; } };
-        const workers = await import("cloudflare:workers");
+        let workers = { env: {}, exports: { default: { evaluate: () => { throw new Error("no module"); } } } };
+        try { workers = await import("cloudflare:workers"); } catch {}
         return {
           socket: await attempt(async () => { const { connect } = await import("cloudflare:sockets"); const socket = connect("127.0.0.1:80"); await socket.opened; return "open"; }),
           webSocket: await attempt(() => { new WebSocket("wss://example.com/"); return "made"; }),
@@ -654,17 +724,19 @@ describe("DynamicWorkerExecutor against a hostile program", () => {
       replay: hint,
     });
     expect(outcome).toMatchObject({
-      result: { spec: "refused", harness: 'allowed: ["default"]', again: "refused" },
+      result: { spec: "refused", harness: "refused", again: "refused" },
     });
   });
 
   it("lets nothing a pass left running reach a connector, the outbound service or the logs", async () => {
     recordedRequests.length = 0;
     const { globals, calls } = spiedHost();
-    // env.LOADER, as the routing test above: a Fetcher that the worker is handed directly
+    // env.LOADER, as the routing test above: a Fetcher that the worker is handed directly; the
+    // program may import cloudflare:workers for its waitUntil
     const executor = new DynamicWorkerExecutor({
       loader: env.LOADER,
       globalOutbound: exports.default,
+      programImports: ["cloudflare:workers"],
     });
     const late = `const late = async () => {
       await new Promise((resolve) => setTimeout(resolve, 100));

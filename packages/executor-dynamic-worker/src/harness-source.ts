@@ -28,6 +28,8 @@ export interface HarnessSpec {
   prelude: boolean;
   /** whether `fetch()` goes to the host's outbound service (through the bridge, gated there) */
   outbound: boolean;
+  /** the specifiers the program's `import()` may load (both `x.js` and `./x.js` for a module) */
+  imports: string[];
   /** calls an earlier pass recorded, answered here while the program makes them again in order */
   replay: Array<{ namespace: string; method: string; input: string; result: string }>;
 }
@@ -393,7 +395,7 @@ export default class Harness extends WorkerEntrypoint {
   async evaluate(host, input) {
     if (started) throw new ErrorType("This sandbox runs one pass.");
     started = true;
-    const deadline = arm(spec.timeoutMs);
+    const deadline = arm(spec.timeoutMs, spec.imports);
     expired = deadline.expired;
     halt = deadline.halt;
     // nothing of the pass has run yet: these lookups reach the stub itself
@@ -455,9 +457,12 @@ export function harnessSource(spec: HarnessSpec): string {
   return `${HARNESS_HEAD}const spec = ${JSON.stringify(spec)};\n${HARNESS_BODY}`;
 }
 
+/** What the program module has before the code. */
+export const PROGRAM_PREFIX = "export default (\n";
+
 /** The module that holds the program: one function expression, on lines of its own. */
 export function programModule(code: string): string {
-  return `export default (\n${code}\n);\n`;
+  return `${PROGRAM_PREFIX}${code}\n);\n`;
 }
 
 /** How many lines `programModule` puts before the code. */

@@ -29,6 +29,7 @@ export async function pause() {
   if (state.ticks > state.limit) throw stopped;
   state.pauses++;
 }
+export function importable(specifier) { return specifier; }
 `)}`;
 
 interface Probe {
@@ -94,7 +95,7 @@ describe("instrumentProgram", () => {
     const a = "!(--__tickN>=0)&&(__tickN=__tickA())<0&&await __tickP()";
     expect(outcome.source).toBe(
       [
-        'import { tick as __tickT, tickAsync as __tickA, pause as __tickP, stop as __tickS, stopped as __tickE } from "./tick.js"; var __tickN = 0; export default (',
+        'import { tick as __tickT, tickAsync as __tickA, pause as __tickP, stop as __tickS, stopped as __tickE, importable as __tickI } from "./tick.js"; var __tickN = 0; export default (',
         `async () => {${A}`,
         `  for (let i = 0; i < 2; i++) {${A}}`,
         `  while (false) {${A}x();}`,
@@ -248,7 +249,7 @@ describe("instrumentProgram", () => {
     }`;
     const source = instrumented(code);
     expect(source).toContain(
-      "import { tick as __tick00T, tickAsync as __tick00A, pause as __tick00P, stop as __tick00S, stopped as __tick00E } from",
+      "import { tick as __tick00T, tickAsync as __tick00A, pause as __tick00P, stop as __tick00S, stopped as __tick00E, importable as __tick00I } from",
     );
     expect(source).toContain("var __tick00N = 0;");
     const { value, error, probe } = await run(code);
@@ -265,6 +266,53 @@ describe("instrumentProgram", () => {
     expect(crowded.includes(name)).toBe(false);
     expect(name.startsWith("__tick")).toBe(true);
     expect(freshName("nothing here", "__tick")).toBe("__tick");
+  });
+
+  it("puts every import() through the tick module's check, ticks or not", () => {
+    const code = "async () => [await import('./a.js'), await import('./' + name, { with: {} })]";
+    const ticked = instrumentProgram(programModule(code), "./tick.js");
+    const plain = instrumentProgram(programModule(code), "./tick.js", { ticks: false });
+    for (const outcome of [ticked, plain]) {
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) return;
+      expect(outcome.source).toContain("await import(__tickI('./a.js'))");
+      expect(outcome.source).toContain("await import(__tickI('./' + name), { with: {} })");
+    }
+    expect(plain).toMatchObject({ ticks: 0 });
+    expect((plain as { source: string }).source).not.toContain("__tickA()");
+  });
+
+  it("with the program's place given, refuses anything but one function expression (or a literal) there", () => {
+    const check = (code: string) => {
+      const module = programModule(code);
+      const start = module.indexOf(code);
+      return instrumentProgram(module, "./tick.js", { body: { start, end: start + code.length } });
+    };
+    for (const code of [
+      "async () => 1",
+      "(function named() { return 1; })",
+      "// a comment\nasync () => 1 // and one after",
+      "42",
+    ]) {
+      expect(check(code).ok, code).toBe(true);
+    }
+    expect(check("async () => 1); while (true) {} (async () => 2")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/one function expression.*a statement after it/),
+      line: 2,
+    });
+    expect(check("async () => 1) || ns.echo(2")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/a logical expression instead/),
+    });
+    // export default takes no comma expression: a syntax error already
+    expect(check("async () => 1), ns.echo(2")).toMatchObject({ ok: false });
+    expect(check("(async () => 1)()")).toMatchObject({
+      message: expect.stringMatching(/a call expression instead/),
+    });
+    expect(check("class { static { go(); } }")).toMatchObject({
+      message: expect.stringMatching(/a class expression instead/),
+    });
   });
 
   it("reports a syntax error with its line and column in the module", () => {

@@ -6,7 +6,7 @@ export type InstrumentedProgram =
   | { ok: false; message: string; line: number; column: number };
 
 /** What the instrumented module imports from the tick module (see `TICK_SOURCE`). */
-const TICK_EXPORTS = ["tick", "tickAsync", "pause", "stop", "stopped"] as const;
+const TICK_EXPORTS = ["tick", "tickAsync", "pause", "stop", "stopped", "importable"] as const;
 /** The stem of the module's own names for them and its countdown; a suffix is added if the program has it. */
 const NAME_STEM = "__tick";
 
@@ -34,15 +34,36 @@ interface LoopNode extends Node {
 interface BlockNode extends Node {
   body: Node[];
 }
+interface ImportNode extends Node {
+  source: Node;
+}
+interface ExportNode extends Node {
+  declaration: Node;
+}
+
+/** What `instrumentProgram` does besides guarding every `import()`. */
+export interface InstrumentOptions {
+  /** insert the ticks (deadline checks); default true */
+  ticks?: boolean;
+  /**
+   * Where the program's own code lies in the module (offsets): the module must then be one
+   * `export default` of a function expression (arrow or `function`) inside it, and nothing else, so
+   * no code of the program runs while the module is evaluated (where workerd's clock stands still).
+   */
+  body?: { start: number; end: number };
+}
 
 /**
  * Parses an ES module (the program module) with acorn and inserts a deadline check, a "tick", at
  * the start of every loop body (`for`, `for-in`, `for-of`, `for await`, `while`, `do-while`; a body
  * that is not a block is wrapped in braces) and of every function body (declarations, expressions,
  * arrows, methods, accessors, constructors, class static blocks, generators, async functions; an
- * expression body `x => e` becomes `x => (tick, e)`). Nothing else changes: the text is copied with
- * the insertions put in, on the lines where they belong (no line is added, so line numbers of errors
- * and stacks stay the program's own; columns after a tick move).
+ * expression body `x => e` becomes `x => (tick, e)`), unless `options.ticks` is false. Every
+ * `import(specifier)` becomes `import(importable(specifier))`: the tick module refuses a specifier
+ * the host did not let the program import. With `options.body`, anything in the module but one
+ * `export default` of a function expression within the program's own code is refused. Nothing else
+ * changes: the text is copied with the insertions put in, on the lines where they belong (no line is
+ * added, so line numbers of errors and stacks stay the program's own; columns after a tick move).
  *
  * A tick counts down a module variable, `if (!(--n >= 0) && (n = tick()) < 0) throw stopped;`, and
  * only when it runs out calls the tick module, which reads the clock and answers the next count, or
@@ -54,16 +75,33 @@ interface BlockNode extends Node {
  * work is linear in the size of the program (one parse, one walk, one sort of the insertions, one
  * copy).
  */
-export function instrumentProgram(source: string, tickModule: string): InstrumentedProgram {
+export function instrumentProgram(
+  source: string,
+  tickModule: string,
+  options: InstrumentOptions = {},
+): InstrumentedProgram {
   let program: Node;
   try {
     program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
   } catch (error) {
     return parseFailure(error);
   }
+  if (options.body) {
+    const stray = strayCode(program as BlockNode, options.body);
+    if (stray) {
+      const { line, column } = locate(source, stray.start);
+      return {
+        ok: false,
+        message: `The code must be one function expression, such as \`async () => { ... }\`, with nothing before or after it (found ${stray.what})`,
+        line,
+        column,
+      };
+    }
+  }
+  const withTicks = options.ticks !== false;
   const stem = freshName(source, NAME_STEM);
-  const names = ["T", "A", "P", "S", "E"].map((suffix) => stem + suffix);
-  const [tick, tickAsync, pause, stop, stopped] = names;
+  const names = ["T", "A", "P", "S", "E", "I"].map((suffix) => stem + suffix);
+  const [tick, tickAsync, pause, stop, stopped, importable] = names;
   const count = `${stem}N`;
   // NaN (a countdown read before the module's first line ran) counts as run out too
   const due = `!(--${count}>=0)`;
@@ -94,7 +132,14 @@ export function instrumentProgram(source: string, tickModule: string): Instrumen
     const node = nodes.pop() as Node;
     // whether the nearest enclosing function (of this node's own code) is async
     let inside = asyncs.pop() as boolean;
-    if (FUNCTIONS.has(node.type)) {
+    if (node.type === "ImportExpression") {
+      // the tick module says which specifiers the program may import; the check returns the string
+      const specifier = (node as ImportNode).source;
+      insertions.open(specifier.start, `${importable}(`);
+      insertions.close(specifier.end, ")");
+    } else if (!withTicks) {
+      // no deadline checks: the walk only looks for imports
+    } else if (FUNCTIONS.has(node.type)) {
       const fn = node as FunctionNode;
       inside = fn.async;
       if (fn.body.type === "BlockStatement") {
@@ -130,6 +175,50 @@ export function instrumentProgram(source: string, tickModule: string): Instrumen
     };
   }
   return { ok: true, source: insertions.apply(source), ticks };
+}
+
+/** Expressions whose evaluation runs no code of the program. */
+const EVALUATES_NOTHING = new Set(["ArrowFunctionExpression", "FunctionExpression", "Literal"]);
+
+/**
+ * What in a module, other than one `export default` of a function expression lying within `body`,
+ * would run or be declared: the first such node and what it is, or undefined.
+ */
+function strayCode(
+  program: BlockNode,
+  body: { start: number; end: number },
+): { start: number; what: string } | undefined {
+  const [first, second] = program.body;
+  if (second) return { start: second.start, what: "a statement after it" };
+  if (first?.type !== "ExportDefaultDeclaration") {
+    return { start: first?.start ?? 0, what: "no function" };
+  }
+  const declaration = (first as ExportNode).declaration;
+  // a literal runs nothing either (the harness then finds no function to call)
+  if (!EVALUATES_NOTHING.has(declaration.type)) {
+    return { start: declaration.start, what: `${article(declaration.type)} instead` };
+  }
+  if (declaration.start < body.start || declaration.end > body.end) {
+    return { start: declaration.start, what: "code around it" };
+  }
+  return undefined;
+}
+
+/** "a call expression" for `CallExpression`. */
+function article(type: string): string {
+  const words = type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`;
+}
+
+/** The 1-based line and 0-based column of an offset. */
+function locate(source: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = source.indexOf("\n"); at !== -1 && at < offset; at = source.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: offset - lineStart };
 }
 
 /** A tick at the start of a function body: after its directives (`"use strict"`), if it has any. */

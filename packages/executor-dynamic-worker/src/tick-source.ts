@@ -29,9 +29,14 @@ export const TICK_TUNING = {
  *   (`await pause()`) so the event loop can run.
  * - `pause()`: a promise settled by a macrotask (a timer); rejected with `stopped` once the ticks
  *   answer -2. `stop()` throws `stopped` (for arrows with an expression body).
- * - `arm(timeoutMs)`: the harness's, called once per pass before any code of the pass runs; it
- *   starts the deadline and answers `{ expired, halt }` (whether the deadline has passed; make every
- *   later tick answer -2). Any later call throws, so a program that imports this module gains nothing.
+ * - `importable(specifier)`: every `import()` of the program goes through it; it answers the
+ *   specifier when it is a string the host let the program import, and throws otherwise (so the
+ *   program reaches neither `cloudflare:workers`, whose `env` holds the worker's bindings, nor the
+ *   host's `modules`, nor this module, unless the host named them).
+ * - `arm(timeoutMs, imports)`: the harness's, called once per pass before any code of the pass runs;
+ *   it starts the deadline, sets the specifiers `importable` lets through, and answers
+ *   `{ expired, halt }` (whether the deadline has passed; make every later tick answer -2). Any later
+ *   call throws, so a program that imports this module gains nothing.
  *
  * Built-ins are taken when the module is evaluated, which happens before any code of the pass runs
  * (the harness imports it statically), so a program that replaces `Date.now`, `Error` or
@@ -45,10 +50,12 @@ export const TICK_TUNING = {
 export const TICK_SOURCE = `// built-ins, taken before any code of the pass runs
 const clock = Date.now;
 const ErrorType = Error;
+const TypeErrorType = TypeError;
 const PromiseType = Promise;
 const startTimer = setTimeout;
 const define = Object.defineProperty;
 const freeze = Object.freeze;
+const quote = JSON.stringify;
 
 const MOST_TICKS = ${TICK_TUNING.mostTicks};
 const SLICE_MS = ${TICK_TUNING.sliceMs};
@@ -66,6 +73,9 @@ const state = {
   lastCheck: 0,
   lastYield: 0,
 };
+
+// the specifiers the program may import (own properties of an object without a prototype)
+const imports = { __proto__: null };
 
 export const stopped = new ErrorType("The code was stopped.");
 define(stopped, "name", { value: "TimeoutError", writable: true, configurable: true });
@@ -109,9 +119,18 @@ export function pause() {
   });
 }
 
-export function arm(timeoutMs) {
+export function importable(specifier) {
+  if (typeof specifier === "string" && imports[specifier] === true) return specifier;
+  throw new TypeErrorType(
+    "The code may not import " + (typeof specifier === "string" ? quote(specifier) : "that") +
+      ": it has only the namespaces it was given.",
+  );
+}
+
+export function arm(timeoutMs, allowed) {
   if (state.armed !== 0) throw new ErrorType("The deadline of this pass is set already.");
   state.armed = 1;
+  for (let index = 0; index < allowed.length; index++) imports[allowed[index]] = true;
   define(stopped, "message", {
     value: "The code was stopped: it ran longer than " + timeoutMs + " ms, or its run had ended.",
     writable: true,
