@@ -37,10 +37,19 @@ export const RELIST_AFTER_MS = 30_000;
 /** The longest reason an unavailable connector is shown with (it comes from outside). */
 const MAX_REASON_LENGTH = 300;
 
+/** Whether a character breaks a line or is not seen: C0 and C1 controls, line and paragraph separators. */
+const unseen = (code: number) =>
+  code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+
 /** A failure from outside as one line a model can read: no control characters, bounded. */
 function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  const text = (error instanceof Error ? error.message : String(error)).slice(
+    0,
+    2 * MAX_REASON_LENGTH,
+  );
+  let line = "";
+  for (const char of text) line += unseen(char.codePointAt(0) as number) ? " " : char;
+  line = line.replace(/ {2,}/g, " ").trim();
   return line.length > MAX_REASON_LENGTH ? `${line.slice(0, MAX_REASON_LENGTH)}…` : line;
 }
 
