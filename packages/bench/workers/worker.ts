@@ -4,7 +4,8 @@
 //   GET /measure?subject=S&case=C → JSON { times: number[] } (ms; `journaled` also { approved })
 //   GET /stress?passes=N → how many sequential passes completed.
 // Subjects: `ours` (DynamicWorkerExecutor on env.LOADER), `loader` (the same through SandboxLoader,
-// as the executor's README advises inside a Durable Object), `quickjs` (QuickJSExecutor in workerd),
+// as the executor's README advises inside a Durable Object), `unticked` (`loader` without the ticks
+// against runaway code, as it runs on Cloudflare; the loop case only), `quickjs` (QuickJSExecutor in workerd),
 // `reference` (@cloudflare/codemode 0.5.6, whose runtime needs its facet class exported from this
 // module, as its docs say; its executor loads through SandboxLoader too, see #referenceLoader),
 // `floor` (a bare Worker Loader load and one RPC call, what any such executor pays, through the same
@@ -13,8 +14,8 @@
 // ms), `calls` (100 sequential awaited calls), `parallel` (the same 100 calls made at once, one
 // `Promise.all`), `journaled` (a runtime pass with 100 journaled reads
 // that pauses on a write, then the approval pass that replays them), `loop` (a pass whose program
-// sums 10^7 numbers in a loop: our executor runs it instrumented, the reference and the floor as
-// written; QuickJS is left out, its interpreter takes seconds).
+// sums 10^7 numbers in a loop: our executor runs it instrumented, and as written (`unticked`), the
+// reference and the floor as written; QuickJS is left out, its interpreter takes seconds).
 
 import { DurableObject, RpcTarget, WorkerEntrypoint } from "cloudflare:workers";
 import {
@@ -107,8 +108,13 @@ export class BenchAgent extends DurableObject<Env> {
       this.#quickjs ??= new QuickJSExecutor({ wasmModule });
       return this.#quickjs;
     }
-    if (subject === "loader") {
-      return new DynamicWorkerExecutor({ loader: sandboxLoader(this.ctx.exports.SandboxLoader) });
+    if (subject === "loader" || subject === "unticked") {
+      return new DynamicWorkerExecutor({
+        loader: sandboxLoader(this.ctx.exports.SandboxLoader),
+        // local workerd's clock moves while code runs, so "auto" puts ticks in here; on Cloudflare
+        // it leaves them out, as `unticked` does
+        interruptRunaway: subject === "loader" ? "auto" : false,
+      });
     }
     return new DynamicWorkerExecutor({ loader: this.env.LOADER });
   }

@@ -22,6 +22,7 @@ import {
   timeoutError,
   unserializableResultError,
 } from "@codemode/executor-kit";
+import { clockMovesDuringCode } from "./clock-moves.ts";
 import {
   type HarnessOutcome,
   type HarnessSpec,
@@ -92,6 +93,16 @@ export interface DynamicWorkerExecutorOptions {
    * at once; beyond it a call fails at once with `BUDGET_EXCEEDED`; default 256
    */
   maxConcurrentCalls?: number;
+  /**
+   * Whether a deadline check (a tick) goes into every loop and function body of the program, so
+   * code that never yields ends at the time limit. The ticks can only see the deadline where the
+   * clock moves while code runs: local workerd (`wrangler dev`, tests), which has no CPU limit. On
+   * Cloudflare the clock stands still during code and the platform's CPU limit ends such code
+   * instead, so there they would cost time for nothing. `"auto"` (the default) probes the clock
+   * once per isolate, at the first pass (a few ms on Cloudflare, under one locally); `true` and
+   * `false` decide without probing.
+   */
+  interruptRunaway?: "auto" | boolean;
 }
 
 const DEFAULTS = {
@@ -169,6 +180,7 @@ export class DynamicWorkerExecutor implements Executor {
   readonly #maxLogLines: number;
   readonly #maxLogChars: number;
   readonly #maxConcurrentCalls: number;
+  readonly #interruptRunaway: "auto" | boolean;
 
   constructor(options: DynamicWorkerExecutorOptions) {
     const loader = options?.loader as Partial<WorkerLoaderLike> | undefined;
@@ -207,6 +219,19 @@ export class DynamicWorkerExecutor implements Executor {
       options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls,
       "maxConcurrentCalls",
     );
+    const interrupt = options.interruptRunaway ?? "auto";
+    if (interrupt !== "auto" && typeof interrupt !== "boolean") {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `interruptRunaway must be "auto", true or false, got ${String(interrupt)}.`,
+      );
+    }
+    this.#interruptRunaway = interrupt;
+  }
+
+  /** Whether the program gets ticks: decided by the option, or by the clock (probed once). */
+  #ticks(): boolean {
+    return this.#interruptRunaway === "auto" ? clockMovesDuringCode() : this.#interruptRunaway;
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -230,7 +255,8 @@ export class DynamicWorkerExecutor implements Executor {
     const logs = new LogSink(this.#maxLogLines, this.#maxLogChars);
     const signal = request.signal;
     if (signal?.aborted) return { error: abortedError(signal), logs: [] };
-    const program = instrumentedProgram(request.code);
+    const ticks = this.#ticks();
+    const program = instrumentedProgram(request.code, ticks);
     if (typeof program !== "string") return { error: program, logs: [] };
 
     const replay = request.replay;
@@ -253,6 +279,7 @@ export class DynamicWorkerExecutor implements Executor {
       evaluate: (source, input, bridge, scope) =>
         this.#evaluateSaved(
           { ...spec, replay: [], timeoutMs: Math.max(1, deadline - Date.now()) },
+          ticks,
           timeoutMs,
           request.prelude,
           bridge,
@@ -387,6 +414,7 @@ export class DynamicWorkerExecutor implements Executor {
    */
   async #evaluateSaved(
     spec: HarnessSpec,
+    ticks: boolean,
     timeoutMs: number,
     prelude: string | undefined,
     bridge: HostBridge,
@@ -394,7 +422,7 @@ export class DynamicWorkerExecutor implements Executor {
     source: string,
     input: string,
   ): Promise<string> {
-    const program = instrumentedProgram(source);
+    const program = instrumentedProgram(source, ticks);
     if (typeof program !== "string") {
       return errorReply({ name: program.name, message: program.message, code: program.code });
     }
@@ -426,14 +454,16 @@ export class DynamicWorkerExecutor implements Executor {
 }
 
 /**
- * The program module, instrumented: a deadline check at the start of every loop body and function
- * body (see `instrumentProgram`); `SYNTAX_ERROR` with the program's own line and column when acorn
- * cannot parse it (uninstrumented code never runs).
+ * The program module, instrumented (see `instrumentProgram`): its `import()`s checked, and with
+ * `ticks` a deadline check at the start of every loop body and function body; `SYNTAX_ERROR` with the
+ * program's own line and column when acorn cannot parse it or it is not one function expression
+ * (code that was not parsed never runs).
  */
-function instrumentedProgram(code: string): string | SandboxError {
+function instrumentedProgram(code: string, ticks: boolean): string | SandboxError {
   const module = programModule(code);
   const start = PROGRAM_PREFIX.length;
   const instrumented = instrumentProgram(module, `./${MODULE_NAMES.tick}`, {
+    ticks,
     body: { start, end: start + code.length },
   });
   if (instrumented.ok) return instrumented.source;
@@ -539,6 +569,16 @@ function crashError(error: unknown): SandboxError {
       message: syntax[1] ?? message,
       stack: syntax[3] ? `${stage}.js:${syntax[3]}:${syntax[4]}` : undefined,
     });
+  }
+  // on Cloudflare, code that never yields runs until the platform's CPU limit ends its isolate
+  if (/exceeded (?:its )?cpu|cpu time limit/i.test(message)) {
+    return {
+      name: "TimeoutError",
+      code: "TIMEOUT",
+      message:
+        `The code used more CPU time than the platform allows and was stopped (${message}). ` +
+        "Do less in one run (smaller loops) and make sure every loop ends.",
+    };
   }
   if (/memory limit|out of memory|exceeded memory|allocation failed/i.test(message)) {
     return {

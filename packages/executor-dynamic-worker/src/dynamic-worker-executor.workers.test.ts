@@ -247,6 +247,44 @@ describe("DynamicWorkerExecutor", () => {
     });
   });
 
+  it("puts ticks into the program only where they can work: interruptRunaway", async () => {
+    const programs: string[] = [];
+    const loader = loaderWith((code) => {
+      programs.push(String(code.modules["program.js"]));
+      return code;
+    });
+    const code = "async () => { let n = 0; for (let i = 0; i < 3; i++) n += i; return n; }";
+    for (const interruptRunaway of ["auto", true, false] as const) {
+      const outcome = await new DynamicWorkerExecutor({ loader, interruptRunaway }).execute({
+        code,
+        globals: {},
+      });
+      expect(outcome).toMatchObject({ result: 3 });
+    }
+    const tick = /\(__tickN=__tickA\(\)\)<0/;
+    // local workerd's clock moves while code runs: "auto" instruments here, as true does
+    expect(programs.map((program) => tick.test(program))).toEqual([true, true, false]);
+    // the import() check stays whatever the ticks
+    for (const program of programs) expect(program).toContain("importable as __tickI");
+    expect(() => new DynamicWorkerExecutor({ loader, interruptRunaway: "yes" as never })).toThrow(
+      /interruptRunaway/,
+    );
+  });
+
+  it("reports a sandbox ended by the platform's CPU limit as TIMEOUT", async () => {
+    const loader = loaderWith(undefined, () =>
+      Promise.reject(new Error("Worker exceeded CPU time limit.")),
+    );
+    // (the loaded program itself returns at once: local workerd has no CPU limit to hit)
+    const outcome = await new DynamicWorkerExecutor({ loader, interruptRunaway: false }).execute({
+      code: "async () => 1",
+      globals: {},
+    });
+    expect(outcome).toMatchObject({
+      error: { code: "TIMEOUT", message: expect.stringMatching(/CPU time/) },
+    });
+  });
+
   it("refuses a sandboxLoader without the exported SandboxLoader", () => {
     expect(() => sandboxLoader(undefined as never)).toThrow(/export \{ SandboxLoader \}/);
   });
