@@ -976,6 +976,40 @@ export const ATTACKS: readonly Attack[] = [
     },
   },
 
+  // ---- host work and long built-ins -------------------------------------------------------------------
+  {
+    name: "a built-in call that outlives the deadline ends the pass with TIMEOUT, never its result",
+    code: `async () => {
+      const started = Date.now();
+      Array.prototype.indexOf.call({ length: 2e7 }, 1);
+      Array.prototype.lastIndexOf.call({ length: 2e7 }, 1);
+      return Date.now() - started;
+    }`,
+    limits: { timeoutMs: 50 },
+    check: ({ outcome }) => {
+      // a sandbox fast enough returns in time; a result that came later must not count
+      if ("result" in outcome) expect(outcome.result as number).toBeLessThan(50);
+      else expect(outcome.error.code).toBe("TIMEOUT");
+    },
+  },
+  {
+    name: "console lines that are not kept cost the host nothing: a loop of long lines ends at the limit",
+    capability: "console",
+    code: `async () => {
+      console.log("started " + Date.now());
+      const line = "x".repeat(1 << 22);
+      for (;;) { try { console.log(line, line); } catch {} }
+    }`,
+    limits: { timeoutMs: 300 },
+    check: ({ outcome }) => {
+      expect(errorOf(outcome).code).toBe("TIMEOUT");
+      const started = /^started (\d+)$/.exec(outcome.logs[0] ?? "");
+      if (started) expect(Date.now() - Number(started[1])).toBeLessThan(300 + 2_000);
+      const kept = outcome.logs.reduce((total, line) => total + line.length, 0);
+      expect(kept, "characters of console lines the host kept").toBeLessThan(1_000_000);
+    },
+  },
+
   // ---- memory ---------------------------------------------------------------------------------------
   {
     name: "a Map growing without end ends with MEMORY",

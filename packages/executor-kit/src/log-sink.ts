@@ -11,12 +11,15 @@ export class LogSink {
     this.#maxChars = maxChars;
   }
 
+  /** whether a line added now would only be counted (the lines or characters are all taken) */
+  get full(): boolean {
+    return (
+      this.#dropped > 0 || this.#lines.length >= this.#maxLines || this.#chars >= this.#maxChars
+    );
+  }
+
   add(line: string): void {
-    if (
-      this.#dropped > 0 ||
-      this.#lines.length >= this.#maxLines ||
-      this.#chars >= this.#maxChars
-    ) {
+    if (this.full) {
       this.#dropped++;
       return;
     }

@@ -85,10 +85,28 @@ export function decodeInSandbox(sandbox: Sandbox, text: string): QuickJSHandle {
   }
 }
 
-/** Strings as they are and other primitives as text on the host; objects through the renderer. */
-export function renderValue(sandbox: Sandbox, value: QuickJSHandle): string {
+/**
+ * Strings as they are (at most `max` characters and one more, which `cut` turns into "…", are read
+ * from the sandbox) and other primitives as text on the host; objects through the renderer.
+ */
+export function renderValue(sandbox: Sandbox, value: QuickJSHandle, max: number): string {
   const { context } = sandbox;
-  if (context.typeof(value) === "string") return context.getString(value);
+  if (context.typeof(value) === "string") {
+    if ((context.getLength(value) ?? 0) <= max) return context.getString(value);
+    const start = context.newNumber(0);
+    const end = context.newNumber(max + 1);
+    try {
+      const head = sandbox.call(sandbox.intrinsic("String.prototype.slice"), value, start, end);
+      try {
+        return context.getString(head);
+      } finally {
+        head.dispose();
+      }
+    } finally {
+      start.dispose();
+      end.dispose();
+    }
+  }
   const primitive = readPrimitive(context, value);
   if (primitive) return Object.is(primitive.value, -0) ? "-0" : String(primitive.value);
   const renderer = sandbox.part("renderer");
@@ -109,7 +127,9 @@ export function consoleLine(
 ): string {
   let line = prefix;
   for (let index = 0; index < args.length && line.length <= max; index++) {
-    line += (index > 0 ? " " : "") + cut(renderValue(sandbox, args[index] as QuickJSHandle), max);
+    const room = max - line.length;
+    line +=
+      (index > 0 ? " " : "") + cut(renderValue(sandbox, args[index] as QuickJSHandle, room), max);
   }
   return cut(line, max);
 }

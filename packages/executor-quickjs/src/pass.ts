@@ -302,7 +302,7 @@ export class Pass {
         [
           "setTimeout",
           context.newFunction("setTimeout", (callback, delay, ...args) =>
-            this.#timers.set(sandbox, callback, delay, args, this.#closed),
+            this.#timers.set(sandbox, callback, delay, args, this.#closed || this.#overdue()),
           ),
         ],
         [
@@ -458,6 +458,16 @@ export class Pass {
     });
   }
 
+  /**
+   * Whether the pass's time is up by the wall clock (the sandbox's steps and the host's work alike);
+   * from then on it has timed out. Every host function asks first, so a program whose steps each
+   * cost the host much cannot hold it between two of QuickJS's interrupt checks.
+   */
+  #overdue(): boolean {
+    if (!this.#timedOut && Date.now() >= this.#deadline) this.#timedOut = true;
+    return this.#timedOut;
+  }
+
   #nearMemoryLimit(): boolean {
     const instance = this.#instance;
     if (!instance?.memory || instance.maxBytes === undefined) return false;
@@ -503,7 +513,7 @@ export class Pass {
     let text = "";
     let refusal: QuickJSHandle | undefined;
     const most = this.#config.maxConcurrentCalls;
-    if (this.#closed || this.#settling) {
+    if (this.#closed || this.#settling || this.#overdue()) {
       // the pass has ended and nobody drives the VM any more: refuse without reaching the host
       refusal = context.newError(`The run has ended; ${namespace}.${method} was not called.`);
     } else if (this.#inflight >= most) {
@@ -598,9 +608,18 @@ export class Pass {
     }
   }
 
-  /** A console method: one line of its arguments, each rendered as the renderer would. */
+  /**
+   * A console method: one line of its arguments, each rendered as the renderer would, at most the
+   * line's limit of each read. Once the pass's lines are all kept (or its time is up) a line is only
+   * counted: QuickJS asks its interrupt handler every so many steps whatever each costs, so a step
+   * that costs the host much (rendering a long line) must cost it nothing once the line is not kept.
+   */
   #onLog(sandbox: Sandbox, prefix: string, args: QuickJSHandle[]): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#overdue()) return;
+    if (this.#logs.full) {
+      this.#logs.drop(1);
+      return;
+    }
     this.#logs.add(consoleLine(sandbox, prefix, args, this.#config.maxLogChars));
   }
 
@@ -669,7 +688,12 @@ export class Pass {
 
   #end(outcome: Outcome): void {
     if (this.#outcome) return;
-    this.#outcome = outcome;
+    // Past the deadline the pass has timed out, whatever the program returned or threw since: a
+    // built-in call that ran long (indexOf over a huge array-like) is not interrupted, and the
+    // host's timer cannot fire while it runs, so its result must not count.
+    const aborted = outcome.kind === "error" && outcome.error.code === "ABORTED";
+    this.#outcome =
+      !aborted && this.#overdue() ? { kind: "error", error: this.#timeoutError() } : outcome;
     this.#endReplay();
     this.#close();
     this.#endPass();

@@ -392,6 +392,52 @@ describe("QuickJSExecutor: failures", () => {
     await expectHealthy();
   });
 
+  it("ends with TIMEOUT, never a result, a pass whose built-in call outlived its deadline", async () => {
+    // one native call over a huge array-like reaches no interrupt check; it ends on its own
+    for (const call of [
+      "Array.prototype.indexOf.call({ length: 2e7 }, 1)",
+      "Array.prototype.lastIndexOf.call({ length: 2e7 }, 1)",
+      "typeof Array.prototype.copyWithin.call({ length: 2e7 }, 0, 1)",
+    ]) {
+      const outcome = await run(
+        `async () => { const started = Date.now(); const value = ${call}; return [value, Date.now() - started]; }`,
+        { limits: { timeoutMs: 30 } },
+      );
+      // a fast machine may finish in time; then the result came within the limit
+      if ("result" in outcome) expect((outcome.result as number[])[1], call).toBeLessThan(30);
+      else expect(outcome.error.code, call).toBe("TIMEOUT");
+    }
+    const thrown = failure(
+      await run(
+        "async () => { Array.prototype.indexOf.call({ length: 2e7 }, 1); throw new Error('after') }",
+        { limits: { timeoutMs: 30 } },
+      ),
+    );
+    expect(["TIMEOUT"]).toContain(thrown.code);
+    await expectHealthy();
+  });
+
+  it("ends a loop of long console lines at its time limit: a line it does not keep costs the host nothing", async () => {
+    const started = performance.now();
+    const outcome = await run(
+      'async () => { const line = "x".repeat(1 << 22); for (;;) console.log(line); }',
+      { limits: { timeoutMs: 300 } },
+    );
+    expect(failure(outcome).code).toBe("TIMEOUT");
+    expect(performance.now() - started).toBeLessThan(300 + 1_500);
+    // the lines kept are cut at the pass's limit of characters, and the rest are counted
+    expect(outcome.logs[0]?.length).toBeLessThanOrEqual(100_001);
+    expect(outcome.logs.at(-1)).toMatch(/^… \d+ more lines dropped$/);
+    const caught = failure(
+      await run(
+        'async () => { const line = "y".repeat(1 << 22); for (;;) { try { console.log(line, line); } catch {} } }',
+        { limits: { timeoutMs: 300 } },
+      ),
+    );
+    expect(caught.code).toBe("TIMEOUT");
+    await expectHealthy();
+  });
+
   it("stops a pass that awaits a host promise that never settles", async () => {
     const globals: HostNamespaces = { slow: { forever: () => new Promise<never>(() => {}) } };
     const started = performance.now();

@@ -40,6 +40,7 @@ const INTRINSICS = [
   "Error",
   "TypeError",
   "Number",
+  "String.prototype.slice",
   "Function.prototype.bind",
   ...ENCODER_BUILTINS,
   ...TAGGED_WRITER_BUILTINS,
