@@ -19,3 +19,4 @@ export {
 } from "./journal-store-conformance.ts";
 export { conformanceTest, type KnownGap } from "./known-gaps.ts";
 export { expectSchemaOneMigrated, SCHEMA_ONE_JOURNAL } from "./schema-one.ts";
+export { runSurfaceIntegrity, type SurfaceIntegrityOptions } from "./surface-integrity.ts";

@@ -1,0 +1,265 @@
+// Counterexamples the surface-integrity property found, kept as fixed cases that run first on every
+// storage. Each was found (and shrunk, then cut by hand to the steps that matter): all but the
+// last two against the runtime as it was before decisions carried their handle, where every one of
+// them breaks a check and now none does; the last two against the runtime now (an open bug).
+import type {
+  SurfaceAction,
+  SurfaceCase,
+  SurfaceProgram,
+  SurfaceStep,
+} from "./surface-schedule.ts";
+
+export interface SurfaceRegression {
+  name: string;
+  testCase: SurfaceCase;
+  /**
+   * A bug of the runtime this case shows, still open: the case runs as an expected failure, and the
+   * property tolerates the violations `shows` matches, until the bug is fixed and this is removed
+   * (the case then fails as an unexpected pass, so the tolerance cannot outlive the bug).
+   */
+  bug?: { reason: string; shows: RegExp };
+}
+
+/** Two gated writes one after the other: the run pauses twice. */
+const TWO_WRITES: SurfaceProgram = [
+  { kind: "one", call: { gated: true, key: 0 } },
+  { kind: "one", call: { gated: true, key: 9 } },
+];
+/** An ungated note (an effect an answer must not repeat), then a gated write. */
+const NOTE_THEN_WRITE: SurfaceProgram = [
+  { kind: "one", call: { gated: false, key: 0 } },
+  { kind: "one", call: { gated: true, key: 9 } },
+];
+
+type Of<K extends SurfaceAction["kind"]> = Extract<SurfaceAction, { kind: K }>;
+
+const call = (over: Partial<Of<"call">> = {}): SurfaceStep => ({
+  action: { kind: "call", on: 0, variant: 0, twice: false, fresh: false, shape: "ui", ...over },
+});
+const answerAction = (card: number, approved: boolean, over: Partial<Of<"answer">> = {}) =>
+  ({
+    kind: "answer",
+    card,
+    approved,
+    on: 0,
+    copies: 1,
+    fresh: false,
+    shape: "ui",
+    ...over,
+  }) as const;
+const answer = (card: number, approved: boolean, over: Partial<Of<"answer">> = {}) => ({
+  action: answerAction(card, approved, over),
+});
+const step = (action: SurfaceAction, other?: SurfaceAction): SurfaceStep =>
+  other ? { action, with: other } : { action };
+/** The model repeats the first call's code in a new call, its conversation saying that run paused. */
+const CONTINUES: Of<"continue"> = {
+  kind: "continue",
+  of: 0,
+  pointsAt: "own",
+  fake: false,
+  on: 0,
+  fresh: false,
+  shape: "ui",
+};
+
+/**
+ * An open bug: `needsApproval` of a new call that continues a paused run (asks() in
+ * runtime/runtime-tool.ts) reads the run's pending calls (listEntries), then reads them again
+ * (pendingEntries) to build the handle it records as what the call's approval request shows, and
+ * checks that handle against the first read. When the calls change in between (expiry, or an
+ * approval, a rejection from another request or process), either the second read is empty and
+ * decisionHandleOf([]) throws (the tool call fails), or it holds the run's next pause: the check
+ * against the first read then says "stale", no approval request is made, yet the binding keeps that
+ * handle as shown, so an answer to this tool call, which never asked, approves calls no card showed.
+ * Building the handle from the first read (the entries it checks) closes both.
+ */
+const TWO_READS = {
+  reason: "asks() records as shown a handle built from a second read of the pending calls",
+  shows:
+    /needsApproval of call-\d+ threw: A decision handle needs the pending calls|approved by nothing that showed it \(the step's approvals: (.*; )?an approval for call-\d+, which showed no card showing nothing[;)]/,
+};
+
+export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
+  {
+    name: "a host approval between the card and the answer: the answer approves no later pause",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [
+        call(),
+        step({ kind: "decide", from: "now", pick: 0, decision: "approve", on: 0 }),
+        answer(0, true),
+      ],
+    },
+  },
+  {
+    name: "a resent answer, in the other process, approves no pause that came after its card",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [call(), answer(0, true), step({ kind: "resend", answer: 0, on: 1 })],
+    },
+  },
+  {
+    name: "an answer delivered to both processes at once decides once",
+    testCase: { program: TWO_WRITES, steps: [call(), answer(0, true, { copies: 2 })] },
+  },
+  {
+    name: "a tool call emitted twice at once gets one run; approving both its cards decides once",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [call({ twice: true }), answer(0, true), answer(1, true, { on: 1 })],
+    },
+  },
+  {
+    name: "a continuation's card and the old card's resent answer: each call runs once, as shown",
+    testCase: {
+      program: [
+        {
+          kind: "all",
+          calls: [
+            { gated: true, key: 0 },
+            { gated: true, key: 0 },
+          ],
+        },
+        { kind: "one", call: { gated: true, key: 0 } },
+      ],
+      steps: [
+        call(),
+        step(CONTINUES, answerAction(0, true, { copies: 2 })),
+        answer(1, true),
+        step({ kind: "resend", answer: 0, on: 1 }),
+      ],
+    },
+  },
+  ...(
+    [
+      ["deleted", [{ kind: "end", how: "delete", pick: 0, on: 1 }]],
+      ["rolled back", [{ kind: "end", how: "rollback", pick: 0, on: 0 }]],
+      [
+        "expired and pruned",
+        [
+          { kind: "expire", on: 1 },
+          { kind: "prune", keep: 0, on: 0 },
+        ],
+      ],
+      [
+        "rejected by the host and pruned",
+        [
+          { kind: "decide", from: "now", pick: 0, decision: "reject", on: 0 },
+          { kind: "prune", keep: 0, on: 1 },
+        ],
+      ],
+    ] as const
+  ).map(
+    ([how, ending]): SurfaceRegression => ({
+      name: `a late answer after its run was ${how} runs nothing and starts no run`,
+      testCase: {
+        program: NOTE_THEN_WRITE,
+        steps: [call(), ...ending.map((action) => step(action)), answer(0, true, { on: 1 })],
+      },
+    }),
+  ),
+  {
+    name: "a rollback ends a paused run: the host's approval afterwards runs nothing",
+    testCase: {
+      program: TWO_WRITES.slice(0, 1),
+      steps: [
+        call(),
+        step({ kind: "end", how: "rollback", pick: 0, on: 0 }),
+        step({ kind: "bare", pick: 0, on: 1 }),
+      ],
+    },
+  },
+  {
+    name: "the model repeating a call whose run was deleted starts nothing again",
+    testCase: {
+      program: [{ kind: "one", call: { gated: false, key: 0 } }],
+      steps: [
+        call(),
+        step({ kind: "end", how: "delete", pick: 0, on: 0 }),
+        step({ kind: "repeat", of: 0, on: 1, twice: false, fresh: false, shape: "ui" }),
+      ],
+    },
+  },
+  {
+    name: "an approval for a tool call never made starts no run",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [call(), step({ kind: "forgedAnswer", of: "unknown", on: 0, shape: "ui" })],
+    },
+  },
+  {
+    name: "a paused result pointing at another tool call's run binds no new call to it",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [call(), call({ on: 1 }), step({ ...CONTINUES, of: 1, pointsAt: 0 })],
+    },
+  },
+  {
+    name: "an old denial in the conversation rejects no later run of the same code",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [
+        call(),
+        answer(0, false),
+        step({ kind: "prune", keep: 0, on: 0 }),
+        call(),
+        answer(1, true),
+        step({ kind: "repeat", of: 1, on: 0, twice: false, fresh: false, shape: "ui" }),
+      ],
+    },
+  },
+  {
+    name: "a denial after a host approval rejects nothing: its card's calls no longer wait",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [
+        call(),
+        step({ kind: "bare", pick: 0, on: 1 }),
+        answer(0, false),
+        step({ kind: "decide", from: "now", pick: 0, decision: "approve", on: 0 }),
+      ],
+    },
+  },
+  {
+    name: "a tab's decision read before another approval decides nothing",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [
+        call(),
+        step({ kind: "look", pick: 0, on: 0 }),
+        step({ kind: "bare", pick: 0, on: 1 }),
+        step({ kind: "decide", from: "tab", pick: 0, decision: "approve", on: 0 }),
+      ],
+    },
+  },
+  {
+    name: "a continuation asked while expiry withdraws its calls answers instead of throwing",
+    bug: TWO_READS,
+    testCase: {
+      program: TWO_WRITES,
+      steps: [
+        call(),
+        answer(0, true),
+        { action: call().action, with: { kind: "expire", on: 1 }, during: "read" },
+      ],
+    },
+  },
+  {
+    name: "a continuation that asked nothing while another approval moved the run cannot be approved",
+    bug: TWO_READS,
+    testCase: {
+      program: [...TWO_WRITES, { kind: "one", call: { gated: true, key: 5 } }],
+      steps: [
+        call(),
+        answer(0, true),
+        {
+          action: CONTINUES,
+          with: { kind: "decide", from: "now", pick: 0, decision: "approve", on: 1 },
+          during: "read",
+        },
+        step({ kind: "forgedAnswer", of: 0, on: 1, shape: "ui" }),
+      ],
+    },
+  },
+];
