@@ -1,7 +1,8 @@
 // Counterexamples the surface-integrity property found, kept as fixed cases that run first on every
 // storage. Each was found (and shrunk, then cut by hand to the steps that matter): all but the
 // last two against the runtime as it was before decisions carried their handle, where every one of
-// them breaks a check and now none does; the last two against the runtime now (an open bug).
+// them breaks a check and now none does; the last two against asks() in runtime/runtime-tool.ts,
+// which built the handle a continuation shows from a second read of the pending calls.
 import type {
   SurfaceAction,
   SurfaceCase,
@@ -61,23 +62,6 @@ const CONTINUES: Of<"continue"> = {
   on: 0,
   fresh: false,
   shape: "ui",
-};
-
-/**
- * An open bug: `needsApproval` of a new call that continues a paused run (asks() in
- * runtime/runtime-tool.ts) reads the run's pending calls (listEntries), then reads them again
- * (pendingEntries) to build the handle it records as what the call's approval request shows, and
- * checks that handle against the first read. When the calls change in between (expiry, or an
- * approval, a rejection from another request or process), either the second read is empty and
- * decisionHandleOf([]) throws (the tool call fails), or it holds the run's next pause: the check
- * against the first read then says "stale", no approval request is made, yet the binding keeps that
- * handle as shown, so an answer to this tool call, which never asked, approves calls no card showed.
- * Building the handle from the first read (the entries it checks) closes both.
- */
-const TWO_READS = {
-  reason: "asks() records as shown a handle built from a second read of the pending calls",
-  shows:
-    /needsApproval of call-\d+ threw: A decision handle needs the pending calls|approved by nothing that showed it \(the step's approvals: (.*; )?an approval for call-\d+, which showed no card showing nothing[;)]/,
 };
 
 export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
@@ -235,7 +219,6 @@ export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
   },
   {
     name: "a continuation asked while expiry withdraws its calls answers instead of throwing",
-    bug: TWO_READS,
     testCase: {
       program: TWO_WRITES,
       steps: [
@@ -247,7 +230,6 @@ export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
   },
   {
     name: "a continuation that asked nothing while another approval moved the run cannot be approved",
-    bug: TWO_READS,
     testCase: {
       program: [...TWO_WRITES, { kind: "one", call: { gated: true, key: 5 } }],
       steps: [

@@ -1,4 +1,4 @@
-import { decisionHandleOf } from "../decision-handle.ts";
+import { callDigest, decisionHandleOf } from "../decision-handle.ts";
 import type { CodeModeInput, CodeModeOutput } from "../types.ts";
 import { type ApprovalResponse, approvalResponsesOf, pausedRunOf } from "./approval-responses.ts";
 import { begin, newRunId } from "./begin-run.ts";
@@ -223,11 +223,15 @@ async function asks(context: RunContext, bound: BoundRun): Promise<boolean> {
   let shown = shownHandle(bound.binding);
   if (!shown) {
     if (pendingNow.length === 0) return false;
-    shown = await showOnce(
-      context,
-      bound.key,
-      decisionHandleOf(await pendingEntries(context, run.id), run.id),
+    // the handle is made of this one read: a second read could hold another pause, which would
+    // then be recorded as shown while this request asks about nothing
+    const calls = await Promise.all(
+      pendingNow.map(async (entry) => ({
+        seq: entry.seq,
+        digest: await callDigest(entry.connector, entry.method, entry.args),
+      })),
     );
+    shown = await showOnce(context, bound.key, { version: 1, executionId: run.id, calls });
   }
   return shown !== undefined && (await staleCalls(shown, pendingNow)) === undefined;
 }
