@@ -1010,6 +1010,31 @@ export const ATTACKS: readonly Attack[] = [
     },
   },
 
+  {
+    name: "calls made at once hold no more input on the host than the run's budget; the rest are refused",
+    code: `async () => {
+      const big = "x".repeat(8 * 1024 * 1024);
+      const settled = await Promise.allSettled(Array.from({ length: 12 }, () => ns.echo(big)));
+      return settled.map((one) => one.status === "fulfilled" ? "echoed " + one.value.length : one.reason.code + ": " + one.reason.message);
+    }`,
+    limits: { timeoutMs: 30_000 },
+    check: ({ outcome, calls }) => {
+      if ("error" in outcome) {
+        // a sandbox without the memory for the string and its encodings
+        expect(outcome.error.code).toBe("MEMORY");
+        return;
+      }
+      const seen = outcome.result as string[];
+      expect(seen).toHaveLength(12);
+      const echoed = seen.filter((line) => line === `echoed ${8 * 1024 * 1024}`).length;
+      expect(echoed, "calls that reached the host").toBe(calls.length);
+      expect(calls.length, "inputs of 8 Mi characters in flight at once").toBeLessThanOrEqual(4);
+      for (const line of seen.filter((text) => !text.startsWith("echoed "))) {
+        expect(line).toMatch(/^(BUDGET_EXCEEDED|TOO_LARGE): ./);
+      }
+    },
+  },
+
   // ---- memory ---------------------------------------------------------------------------------------
   {
     name: "a Map growing without end ends with MEMORY",

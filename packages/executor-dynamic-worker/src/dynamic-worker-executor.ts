@@ -94,6 +94,12 @@ export interface DynamicWorkerExecutorOptions {
    */
   maxConcurrentCalls?: number;
   /**
+   * most characters of the inputs of one pass's calls in flight at once, which the host holds until
+   * each call is answered; a call that would pass it fails at once with `BUDGET_EXCEEDED`. Default
+   * 32 Mi (an isolate has 128 MB; one input may have 15 Mi characters).
+   */
+  maxInputCharsInFlight?: number;
+  /**
    * Whether a deadline check (a tick) goes into every loop and function body of the program, so
    * code that never yields ends at the time limit. The ticks can only see the deadline where the
    * clock moves while code runs: local workerd (`wrangler dev`, tests), which has no CPU limit. On
@@ -111,6 +117,7 @@ const DEFAULTS = {
   maxLogLines: 1_000,
   maxLogChars: 100_000,
   maxConcurrentCalls: 256,
+  maxInputCharsInFlight: 32 * 1024 * 1024,
 };
 /** `codemode.run` inside a pass: how deep saved programs may run saved programs, and how many per pass. */
 const MAX_NESTED_DEPTH = 4;
@@ -180,6 +187,7 @@ export class DynamicWorkerExecutor implements Executor {
   readonly #maxLogLines: number;
   readonly #maxLogChars: number;
   readonly #maxConcurrentCalls: number;
+  readonly #maxInputCharsInFlight: number;
   readonly #interruptRunaway: "auto" | boolean;
 
   constructor(options: DynamicWorkerExecutorOptions) {
@@ -219,6 +227,10 @@ export class DynamicWorkerExecutor implements Executor {
       options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls,
       "maxConcurrentCalls",
     );
+    this.#maxInputCharsInFlight = positiveInteger(
+      options.maxInputCharsInFlight ?? DEFAULTS.maxInputCharsInFlight,
+      "maxInputCharsInFlight",
+    );
     const interrupt = options.interruptRunaway ?? "auto";
     if (interrupt !== "auto" && typeof interrupt !== "boolean") {
       throw new CodemodeError(
@@ -246,6 +258,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxLogLines: this.#maxLogLines,
       maxLineChars: this.#maxLogChars,
       maxConcurrentCalls: this.#maxConcurrentCalls,
+      maxInputCharsInFlight: this.#maxInputCharsInFlight,
       maxBatchChars: MAX_BATCH_CHARS,
       prelude: typeof request.prelude === "string" && request.prelude.length > 0,
       outbound: this.#globalOutbound !== null,
@@ -272,6 +285,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxNestedDepth: MAX_NESTED_DEPTH,
       maxSourceChars: MAX_SOURCE_CHARS,
       maxInputChars: MAX_REPLY_CHARS,
+      maxInputCharsInFlight: this.#maxInputCharsInFlight,
       maxBatchChars: MAX_BATCH_CHARS,
       maxLogChars: this.#maxLogChars,
       outbound: this.#globalOutbound as OutboundService | null,

@@ -669,6 +669,47 @@ describe("DynamicWorkerExecutor against a hostile program", () => {
     expect(outcome.logs).toEqual([]);
   });
 
+  it("holds no more input of calls in flight than maxInputCharsInFlight, whatever the sandbox sends", async () => {
+    // A sandbox that ignores the harness: five calls of 402 characters at once, none answered yet.
+    const hostile = `import { WorkerEntrypoint } from "cloudflare:workers";
+      export default class extends WorkerEntrypoint {
+        async evaluate(bridge) {
+          const input = JSON.stringify("x".repeat(400));
+          const replies = await Promise.all([1, 2, 3, 4, 5].map(() => bridge.call("ns", "slow", input)));
+          const after = await bridge.call("ns", "slow", input);
+          return JSON.stringify({ outcome: ["ok", JSON.stringify([...replies, after].map((reply) => reply[0] === "r" ? "ran" : JSON.parse(reply.slice(1)).code))] });
+        }
+      }`;
+    let running = 0;
+    let most = 0;
+    const globals: HostNamespaces = {
+      ns: {
+        slow: async () => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          running--;
+          return true;
+        },
+      },
+    };
+    const executor = new DynamicWorkerExecutor({
+      loader: loaderWith((code) => ({
+        ...code,
+        modules: { ...code.modules, "harness.js": hostile },
+      })),
+      maxInputCharsInFlight: 1_000,
+    });
+    const outcome = await executor.execute({ code: "async () => 1", globals });
+    // two fit (804 of 1,000); once they are answered, the room is back
+    expect(outcome).toMatchObject({
+      result: ["ran", "ran", "BUDGET_EXCEEDED", "BUDGET_EXCEEDED", "BUDGET_EXCEEDED", "ran"],
+    });
+    expect(most).toBe(2);
+    expect(
+      () => new DynamicWorkerExecutor({ loader: env.LOADER, maxInputCharsInFlight: 0 }),
+    ).toThrow(/maxInputCharsInFlight/);
+  });
+
   it("refuses a replay count larger than the recorded calls left, and any after a live call", async () => {
     const hostile = (
       first: number,

@@ -22,6 +22,8 @@ export interface HarnessSpec {
   maxLineChars: number;
   /** most host calls in flight at once; the host enforces it too */
   maxConcurrentCalls: number;
+  /** most characters of the inputs of the calls in flight; the host enforces it too */
+  maxInputCharsInFlight: number;
   /** most characters of one batch of calls made at once; a larger call goes on its own */
   maxBatchChars: number;
   /** whether `prelude.js` exists */
@@ -114,6 +116,8 @@ let started = false;
 let finished = false;
 let settle = () => {};
 let inFlight = 0;
+// characters of the inputs of the queued and sent calls not answered yet
+let charsInFlight = 0;
 
 // The deadline of the pass, armed in evaluate before any code of the pass runs: whether it has
 // passed (a tick of the program saw it, or the clock says so), and what makes every later tick throw.
@@ -209,6 +213,7 @@ let queueHead = null;
 let queueTail = null;
 function enqueue(namespace, method, input) {
   inFlight++;
+  charsInFlight += input.length;
   return new PromiseType((resolve) => {
     const item = { next: null, namespace: StringType(namespace), method: StringType(method), input: StringType(input), resolve };
     if (queueTail === null) {
@@ -246,6 +251,7 @@ function entryText(item) {
 // Every queued call is answered once, and leaves the count in flight then.
 function answer(item, reply) {
   inFlight--;
+  if (item.input !== undefined) charsInFlight -= item.input.length;
   item.resolve(reply);
 }
 // Answers a call with the reply of the RPC \`start\` makes (whose promise is only ever handed harness
@@ -315,6 +321,16 @@ const api = sandboxBootstrap(
       if (answer !== undefined) return answer;
     }
     if (inFlight >= spec.maxConcurrentCalls) return TOO_MANY;
+    // the host refuses it too: refused here, it costs the host nothing
+    if (charsInFlight + input.length > spec.maxInputCharsInFlight) {
+      return "e" + quote({
+        name: "RangeError",
+        code: "BUDGET_EXCEEDED",
+        message: namespace + "." + method + " was not called: with the calls still in flight its input would make " +
+          (charsInFlight + input.length) + " characters of input waiting on the host, more than the " +
+          spec.maxInputCharsInFlight + " one run may have in flight. Await calls before sending more, or send less at once.",
+      });
+    }
     return enqueue(namespace, method, input);
   },
   (line) => {

@@ -1,6 +1,12 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { HostNamespaces, SandboxError } from "@codemode/core";
-import { callHost, errorReply, type LogSink, type ReplyLimit } from "@codemode/executor-kit";
+import {
+  callHost,
+  errorReply,
+  type LogSink,
+  type ReplyLimit,
+  tooMuchInFlightMessage,
+} from "@codemode/executor-kit";
 
 /** The outbound service a pass may reach (a `Fetcher`), as far as the bridge uses it. */
 export interface OutboundService {
@@ -26,6 +32,8 @@ export interface PassOptions {
   /** most characters of a nested run's source, of a call's input, and of one message's console lines */
   maxSourceChars: number;
   maxInputChars: number;
+  /** most characters of the inputs of all calls in flight at once (held on the host meanwhile) */
+  maxInputCharsInFlight: number;
   maxLogChars: number;
   /** most characters of one batch of calls (`HostBridge.calls`); a larger call goes on its own */
   maxBatchChars: number;
@@ -63,6 +71,7 @@ export class Pass {
   readonly #allowed = new Map<string, Set<string>>();
   #closed = false;
   #inFlight = 0;
+  #charsInFlight = 0;
   #nestedRuns = 0;
   #close!: () => void;
   readonly closing = new Promise<string>((resolve) => {
@@ -113,6 +122,21 @@ export class Pass {
 
   done(): void {
     this.#inFlight--;
+  }
+
+  /**
+   * Counts the characters of a call's input in, while it is in flight; the total in flight it would
+   * make, refused, past the budget. `release` must follow every undefined.
+   */
+  hold(chars: number): number | undefined {
+    const total = this.#charsInFlight + chars;
+    if (total > this.options.maxInputCharsInFlight) return total;
+    this.#charsInFlight = total;
+    return undefined;
+  }
+
+  release(chars: number): void {
+    this.#charsInFlight -= chars;
   }
 
   /** Counts a nested run in; an error message past a limit. */
@@ -334,9 +358,22 @@ export class HostBridge extends RpcTarget {
         code: "UNKNOWN_METHOD",
       });
     }
-    return this.#serve(() =>
+    const refused = this.#pass.hold(input.length);
+    if (refused !== undefined) {
+      return errorReply({
+        name: "RangeError",
+        code: "BUDGET_EXCEEDED",
+        message: tooMuchInFlightMessage(namespace, method, refused, options.maxInputCharsInFlight),
+      });
+    }
+    const served = this.#serve(() =>
       callHost(options.globals, namespace, method, input, options.replyLimit),
     );
+    if (typeof served === "string") {
+      this.#pass.release(input.length);
+      return served;
+    }
+    return served.finally(() => this.#pass.release(input.length));
   }
 
   /** `codemode.run`: a saved program's source and its encoded input; a reply string. */

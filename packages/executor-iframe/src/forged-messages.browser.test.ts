@@ -92,6 +92,32 @@ describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", 
     expect(beside.heard.calls).toEqual([]);
   });
 
+  it("holds no more input of calls in flight than the pass's budget, whatever the sandbox sends", async () => {
+    // five calls of 400 characters each, none answered: the page takes the first two (800 of 1,000)
+    const { frame, heard } = frameOf(
+      `(data, port) => {
+        const refusals = [];
+        const call = (id) => port.postMessage({ type: "call", nonce: data.nonce, id, namespace: "ns", method: "echo", input: JSON.stringify("x".repeat(398)) });
+        port.onmessage = (event) => {
+          // the answer of call 1 makes room for one more
+          if (event.data.id === 1) return call(6);
+          refusals.push(event.data.id + " " + JSON.parse(event.data.reply.slice(1)).code);
+          if (refusals.length === 3) port.postMessage({ type: "log", nonce: data.nonce, line: refusals.join(", ") });
+        };
+        for (let id = 1; id <= 5; id++) call(id);
+      }`,
+      { maxInputCharsInFlight: 1_000, failing: "throws" },
+    );
+    await expect.poll(() => heard.logs.length, { timeout: 10_000 }).toBe(1);
+    expect(heard.calls.map((call) => call[0])).toEqual([1, 2]);
+    expect(heard.logs[0]).toBe("3 BUDGET_EXCEEDED, 4 BUDGET_EXCEEDED, 5 BUDGET_EXCEEDED");
+    // an answer gives its room back
+    frame.reply(1, 'r"done"');
+    await expect.poll(() => heard.calls.length, { timeout: 10_000 }).toBe(3);
+    expect(heard.calls[2]?.[0]).toBe(6);
+    frame.retire();
+  });
+
   it("keeps an executor healthy when the sandbox logs an oversized line and returns an oversized result", async () => {
     const executor = trackedExecutor({ maxLogChars: 1_000 });
     const outcome = await executor.execute({

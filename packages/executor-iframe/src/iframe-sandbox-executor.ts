@@ -46,6 +46,12 @@ export interface IframeSandboxExecutorOptions {
    * start); it has run nothing and serves exactly one pass. `dispose()` removes it. Default true.
    */
   prewarm?: boolean;
+  /**
+   * most characters of the inputs of one pass's calls in flight at once, which the page holds
+   * until each call is answered; a call that would pass it fails at once with `BUDGET_EXCEEDED`.
+   * Default 32 Mi (the most one input may have).
+   */
+  maxInputCharsInFlight?: number;
 }
 
 const DEFAULTS = {
@@ -53,6 +59,7 @@ const DEFAULTS = {
   maxLogLines: 1_000,
   maxLogChars: 100_000,
   maxConcurrentCalls: 256,
+  maxInputCharsInFlight: 32 * 1024 * 1024,
 };
 /** A reply larger than this is refused: the page would hold it twice while it crosses. */
 const MAX_REPLY_CHARS = 32 * 1024 * 1024;
@@ -75,6 +82,7 @@ export class IframeSandboxExecutor implements Executor {
   readonly #maxLogChars: number;
   readonly #prewarm: boolean;
   readonly #maxConcurrentCalls: number;
+  readonly #maxInputCharsInFlight: number;
   #spare: SandboxFrame | undefined;
   readonly #retired = new Set<SandboxFrame>();
 
@@ -95,6 +103,10 @@ export class IframeSandboxExecutor implements Executor {
       "maxConcurrentCalls",
     );
     this.#maxConcurrentCalls = inFlight;
+    this.#maxInputCharsInFlight = positiveInteger(
+      options.maxInputCharsInFlight ?? DEFAULTS.maxInputCharsInFlight,
+      "maxInputCharsInFlight",
+    );
   }
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
@@ -116,6 +128,7 @@ export class IframeSandboxExecutor implements Executor {
         maxLineChars: this.#maxLogChars,
         maxLogLines: this.#maxLogLines,
         maxConcurrentCalls: this.#maxConcurrentCalls,
+        maxInputCharsInFlight: this.#maxInputCharsInFlight,
         maxBatchChars: MAX_BATCH_CHARS,
       },
       code: request.code,

@@ -1,5 +1,5 @@
 import type { SandboxError } from "@codemode/core";
-import { errorReply, tooManyCallsMessage } from "@codemode/executor-kit";
+import { errorReply, tooManyCallsMessage, tooMuchInFlightMessage } from "@codemode/executor-kit";
 import type {
   HarnessOutcome,
   PassMessage,
@@ -87,8 +87,10 @@ export class SandboxFrame {
   #expiry: ReturnType<typeof setTimeout> | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #missed = 0;
-  /** calls admitted and not answered yet */
-  readonly #inFlight = new Set<number>();
+  /** calls admitted and not answered yet, with the characters of their inputs */
+  readonly #inFlight = new Map<number, number>();
+  /** characters of the inputs of the calls admitted and not answered yet */
+  #charsInFlight = 0;
   #lastId = 0;
   /** whether the program has been heard from (a call or a line): a `problem` comes only before */
   #heard = false;
@@ -131,7 +133,11 @@ export class SandboxFrame {
 
   /** Answers an admitted call, once; anything else is dropped. */
   reply(id: number, text: string): void {
-    if (!this.#inFlight.delete(id) || this.#retired || this.#ended) return;
+    const size = this.#inFlight.get(id);
+    if (size === undefined) return;
+    this.#inFlight.delete(id);
+    this.#charsInFlight -= size;
+    if (this.#retired || this.#ended) return;
     this.#post(id, text);
   }
 
@@ -149,6 +155,7 @@ export class SandboxFrame {
     clearInterval(this.#heartbeat);
     this.#handlers = undefined;
     this.#inFlight.clear();
+    this.#charsInFlight = 0;
     window.removeEventListener("message", this.#listener);
     for (const port of [this.#port, this.#relay]) {
       if (port) {
@@ -276,7 +283,26 @@ export class SandboxFrame {
       this.#post(id, tooManyCalls(namespace, method, most));
       return;
     }
-    this.#inFlight.add(id);
+    // the page holds each input until its call is answered
+    const budget = this.#run?.spec.maxInputCharsInFlight ?? 0;
+    if (this.#charsInFlight + input.length > budget) {
+      this.#post(
+        id,
+        errorReply({
+          name: "RangeError",
+          code: "BUDGET_EXCEEDED",
+          message: tooMuchInFlightMessage(
+            namespace,
+            method,
+            this.#charsInFlight + input.length,
+            budget,
+          ),
+        }),
+      );
+      return;
+    }
+    this.#inFlight.set(id, input.length);
+    this.#charsInFlight += input.length;
     handlers.call(id, namespace, method, input);
   }
 

@@ -10,7 +10,12 @@ import type {
 export interface RunMessage {
   type: "run";
   nonce: string;
-  spec: BootstrapSpec & { maxLogLines: number; maxConcurrentCalls: number; maxBatchChars: number };
+  spec: BootstrapSpec & {
+    maxLogLines: number;
+    maxConcurrentCalls: number;
+    maxInputCharsInFlight: number;
+    maxBatchChars: number;
+  };
   code: string;
   prelude?: string;
 }
@@ -109,8 +114,14 @@ export function workerHarness(
   let droppedLines = 0;
   let maxLogLines = 0;
   let maxConcurrentCalls = 0;
+  let maxInputCharsInFlight = 0;
   let maxBatchChars = 0;
   let inFlight = 0;
+  /** characters of the inputs of the calls not answered yet (the page holds them) */
+  let charsInFlight = 0;
+  /** characters of console lines sent to the page; past the pass's limit lines are only counted */
+  let sentChars = 0;
+  let maxLogChars = 0;
 
   /** The reply to a call past the limit: the same words as the page's (sandbox-frame.ts). */
   function tooMany(namespace: string, method: string, most: number): string {
@@ -118,6 +129,15 @@ export function workerHarness(
       name: "RangeError",
       code: "BUDGET_EXCEEDED",
       message: `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`,
+    })}`;
+  }
+
+  /** The reply to a call past the budget of input in flight: the same words as the page's. */
+  function tooMuch(namespace: string, method: string, chars: number, most: number): string {
+    return `e${stringify({
+      name: "RangeError",
+      code: "BUDGET_EXCEEDED",
+      message: `${namespace}.${method} was not called: with the calls still in flight its input would make ${chars} characters of input waiting on the host, more than the ${most} one run may have in flight. Await calls before sending more, or send less at once.`,
     })}`;
   }
 
@@ -188,8 +208,9 @@ export function workerHarness(
 
   function log(line: string): void {
     if (finished) return;
-    if (sentLines < maxLogLines) {
+    if (sentLines < maxLogLines && sentChars < maxLogChars) {
       sentLines++;
+      sentChars += line.length;
       post({ type: "log", nonce, line });
     } else droppedLines++;
   }
@@ -212,16 +233,26 @@ export function workerHarness(
   function start(message: RunMessage): void {
     maxLogLines = message.spec.maxLogLines;
     maxConcurrentCalls = message.spec.maxConcurrentCalls;
+    maxInputCharsInFlight = message.spec.maxInputCharsInFlight;
     maxBatchChars = message.spec.maxBatchChars;
+    maxLogChars = message.spec.maxLineChars;
     const api = bootstrap(
       (namespace, method, input) => {
         if (finished || returned) return LATE;
         // the page refuses these too: refused here, they cost it nothing
         if (inFlight >= maxConcurrentCalls) return tooMany(namespace, method, maxConcurrentCalls);
+        if (charsInFlight + input.length > maxInputCharsInFlight) {
+          return tooMuch(namespace, method, charsInFlight + input.length, maxInputCharsInFlight);
+        }
         inFlight++;
+        charsInFlight += input.length;
         const id = nextId++;
+        const size = input.length;
         return new PromiseType<string>((resolve) => {
-          pending[id] = resolve;
+          pending[id] = (reply: string) => {
+            charsInFlight -= size;
+            resolve(reply);
+          };
           enqueue({ next: undefined, id, namespace, method, input });
         });
       },

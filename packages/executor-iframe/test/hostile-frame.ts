@@ -65,6 +65,7 @@ export function hostileFrame(
   script: string,
   options: {
     maxConcurrentCalls?: number;
+    maxInputCharsInFlight?: number;
     heartbeat?: boolean;
     reply?: string;
     failing?: "heard" | "throws";
@@ -114,6 +115,7 @@ export function hostileFrame(
         maxLineChars: 100,
         maxLogLines: 10,
         maxConcurrentCalls: options.maxConcurrentCalls ?? 256,
+        maxInputCharsInFlight: options.maxInputCharsInFlight ?? 32 * 1024 * 1024,
         maxBatchChars: MAX_BATCH_CHARS,
       },
       code: "async () => 1",

@@ -28,6 +28,7 @@ export {
   stackError,
   timeoutError,
   tooManyCallsMessage,
+  tooMuchInFlightMessage,
   unserializableResultError,
 } from "./sandbox-errors.ts";
 export {

@@ -27,6 +27,19 @@ export function tooManyCallsMessage(namespace: string, method: string, most: num
   return `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`;
 }
 
+/**
+ * Why a call was refused whose input, with the inputs of the calls still in flight, would be more
+ * than the host holds for one run (said to the model).
+ */
+export function tooMuchInFlightMessage(
+  namespace: string,
+  method: string,
+  chars: number,
+  most: number,
+): string {
+  return `${namespace}.${method} was not called: with the calls still in flight its input would make ${chars} characters of input waiting on the host, more than the ${most} one run may have in flight. Await calls before sending more, or send less at once.`;
+}
+
 export function mebibytes(bytes: number): string {
   const value = bytes / (1024 * 1024);
   return Number.isInteger(value) ? `${value} MiB` : `${value.toFixed(1)} MiB`;

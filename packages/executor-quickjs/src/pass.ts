@@ -18,6 +18,7 @@ import {
   messageOf,
   timeoutError,
   tooManyCallsMessage,
+  tooMuchInFlightMessage,
   unserializableResultError,
 } from "@codemode/executor-kit";
 import {
@@ -110,6 +111,8 @@ export class Pass {
   #instance: QuickJSInstance | undefined;
   #sandbox: Sandbox | undefined;
   #inflight = 0;
+  /** characters of the inputs of the calls in flight (held on the host until each is answered) */
+  #charsInFlight = 0;
   readonly #deferreds = new Set<QuickJSDeferredPromise>();
   readonly #timers = new SandboxTimers((id) => this.#onFire(id));
   /** the replay part, in a pass that answers recorded calls in the sandbox */
@@ -534,6 +537,20 @@ export class Pass {
           error.dispose();
         }
       }
+      // the inputs of the calls in flight are held on the host: at most half the sandbox's memory
+      const budget = this.#config.memoryBytes / 2;
+      if (!refusal && this.#charsInFlight + text.length > budget) {
+        refusal = errorsCall(sandbox, "fail", [
+          "RangeError",
+          tooMuchInFlightMessage(
+            namespace,
+            method,
+            this.#charsInFlight + text.length,
+            Math.floor(budget),
+          ),
+          "BUDGET_EXCEEDED",
+        ]);
+      }
     }
     const deferred = context.newPromise();
     if (refusal) {
@@ -550,19 +567,22 @@ export class Pass {
     }
     this.#deferreds.add(deferred);
     this.#inflight++;
+    const size = text.length;
+    this.#charsInFlight += size;
     const { memoryBytes } = this.#config;
     callHost(this.#config.request.globals, namespace, method, text, {
       chars: memoryBytes / 2,
       reason: `the sandbox's memory (${mebibytes(memoryBytes)}) can hold`,
     }).then(
-      (reply) => this.#onReply(sandbox, deferred, reply),
-      (error: unknown) => this.#onReply(sandbox, deferred, errorReply(errorInfoOf(error))),
+      (reply) => this.#onReply(sandbox, deferred, reply, size),
+      (error: unknown) => this.#onReply(sandbox, deferred, errorReply(errorInfoOf(error)), size),
     );
     return deferred.handle;
   }
 
-  #onReply(sandbox: Sandbox, deferred: QuickJSDeferredPromise, reply: string): void {
+  #onReply(sandbox: Sandbox, deferred: QuickJSDeferredPromise, reply: string, size: number): void {
     this.#inflight--;
+    this.#charsInFlight -= size;
     if (this.#closed) return;
     this.#deferreds.delete(deferred);
     this.#guard(() => {

@@ -271,6 +271,42 @@ describe("QuickJSExecutor: host calls", () => {
     });
   });
 
+  it("holds on the host at most half the sandbox's memory of input of calls in flight", async () => {
+    let running = 0;
+    let most = 0;
+    const globals: HostNamespaces = {
+      ns: {
+        size: async (input) => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          running--;
+          return (input as string).length;
+        },
+      },
+    };
+    // 16 MiB of memory: 8 Mi characters of input in flight, three strings of 2 Mi characters
+    const outcome = await run(
+      `async () => {
+        const big = "x".repeat(2 * 1024 * 1024);
+        const settled = await Promise.allSettled(Array.from({ length: 8 }, () => ns.size(big)));
+        const after = await ns.size(big);
+        return [...settled.map((one) => one.status === "fulfilled" ? one.value : one.reason.code + " " + one.reason.name), after];
+      }`,
+      { globals, limits: { memoryBytes: 16 * 1024 * 1024 } },
+    );
+    const size = 2 * 1024 * 1024;
+    const refused = "BUDGET_EXCEEDED RangeError";
+    expect(ok(outcome)).toEqual([size, size, size, ...Array(5).fill(refused), size]);
+    expect(most).toBe(3);
+    const message = failure(
+      await run(
+        'async () => { const big = "x".repeat(2 * 1024 * 1024); await Promise.all([1, 2, 3, 4].map(() => ns.size(big))); }',
+        { globals, limits: { memoryBytes: 16 * 1024 * 1024 } },
+      ),
+    ).message;
+    expect(message).toMatch(/ns\.size was not called: .* more than the 8388608 one run may have/);
+  });
+
   it("names the namespace, the method and the available methods for an unknown method", async () => {
     const globals: HostNamespaces = {
       github: { list_issues: async () => [], get_issue: async () => ({}) },
