@@ -1,4 +1,4 @@
-import { createValueCodec } from "@codemode/core";
+import { CodemodeError, createValueCodec } from "@codemode/core";
 import {
   createRenderer,
   sandboxBootstrap,
@@ -19,6 +19,18 @@ const WORKER_DIRECTIVE = "worker-src blob:";
 // harness (its own code, compiled with an indirect eval, keeps the mode it declares).
 const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(sandboxTaggedWriter)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)});`;
 const FRAME_SCRIPT = `"use strict";(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
+
+/**
+ * The document a server of `IframeSandboxExecutor`'s `sandboxUrl` serves (as `text/html`): the same
+ * one the executor puts inline otherwise, with the policy `csp` (default `DEFAULT_CSP`). Serve the
+ * text of the same version of this package as the page's executor.
+ */
+export function sandboxDocument(options: { csp?: string } = {}): string {
+  const csp = options.csp ?? DEFAULT_CSP;
+  const problem = cspProblem(csp);
+  if (problem) throw new CodemodeError("INVALID_CONFIG", problem);
+  return iframeDocument(csp);
+}
 
 /** Attribute-safe text. */
 function escapeAttribute(text: string): string {
@@ -73,7 +85,10 @@ export function documentCsp(csp: string): string {
   return `${trimmed}${trimmed.endsWith(";") ? " " : "; "}${WORKER_DIRECTIVE};`;
 }
 
-/** The sandbox's whole document (the iframe's `srcdoc`): the CSP first, then the frame's script. */
+/**
+ * The sandbox's whole document (the iframe's `srcdoc`, or what a server of `sandboxUrl` serves): the
+ * CSP first, then the frame's script.
+ */
 export function iframeDocument(csp: string): string {
   const script = FRAME_SCRIPT.replaceAll("</script", "<\\/script");
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(documentCsp(csp))}"><script>${script}</script></head><body></body></html>`;

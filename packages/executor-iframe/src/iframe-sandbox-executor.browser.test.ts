@@ -4,7 +4,12 @@
 import { CodemodeError, type ExecuteResult, type HostNamespaces } from "@codemode/core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { commands } from "vitest/browser";
-import { DEFAULT_CSP, IframeSandboxExecutor, type IframeSandboxExecutorOptions } from "./index.ts";
+import {
+  DEFAULT_CSP,
+  IframeSandboxExecutor,
+  type IframeSandboxExecutorOptions,
+  sandboxDocument,
+} from "./index.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const iframes = () => document.querySelectorAll("iframe").length;
@@ -247,6 +252,53 @@ describe("IframeSandboxExecutor: what the sandbox can reach", () => {
     for (const line of results) expect(line).not.toMatch(/: done$/);
     await sleep(200);
     expect(await commands.recordedRequests(), "no request left the sandbox").toEqual([]);
+  });
+
+  it("loaded from sandboxUrl, runs passes as the inline sandbox does, under the served document's CSP", async () => {
+    await commands.clearRecorder();
+    const [origin] = await commands.serveSandbox(sandboxDocument(), ["127.0.0.4"]);
+    const served = executor({ sandboxUrl: `${origin}/sandbox.html` });
+    const calls: unknown[] = [];
+    const globals: HostNamespaces = {
+      ns: {
+        echo: async (input) => {
+          calls.push(input);
+          return input;
+        },
+      },
+    };
+    for (let pass = 0; pass < 3; pass++) {
+      const outcome = await served.execute({
+        code: `async () => {
+          const back = await ns.echo({ pass: ${pass}, when: new Date(0) });
+          let network;
+          try { await fetch(${JSON.stringify(`${recorder}/from-served`)}); network = "reached"; } catch (error) { network = error.name; }
+          return { back, origin: self.origin, network };
+        }`,
+        globals,
+      });
+      expect(resultOf(outcome)).toEqual({
+        back: { pass, when: new Date(0) },
+        origin: "null",
+        network: "TypeError",
+      });
+      await sleep(20);
+    }
+    expect(calls).toHaveLength(3);
+    expect(await commands.recordedRequests()).toEqual([]);
+    // the spare sandboxes came from the same URL
+    const requests = await commands.sandboxRequests();
+    expect(
+      requests.filter((line) => line === "127.0.0.4 GET /sandbox.html").length,
+    ).toBeGreaterThanOrEqual(3);
+    expect(() => executor({ sandboxUrl: 42 as never })).toThrow(CodemodeError);
+    await expect(
+      executor({ sandboxUrl: () => "javascript:alert(1)", prewarm: false }).execute({
+        code: "async () => 1",
+        globals: {},
+      }),
+    ).rejects.toThrow(/http\(s\) URL/);
+    expect(() => sandboxDocument({ csp: "script-src 'none'" })).toThrow(CodemodeError);
   });
 
   it("reaches the network only where a relaxed CSP given as an option allows", async () => {

@@ -47,6 +47,16 @@ export interface IframeSandboxExecutorOptions {
    */
   prewarm?: boolean;
   /**
+   * Where each pass's sandbox document is loaded from, instead of an inline document in the page's
+   * own process: a URL, or a function that gives each sandbox one. Serve the text of
+   * `sandboxDocument({ csp })` there as `text/html`. A frame of another site gets a renderer process
+   * of its own where the browser isolates sites (Chromium and Firefox on desktop), so a pass that
+   * runs out of memory ends only the passes on its own site: give each pass its own site (a
+   * subdomain of a domain on the Public Suffix List, or distinct domains) to keep them all apart.
+   * The frame is still `sandbox="allow-scripts"`: an opaque origin, whatever it is served from.
+   */
+  sandboxUrl?: string | (() => string);
+  /**
    * most characters of the inputs of one pass's calls in flight at once, which the page holds
    * until each call is answered; a call that would pass it fails at once with `BUDGET_EXCEEDED`.
    * Default 32 Mi (the most one input may have).
@@ -78,6 +88,7 @@ export class IframeSandboxExecutor implements Executor {
   readonly specificationVersion = "v1" as const;
   readonly #timeout: number;
   readonly #document: string;
+  readonly #sandboxUrl: (() => string) | undefined;
   readonly #maxLogLines: number;
   readonly #maxLogChars: number;
   readonly #prewarm: boolean;
@@ -95,6 +106,14 @@ export class IframeSandboxExecutor implements Executor {
     const problem = cspProblem(csp);
     if (problem) throw new CodemodeError("INVALID_CONFIG", problem);
     this.#document = iframeDocument(csp);
+    const url = options.sandboxUrl;
+    if (url !== undefined && typeof url !== "string" && typeof url !== "function") {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        "sandboxUrl must be a URL or a function that gives one.",
+      );
+    }
+    this.#sandboxUrl = url === undefined ? undefined : typeof url === "string" ? () => url : url;
     this.#maxLogLines = positive(options.maxLogLines ?? DEFAULTS.maxLogLines, "maxLogLines");
     this.#maxLogChars = positive(options.maxLogChars ?? DEFAULTS.maxLogChars, "maxLogChars");
     this.#prewarm = options.prewarm ?? true;
@@ -140,7 +159,7 @@ export class IframeSandboxExecutor implements Executor {
     const signal = request.signal;
     if (signal?.aborted) return { error: abortedError(signal), logs: [] };
 
-    const frame = this.#spare?.take() ?? new SandboxFrame(this.#document);
+    const frame = this.#spare?.take() ?? this.#newFrame();
     this.#spare = undefined;
     type End = { outcome: HarnessOutcome } | { stopped: SandboxError };
     let closed = false;
@@ -202,15 +221,33 @@ export class IframeSandboxExecutor implements Executor {
     setTimeout(() => {
       // gone already if dispose() came first
       if (!this.#retired.delete(retired)) return;
-      if (!this.#spare) {
-        const spare = new SandboxFrame(this.#document);
-        this.#spare = spare;
-        spare.expire(SPARE_IDLE_MS, () => {
-          if (this.#spare === spare) this.#spare = undefined;
-        });
+      try {
+        if (!this.#spare) {
+          const spare = this.#newFrame();
+          this.#spare = spare;
+          spare.expire(SPARE_IDLE_MS, () => {
+            if (this.#spare === spare) this.#spare = undefined;
+          });
+        }
+      } catch {
+        // a sandboxUrl that gives no URL: the next pass says so
+      } finally {
+        retired.remove();
       }
-      retired.remove();
     }, 0);
+  }
+
+  /** A new sandbox: the inline document, or the one served at `sandboxUrl` (asked for each sandbox). */
+  #newFrame(): SandboxFrame {
+    if (!this.#sandboxUrl) return new SandboxFrame(this.#document);
+    const url = this.#sandboxUrl();
+    if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
+      throw new CodemodeError(
+        "INVALID_CONFIG",
+        `sandboxUrl must give an http(s) URL, got ${JSON.stringify(String(url)).slice(0, 200)}.`,
+      );
+    }
+    return new SandboxFrame({ url });
   }
 
   /**

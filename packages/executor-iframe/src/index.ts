@@ -1,4 +1,4 @@
-export { DEFAULT_CSP } from "./iframe-document.ts";
+export { DEFAULT_CSP, sandboxDocument } from "./iframe-document.ts";
 export {
   IframeSandboxExecutor,
   type IframeSandboxExecutorOptions,

@@ -95,14 +95,22 @@ export class SandboxFrame {
   /** whether the program has been heard from (a call or a line): a `problem` comes only before */
   #heard = false;
 
-  constructor(documentSource: string) {
+  /**
+   * `source`: the sandbox's document itself (an inline document, in the page's renderer process), or
+   * the URL it is served at (`iframeDocument`'s text; another site's frame gets a process of its own).
+   */
+  constructor(source: string | { url: string }) {
     const iframe = document.createElement("iframe");
     iframe.setAttribute("sandbox", "allow-scripts");
     iframe.setAttribute("aria-hidden", "true");
     iframe.tabIndex = -1;
     iframe.title = "codemode sandbox";
     iframe.style.display = "none";
-    iframe.srcdoc = documentSource;
+    if (typeof source === "string") iframe.srcdoc = source;
+    else {
+      iframe.referrerPolicy = "no-referrer";
+      iframe.src = source.url;
+    }
     this.#iframe = iframe;
     this.#listener = (event) => this.#onWindowMessage(event);
     window.addEventListener("message", this.#listener);
