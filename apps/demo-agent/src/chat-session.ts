@@ -184,6 +184,9 @@ export class ChatSession {
       await this.#turns;
       return { status: await status(), executionId, via: "chat" };
     }
+    // a card answered in the chat whose turn has not reached the runtime yet decides first: this
+    // answer then finds what it decided (a rejection that lands in that gap is not overtaken)
+    await this.#turns;
     const [first] = handle.calls;
     if (handle.executionId !== executionId || !first) return stale();
     this.#deciding.set(executionId, "queue");

@@ -790,14 +790,14 @@ iframe{position:absolute;left:0;top:0;width:1400px;height:1000px;border:0;opacit
       );
     });
 
-    // HOLE: the page (static assets, served before the Worker) is sent without
+    // Found: the page (static assets, served before the Worker) was sent without
     // `Content-Security-Policy: frame-ancestors 'none'` or `X-Frame-Options: DENY`, so any page can
     // frame the demo invisibly; the framed demo is the app's own origin, so its chat socket is
     // accepted and it shows the waiting card. A click the person aims at the hostile page's decoy
     // lands on the card's Approve: the task is created, recorded "Approved in the chat".
-    // Fix: a `public/_headers` file (`/*` → `Content-Security-Policy: frame-ancestors 'none'` and
-    // `X-Frame-Options: DENY`), or `run_worker_first` with the Worker adding them to the page.
-    it.fails("cannot get the person's click on a card's Approve through an invisible frame (clickjacking)", async () => {
+    // Now `public/_headers` sends `Content-Security-Policy: frame-ancestors 'none'` and
+    // `X-Frame-Options: DENY` with every asset, and Chromium refuses the frame.
+    it("cannot get the person's click on a card's Approve through an invisible frame (clickjacking)", async () => {
       const tab = new ChatTab(app);
       await tab.opened;
       const title = "Approved through a frame";
