@@ -17,12 +17,11 @@ export const ENCODER_BUILTINS = [
   "Array.isArray",
   "Array.prototype.join",
   "Reflect.apply",
-  "Error",
   "Object.prototype",
   "Array.prototype",
 ] as const;
 
-/** What the encoder hands the writer of other objects (`sandboxTaggedWriter`) to write with. */
+/** What the encoder hands its other part (`sandboxTaggedWriter`) to write with. */
 export interface EncoderSink {
   /** writes any value (the way back for what an object holds) */
   write(value: unknown): void;
@@ -32,12 +31,19 @@ export interface EncoderSink {
   array(list: unknown[]): void;
   /** writes an object's own enumerable properties, escaped if one is named like the tag */
   record(object: object): void;
-  /** the error of a value that cannot be sent (code `NOT_SERIALIZABLE`) */
-  fail(message: string): Error;
 }
 
-/** Writes an object that is neither a plain object nor an array (see `sandboxTaggedWriter`). */
-export type TaggedWriter = (object: object, prototype: object, sink: EncoderSink) => void;
+/** The encoder's other part (see `sandboxTaggedWriter`). */
+export interface TaggedWriter {
+  /**
+   * writes what is not plain JSON data: `undefined`, a bigint, `NaN`, `±Infinity`, `-0`, and any
+   * object that is neither a plain object nor an array (`prototype` is its prototype, read once); a
+   * function or a symbol is refused
+   */
+  write(value: unknown, prototype: object | null, sink: EncoderSink): void;
+  /** the error of a value that cannot cross: a cycle, or an array of `items` items */
+  refuse(what: "cycle" | "array", items?: unknown): Error;
+}
 
 /**
  * The encoder of every value the sandbox sends (a call's input, the result): the value codec's text
@@ -50,24 +56,20 @@ export type TaggedWriter = (object: object, prototype: object, sink: EncoderSink
  * in QuickJS), only the built-ins the reader gave while it was made, before the program ran.
  * Bigints have at most 4,096 digits and arrays at most 1,000,000 items, as in the codec.
  *
- * Primitives, plain objects and arrays are written here; any other object (a `Date`, `Map`, `Set`,
- * `RegExp`, binary data, an `Error`, an instance of a class, a proxy) by the writer `tagged` gives,
- * asked for the first time one comes along (QuickJS compiles that part only then).
+ * Plain data (strings, booleans, finite numbers, null, plain objects and arrays) is written here;
+ * everything else, and the errors, by the other part `tagged` gives, asked for the first time it is
+ * needed (QuickJS compiles that part only then, so sending plain data compiles little).
  */
 export function sandboxEncoder(
   read: BuiltinReader,
   tagged: () => TaggedWriter,
 ): (value: unknown) => string {
   // No template literals here: QuickJS compiles them to calls of String.prototype.concat, which
-  // the program may have replaced; `+` runs no code of the program on strings, numbers and bigints.
+  // the program may have replaced; `+` runs no code of the program on strings and numbers.
   const TAG = "$codemode";
-  /** the start of a tagged value, up to its tag's name */
-  const OPEN = '{"' + TAG + '":"';
   const MAX_ARRAY_ITEMS = 1_000_000;
-  const MAX_BIGINT_DIGITS = 4096;
   /** beyond this depth an object is looked for among the open ones (a cycle) */
   const CHECKED_DEPTH = 32;
-
   const stringify = read("JSON.stringify") as (value: string) => string;
   const keysOf = read("Object.keys") as (value: object) => string[];
   const getPrototype = read("Object.getPrototypeOf") as (value: object) => object | null;
@@ -75,12 +77,13 @@ export function sandboxEncoder(
   const isArray = read("Array.isArray") as (value: unknown) => value is unknown[];
   const join = read("Array.prototype.join") as (this: unknown[], separator: string) => string;
   const apply = read("Reflect.apply") as typeof Reflect.apply;
-  const ErrorType = read("Error") as ErrorConstructor;
   const objectPrototype = read("Object.prototype") as object;
   const arrayPrototype = read("Array.prototype") as object;
-  /** 10 ** MAX_BIGINT_DIGITS, made when the first bigint comes along */
-  let bigintLimit: bigint | undefined;
-  let writer: TaggedWriter | undefined;
+  let other: TaggedWriter | undefined;
+  const part = (): TaggedWriter => {
+    if (other === undefined) other = tagged();
+    return other;
+  };
 
   // The text of one call, in pieces joined once at the end; and the objects open above the one being
   // written. Both are arrays without a prototype, so writing to them reaches no accessor of the program.
@@ -89,80 +92,36 @@ export function sandboxEncoder(
   let open: object[] = [];
   let depth = 0;
 
-  function unserializable(message: string): Error {
-    const error = new ErrorType(message) as Error & { code?: string };
-    error.code = "NOT_SERIALIZABLE";
-    return error;
-  }
-
   function put(text: string): void {
     parts[count++] = text;
   }
 
   function write(value: unknown): void {
-    switch (typeof value) {
-      case "string":
-        put(stringify(value));
-        return;
-      case "boolean":
-        put(value ? "true" : "false");
-        return;
-      case "number":
-        // finite (NaN and ±Infinity give NaN) and not -0: JSON writes it as it is
-        if (value - value === 0 && !(value === 0 && 1 / value < 0)) put("" + value);
-        else {
-          const text =
-            value === 0 ? "-0" : value > 0 ? "Infinity" : value < 0 ? "-Infinity" : "NaN";
-          put(OPEN + 'number","value":"' + text + '"}');
-        }
-        return;
-      case "undefined":
-        put(OPEN + 'undefined"}');
-        return;
-      case "bigint":
-        if (bigintLimit === undefined) bigintLimit = 10n ** 4096n;
-        if (value >= bigintLimit || value <= -bigintLimit) {
-          throw unserializable(
-            "A bigint of more than " +
-              MAX_BIGINT_DIGITS +
-              " digits cannot be recorded or passed across the sandbox boundary.",
-          );
-        }
-        put(OPEN + 'bigint","value":"' + value + '"}');
-        return;
-      case "function":
-        throw unserializable(
-          "A function cannot be recorded or passed across the sandbox boundary.",
-        );
-      case "symbol":
-        throw unserializable("A symbol cannot be recorded or passed across the sandbox boundary.");
-    }
-    if (value === null) {
-      put("null");
-      return;
-    }
-    const object = value as object;
-    if (depth >= CHECKED_DEPTH) {
-      for (let index = 0; index < depth; index++) {
-        if (open[index] === object) {
-          throw unserializable(
-            "A value with a cycle cannot be recorded or passed across the sandbox boundary.",
-          );
+    const type = typeof value;
+    if (type === "string") put(stringify(value as string));
+    else if (type === "boolean") put(value ? "true" : "false");
+    // finite (NaN and ±Infinity give NaN) and not -0: JSON writes it as it is
+    else if (
+      type === "number" &&
+      (value as number) - (value as number) === 0 &&
+      !(value === 0 && 1 / (value as number) < 0)
+    ) {
+      put("" + value);
+    } else if (value === null) put("null");
+    else if (type !== "object") part().write(value, null, sink);
+    else {
+      const object = value as object;
+      if (depth >= CHECKED_DEPTH) {
+        for (let index = 0; index < depth; index++) {
+          if (open[index] === object) throw part().refuse("cycle");
         }
       }
-    }
-    open[depth++] = object;
-    writeObject(object);
-    depth--;
-  }
-
-  function writeObject(object: object): void {
-    const prototype = getPrototype(object);
-    if (prototype === objectPrototype || prototype === null) writeRecord(object);
-    else if (prototype === arrayPrototype && isArray(object)) writeArray(object);
-    else {
-      if (writer === undefined) writer = tagged();
-      writer(object, prototype, sink);
+      open[depth++] = object;
+      const prototype = getPrototype(object);
+      if (prototype === objectPrototype || prototype === null) writeRecord(object);
+      else if (prototype === arrayPrototype && isArray(object)) writeArray(object);
+      else part().write(object, prototype, sink);
+      depth--;
     }
   }
 
@@ -174,7 +133,7 @@ export function sandboxEncoder(
       if (keys[index] === TAG) escaped = true;
     }
     // an object with the tag's key is written inside a tagged one, as the codec escapes it
-    if (escaped) put(OPEN + 'object","value":');
+    if (escaped) put('{"' + TAG + '":"object","value":');
     put("{");
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
@@ -188,13 +147,7 @@ export function sandboxEncoder(
     // a proxy's length is whatever its trap says: only a number in range is followed
     const length = list.length as unknown;
     if (typeof length !== "number" || !(length <= MAX_ARRAY_ITEMS)) {
-      throw unserializable(
-        "An array of " +
-          (typeof length === "number" ? length : "unknown") +
-          " items cannot be recorded or passed across the sandbox boundary (at most " +
-          MAX_ARRAY_ITEMS +
-          ").",
-      );
+      throw part().refuse("array", length);
     }
     put("[");
     for (let index = 0; index < length; index++) {
@@ -204,13 +157,7 @@ export function sandboxEncoder(
     put("]");
   }
 
-  const sink: EncoderSink = {
-    write,
-    put,
-    array: writeArray,
-    record: writeRecord,
-    fail: unserializable,
-  };
+  const sink: EncoderSink = { write, put, array: writeArray, record: writeRecord };
 
   return (value) => {
     if (typeof value === "string") return stringify(value);

@@ -1,10 +1,11 @@
 // biome-ignore-all lint/style/useTemplate: QuickJS compiles a template literal to calls of String.prototype.concat, which the program may replace
 // Code that runs INSIDE a sandbox (see sandbox-parts.ts): self-contained, and plain JavaScript once
 // types are stripped.
-import type { BuiltinReader, TaggedWriter } from "./sandbox-encoder.ts";
+import type { BuiltinReader, EncoderSink, TaggedWriter } from "./sandbox-encoder.ts";
 
 /** The built-ins `sandboxTaggedWriter` asks its reader for, by path, all while it is made. */
 export const TAGGED_WRITER_BUILTINS = [
+  "Error",
   "Object.getPrototypeOf",
   "Object.setPrototypeOf",
   "Array.isArray",
@@ -28,17 +29,23 @@ export const TAGGED_WRITER_BUILTINS = [
 ] as const;
 
 /**
- * The part of `sandboxEncoder` that writes every object that is neither a plain object nor an array,
- * as the value codec does: a `Date` (its time, by the built-in, which refuses a proxy that only
- * claims the prototype), a `Map` or `Set` (its entries as they are when it is reached, each then
- * written once), a `RegExp`, an `ArrayBuffer` or a view (a copy of its bytes, by the built-in
- * `slice`, in base64), an `Error` (its name and message), and anything else (an instance of a class,
- * a proxy) as its own enumerable properties. What it is comes from its prototype chain, compared
- * with the prototypes taken before the program ran (at most 64 links: a proxy's chain may not end).
+ * The part of `sandboxEncoder` that writes what is not plain JSON data, as the value codec does:
+ * `undefined`, a bigint (at most 4,096 digits), `NaN`, `±Infinity` and `-0`; a `Date` (its time, by
+ * the built-in, which refuses a proxy that only claims the prototype), a `Map` or `Set` (its entries
+ * as they are when it is reached, each then written once), a `RegExp`, an `ArrayBuffer` or a view (a
+ * copy of its bytes, by the built-in `slice`, in base64), an `Error` (its name and message), and any
+ * other object (an instance of a class, a proxy) as its own enumerable properties. What an object is
+ * comes from its prototype chain, compared with the prototypes taken before the program ran (at
+ * most 64 links: a proxy's chain may not end). It also makes the errors of what cannot cross.
  */
 export function sandboxTaggedWriter(read: BuiltinReader): TaggedWriter {
   const OPEN = '{"$codemode":"';
   const MAX_CHAIN = 64;
+  const MAX_ARRAY_ITEMS = 1_000_000;
+  const MAX_BIGINT_DIGITS = 4096;
+  // 10 ** MAX_BIGINT_DIGITS: a bigint smaller in size has at most that many digits
+  const BIGINT_LIMIT = 10n ** 4096n;
+  const ErrorType = read("Error") as ErrorConstructor;
   const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const getPrototype = read("Object.getPrototypeOf") as (value: object) => object | null;
   const setPrototype = read("Object.setPrototypeOf") as <T>(value: T, prototype: null) => T;
@@ -96,7 +103,43 @@ export function sandboxTaggedWriter(read: BuiltinReader): TaggedWriter {
     return out;
   }
 
-  return (object, prototype, sink) => {
+  function unserializable(message: string): Error {
+    const error = new ErrorType(message) as Error & { code?: string };
+    error.code = "NOT_SERIALIZABLE";
+    return error;
+  }
+
+  /** A value of another type than object: what is not plain JSON of it. */
+  function writePrimitive(value: unknown, sink: EncoderSink): void {
+    switch (typeof value) {
+      case "number": {
+        const text = value === 0 ? "-0" : value > 0 ? "Infinity" : value < 0 ? "-Infinity" : "NaN";
+        sink.put(OPEN + 'number","value":"' + text + '"}');
+        return;
+      }
+      case "undefined":
+        sink.put(OPEN + 'undefined"}');
+        return;
+      case "bigint":
+        if (value >= BIGINT_LIMIT || value <= -BIGINT_LIMIT) {
+          throw unserializable(
+            "A bigint of more than " +
+              MAX_BIGINT_DIGITS +
+              " digits cannot be recorded or passed across the sandbox boundary.",
+          );
+        }
+        sink.put(OPEN + 'bigint","value":"' + value + '"}');
+        return;
+      case "function":
+        throw unserializable(
+          "A function cannot be recorded or passed across the sandbox boundary.",
+        );
+      default:
+        throw unserializable("A symbol cannot be recorded or passed across the sandbox boundary.");
+    }
+  }
+
+  function writeObject(object: object, prototype: object, sink: EncoderSink): void {
     let kind: object | null = null;
     let link: object | null = prototype;
     for (let steps = 0; link !== null && steps < MAX_CHAIN; steps++) {
@@ -145,7 +188,7 @@ export function sandboxTaggedWriter(read: BuiltinReader): TaggedWriter {
       const source = (object as RegExp).source as unknown;
       const flags = (object as RegExp).flags as unknown;
       if (typeof source !== "string" || typeof flags !== "string") {
-        throw sink.fail("A RegExp whose source or flags are not strings cannot be sent.");
+        throw unserializable("A RegExp whose source or flags are not strings cannot be sent.");
       }
       sink.put(
         OPEN + 'RegExp","source":' + stringify(source) + ',"flags":' + stringify(flags) + "}",
@@ -174,5 +217,23 @@ export function sandboxTaggedWriter(read: BuiltinReader): TaggedWriter {
       );
     } else if (isArray(object)) sink.array(object);
     else sink.record(object);
+  }
+
+  return {
+    write(value, prototype, sink) {
+      if (typeof value !== "object" || value === null) writePrimitive(value, sink);
+      else writeObject(value, prototype as object, sink);
+    },
+    refuse(what, items) {
+      return unserializable(
+        what === "cycle"
+          ? "A value with a cycle cannot be recorded or passed across the sandbox boundary."
+          : "An array of " +
+              (typeof items === "number" ? items : "unknown") +
+              " items cannot be recorded or passed across the sandbox boundary (at most " +
+              MAX_ARRAY_ITEMS +
+              ").",
+      );
+    },
   };
 }
