@@ -322,14 +322,13 @@ const api = sandboxBootstrap(
     }
     if (inFlight >= spec.maxConcurrentCalls) return TOO_MANY;
     // the host refuses it too: refused here, it costs the host nothing
+    // (JSON of strings only: no toJSON the program put on Object.prototype is reached)
     if (charsInFlight + input.length > spec.maxInputCharsInFlight) {
-      return "e" + quote({
-        name: "RangeError",
-        code: "BUDGET_EXCEEDED",
-        message: namespace + "." + method + " was not called: with the calls still in flight its input would make " +
+      return 'e{"name":"RangeError","code":"BUDGET_EXCEEDED","message":' + quote(
+        namespace + "." + method + " was not called: with the calls still in flight its input would make " +
           (charsInFlight + input.length) + " characters of input waiting on the host, more than the " +
           spec.maxInputCharsInFlight + " one run may have in flight. Await calls before sending more, or send less at once.",
-      });
+      ) + "}";
     }
     return enqueue(namespace, method, input);
   },
