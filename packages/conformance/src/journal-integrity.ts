@@ -9,6 +9,7 @@
 import { type Executor, type JournalStore, memoryStore } from "@codemode/core";
 import fc from "fast-check";
 import { describe } from "vitest";
+import { environment, numberFrom } from "./environment-setting.ts";
 import { checkOversized, OVERSIZED_INPUTS } from "./integrity-bounds.ts";
 import { CHECKS, GUARANTEES, type Guarantee } from "./integrity-invariants.ts";
 import { programArbitrary } from "./integrity-programs.ts";
@@ -32,22 +33,6 @@ export interface JournalIntegrityOptions {
 }
 
 const SLOW_TEST_MS = 300_000;
-
-function environment(name: string): string | undefined {
-  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } })
-    .process;
-  try {
-    return process?.env?.[name];
-  } catch {
-    return undefined;
-  }
-}
-
-function numberFrom(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : undefined;
-}
 
 const caseArbitrary: fc.Arbitrary<Case> = fc.record({
   program: programArbitrary,

@@ -12,6 +12,7 @@
 import type { Executor, JournalStore } from "@codemode/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { environment, numberFrom } from "./environment-setting.ts";
 import { SURFACE_CHECKS, surfaceViolations } from "./surface-checks.ts";
 import { playSurfaceCase, type SurfaceTrace } from "./surface-play.ts";
 import { SURFACE_REGRESSIONS } from "./surface-regressions.ts";
@@ -47,22 +48,6 @@ declare function clearTimeout(timer: unknown): void;
 const OPEN_BUGS = SURFACE_REGRESSIONS.flatMap((regression) =>
   regression.bug ? [regression.bug.shows] : [],
 );
-
-function environment(name: string): string | undefined {
-  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } })
-    .process;
-  try {
-    return process?.env?.[name];
-  } catch {
-    return undefined;
-  }
-}
-
-function numberFrom(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : undefined;
-}
 
 function failure(testCase: SurfaceCase, violations: string[], seed?: number): Error {
   return new Error(
