@@ -879,6 +879,13 @@ describe("connectors that list their methods asynchronously", () => {
       status: "error",
       error: expect.stringMatching(/dictionary\.lookup cannot be called now: .*ECONNREFUSED/),
     });
+    // and so does looking it up, in the sandbox and through the runtime
+    const looked = await runtime.execute({ code: 'async () => codemode.describe("dictionary")' });
+    expect(looked).toMatchObject({
+      status: "completed",
+      result: { description: expect.stringMatching(/could not be loaded now .*ECONNREFUSED/) },
+    });
+    expect((await runtime.describe("dictionary.lookup")).types).toMatch(/ECONNREFUSED/);
     const outputs: unknown[] = [];
     const options = { toolCallId: "u1", messages: [] };
     for await (const output of tool.execute({ code: "async () => 1" }, options)) {

@@ -33,7 +33,7 @@ import {
   rejectDenied,
   runtimeTool,
 } from "./runtime-tool.ts";
-import { saveSnippet, snippetCatalog } from "./snippets.ts";
+import { describeTarget, saveSnippet, snippetCatalog } from "./snippets.ts";
 
 /** Runs kept after a new one starts (terminal runs beyond it are pruned). */
 export const DEFAULT_MAX_EXECUTIONS = 50;
@@ -268,7 +268,7 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     },
     async describe(target) {
       const text = checkText(target, "A describe target", MAX_TARGET_LENGTH);
-      return (await snippetCatalog(journal, await configurator.configure())).describe(text);
+      return describeTarget(journal, await configurator.configure(), text);
     },
   };
   // an asynchronous configuration is prepared now, so the tool description is ready when it is read

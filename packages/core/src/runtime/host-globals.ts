@@ -6,7 +6,7 @@ import type { Configuration } from "./configuration.ts";
 import { callConnector } from "./decide-call.ts";
 import type { PassState } from "./pass-state.ts";
 import type { RunContext } from "./run-context.ts";
-import { snippetCatalog, snippetFor } from "./snippets.ts";
+import { describeTarget, snippetCatalog, snippetFor } from "./snippets.ts";
 import { decideStep, recordStep } from "./steps.ts";
 
 /** Hears of each connector call of a pass once it has settled (progress for a person to watch). */
@@ -66,10 +66,11 @@ export function hostGlobals(
       ),
     describe: (target) =>
       pass.track(
-        (async () =>
-          (await catalog()).describe(
-            checkText(target ?? "", "A codemode.describe target", MAX_TARGET_LENGTH),
-          ))(),
+        describeTarget(
+          context.journal,
+          config,
+          checkText(target ?? "", "A codemode.describe target", MAX_TARGET_LENGTH),
+        ),
       ),
     [PRELUDE_CHANNEL.stepDecide]: (input) => pass.track(decideStep(context, pass, input)),
     [PRELUDE_CHANNEL.stepRecord]: (input) => pass.track(recordStep(context, pass, input)),

@@ -1,4 +1,4 @@
-import { type Catalog, normalizeCode } from "@codemode/typegen";
+import { type Catalog, type DescribeOutput, normalizeCode } from "@codemode/typegen";
 import { CodemodeError } from "../codemode-error.ts";
 import { checkText, messageOf } from "../invariants.ts";
 import type { Journal } from "../journal-store.ts";
@@ -18,6 +18,30 @@ export async function snippetCatalog(journal: Journal, config: Configuration): P
       ...(snippet.inputSchema ? { inputSchema: JSON.parse(snippet.inputSchema) as unknown } : {}),
     })),
   );
+}
+
+/**
+ * `codemode.describe(target)` and `runtime.describe`: the catalog's answer, or, for a namespace
+ * whose connector could not be loaded now, why (a model that looks it up learns the reason, not
+ * only that nothing has that name).
+ */
+export async function describeTarget(
+  journal: Journal,
+  config: Configuration,
+  target: string,
+): Promise<DescribeOutput> {
+  const namespace = target.split(".")[0] ?? "";
+  const reason = config.unavailable.get(namespace);
+  if (reason !== undefined) {
+    const why = `The connector "${namespace}" could not be loaded now (${reason}): it has no methods until it is listed again, which happens by itself. The other namespaces work.`;
+    return {
+      path: target,
+      description: why,
+      types: `// ${why}\n`,
+      kind: target.includes(".") ? "method" : "connector",
+    };
+  }
+  return (await snippetCatalog(journal, config)).describe(target);
 }
 
 /** `codemode.run(name)`, host half: the snippet's normalized code, or why it cannot run. */
