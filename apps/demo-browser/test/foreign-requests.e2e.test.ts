@@ -6,19 +6,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DevServer, rawRequest, startWranglerDev } from "@codemode/demo-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatBody } from "./chat-body.ts";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-const chatBody = JSON.stringify({
-  messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "what page is this?" }] }],
-  clientTools: [
-    {
-      name: "codemode",
-      description: "Run JavaScript over the page's tools.",
-      inputSchema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
-    },
-  ],
-});
 
 describe("requests to the browser demo's Worker from elsewhere", () => {
   let server: DevServer;

@@ -8,22 +8,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DevServer, rawRequest, startWranglerDev } from "@codemode/demo-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatBody } from "./chat-body.ts";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** A setting only the Worker holds: no answer may show it. */
 const SECRET = `red-team-secret-${Date.now()}`;
-
-const chatBody = JSON.stringify({
-  messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "what page is this?" }] }],
-  clientTools: [
-    {
-      name: "codemode",
-      description: "Run JavaScript over the page's tools.",
-      inputSchema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
-    },
-  ],
-});
 
 /** What an answer that ran the model streams (the UI message stream's first event). */
 const RAN_THE_MODEL = '"type":"start"';

@@ -5,10 +5,10 @@
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { answer, answered, call } from "../test/ai-sdk-tool-driver.ts";
 import {
   type CodeModeOutput,
   type CodemodeRuntime,
-  type CodemodeToolOutput,
   createCodemodeRuntime,
   functionConnector,
   type JournalStore,
@@ -56,26 +56,6 @@ const TWO_CHARGES =
   'await shop.note({ text: "start" }); const a = await shop.charge({ amount: 10 }); const b = await shop.charge({ amount: 99 }); return [a, b];';
 const ONE_CHARGE = 'await shop.note({ text: "start" }); return await shop.charge({ amount: 10 });';
 
-/** A UI message conversation in which the person answered the approval request of `toolCallId`. */
-function answered(toolCallId: string, code: string, approved: boolean, reason?: string) {
-  return [
-    { id: "u", role: "user", parts: [{ type: "text", text: "go" }] },
-    {
-      id: "a",
-      role: "assistant",
-      parts: [
-        {
-          type: "tool-codemode",
-          toolCallId,
-          state: "approval-responded",
-          input: { code },
-          approval: { id: `approval-${toolCallId}`, approved, ...(reason ? { reason } : {}) },
-        },
-      ],
-    },
-  ];
-}
-
 /** A conversation whose last result of `toolCallId` says its run paused (the model repeats then). */
 function pausedResult(toolCallId: string, code: string, executionId: string) {
   return [
@@ -94,29 +74,6 @@ function pausedResult(toolCallId: string, code: string, executionId: string) {
     },
   ];
 }
-
-async function last(outputs: AsyncIterable<CodemodeToolOutput>): Promise<CodemodeToolOutput> {
-  let final: CodemodeToolOutput | undefined;
-  for await (const output of outputs) final = output;
-  if (!final) throw new Error("the tool yielded nothing");
-  return final;
-}
-
-type Tool = ReturnType<CodemodeRuntime["tool"]>;
-
-/** The model's tool call, as the AI SDK runs it: `needsApproval`, and `execute` when it says no. */
-async function call(tool: Tool, toolCallId: string, code: string, messages: unknown = []) {
-  const asks = await tool.needsApproval?.({ code }, { toolCallId, messages });
-  if (asks) return { asks: true as const };
-  return {
-    asks: false as const,
-    output: await last(tool.execute({ code }, { toolCallId, messages })),
-  };
-}
-
-/** The person's answer reaching `execute`, as the AI SDK delivers it. */
-const answer = (tool: Tool, toolCallId: string, code: string, approved = true) =>
-  last(tool.execute({ code }, { toolCallId, messages: answered(toolCallId, code, approved) }));
 
 const executionIdOf = async (runtime: CodemodeRuntime) => {
   const [paused] = await runtime.pending();
@@ -192,7 +149,7 @@ describe("an answer decides exactly what its approval request showed", () => {
   it("a denial decides its own card: an old one rejects no later run of the same code", async () => {
     const { tool, ledger, runtime } = shop();
     await call(tool, "d1", TWO_CHARGES);
-    const denied = answered("d1", TWO_CHARGES, false, "not now");
+    const denied = answered("d1", TWO_CHARGES, { approved: false, reason: "not now" });
     expect(await runtime.rejectDenied(denied)).toHaveLength(1);
     await runtime.clearHistory();
     // the model runs the same code again (a new tool call); the person approves its first charge,

@@ -29,15 +29,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { withApprovalDetails } from "../src/ai.ts";
 import {
-  type CodeModeOutput,
   type CodemodeApprovalDescriptor,
   type CodemodeRuntime,
-  type CodemodeToolOutput,
   type DecisionHandle,
   decisionHandleOf,
   sqliteStore,
 } from "../src/index.ts";
 import { registerCodemodeTools } from "../src/mcp.ts";
+import { answer, answered, call } from "./ai-sdk-tool-driver.ts";
 import { bank, sends, sendTo } from "./red-team-bank.ts";
 
 const TWO_SENDS =
@@ -255,66 +254,6 @@ describe("a hostile model's tool calls, through the AI SDK's streamText", () => 
 });
 
 // --- the AI SDK binding, driven as the AI SDK drives it ---------------------------------------------
-
-type Tool = CodemodeRuntime["tool"] extends () => infer T ? T : never;
-
-async function last(outputs: AsyncIterable<CodemodeToolOutput>): Promise<CodemodeToolOutput> {
-  let final: CodemodeToolOutput | undefined;
-  for await (const output of outputs) final = output;
-  if (!final) throw new Error("the tool yielded nothing");
-  return final;
-}
-
-/** The model's tool call as the AI SDK runs it: `needsApproval`, and `execute` when it says no. */
-async function call(tool: Tool, toolCallId: string, code: string, messages: unknown = []) {
-  const asks = await tool.needsApproval?.({ code }, { toolCallId, messages });
-  if (asks) return { asks: true as const };
-  return {
-    asks: false as const,
-    output: await last(tool.execute({ code }, { toolCallId, messages })),
-  };
-}
-
-/** A UI conversation whose tool part of `toolCallId` carries an answer (and `parts` after it). */
-function answered(
-  toolCallId: string,
-  code: string,
-  approval: { approved: boolean; reason?: string; id?: string },
-  after: unknown[] = [],
-) {
-  return [
-    { id: "u", role: "user", parts: [{ type: "text", text: "go" }] },
-    {
-      id: "a",
-      role: "assistant",
-      parts: [
-        {
-          type: "tool-codemode",
-          toolCallId,
-          state: "approval-responded",
-          input: { code },
-          approval: { id: `approval-${toolCallId}`, ...approval },
-        },
-        ...after,
-      ],
-    },
-  ];
-}
-
-/** The person's answer reaching `execute`, as the AI SDK delivers it. */
-const answer = (
-  tool: Tool,
-  toolCallId: string,
-  code: string,
-  approved = true,
-  messages?: unknown,
-) =>
-  last(
-    tool.execute(
-      { code },
-      { toolCallId, messages: messages ?? answered(toolCallId, code, { approved }) },
-    ),
-  ) as Promise<CodeModeOutput>;
 
 async function waiting(runtime: CodemodeRuntime) {
   const pending = await runtime.pending();
