@@ -1,11 +1,13 @@
-// Starts `wrangler dev` for an app on a free loopback port with its state in a temporary folder,
-// waits until it answers, and stops the whole process group.
+// Starts an app's Worker as `wrangler dev` serves it (wrangler's dev server in a process of its own,
+// watching no files: see dev-worker-process.ts) on a free loopback port with its state in a temporary
+// folder, waits until it answers, and stops the whole process group.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { DevWorkerProcessOptions } from "./dev-worker-process.ts";
 
 export interface DevServer {
   url: string;
@@ -60,29 +62,13 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
 /** `wrangler dev` for the app with the offline model (`vars` may add more), at the returned url. */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<DevServer> {
   const { appDir } = options;
-  const wranglerBin = join(
-    dirname(createRequire(join(appDir, "package.json")).resolve("wrangler/package.json")),
-    "bin",
-    "wrangler.js",
-  );
   const port = await freePort();
   const state = options.stateDir ?? (await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`)));
-  // A dev registry of its own: servers of one app share its name, and one that starts or stops
-  // while another serves would change the other's storage entries in a shared registry, which
-  // reloads it and ends its requests in flight ("Your worker restarted mid-request").
-  const registry = await mkdtemp(join(tmpdir(), `${basename(appDir)}-registry-`));
   const vars = { MODEL_PROVIDER: "offline", ...options.vars };
+  const processOptions: DevWorkerProcessOptions = { appDir, port, state, vars };
   const args = [
-    wranglerBin,
-    "dev",
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--persist-to",
-    state,
-    "--show-interactive-dev-session=false",
-    ...Object.entries(vars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
+    fileURLToPath(new URL("./dev-worker-process.ts", import.meta.url)),
+    JSON.stringify(processOptions),
   ];
   const child = spawn(process.execPath, args, {
     cwd: appDir,
@@ -92,7 +78,6 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     env: {
       ...process.env,
       WRANGLER_SEND_METRICS: "false",
-      WRANGLER_REGISTRY_PATH: registry,
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
       NO_COLOR: "1",
     },
@@ -114,13 +99,11 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
       await exited(child);
       clearTimeout(timer);
       killGroup(child, "SIGKILL"); // anything left in the group
-      await rm(registry, { recursive: true, force: true });
       if (!options.stateDir) await rm(state, { recursive: true, force: true });
     },
     async kill() {
       killGroup(child, "SIGKILL");
       await exited(child);
-      await rm(registry, { recursive: true, force: true });
     },
   };
 
