@@ -17,6 +17,7 @@ import {
   floodingTools,
   type HostileServerSdk,
   type HostileTool,
+  manyTools,
   serveHostile,
 } from "./hostile-server-tools.ts";
 import { InProcessExecutor } from "./in-process-executor.ts";
@@ -58,8 +59,8 @@ const context = (): CallContext => ({
  * What an MCP connector must withstand from a server the host does not control (issue 26): a
  * schema `pattern` that backtracks never runs on the host, so a call with a 40-character result
  * finishes; enumerations of 50,000 and 100,000 values, a million-character description, instructions
- * and title, and a 100,000-character tool name come back from `describe`, `search` and the tool
- * description bounded by `METADATA_LIMITS`; text that would close a comment or a string stays data;
+ * and title, a 100,000-character tool name and 1,500 tools come back from `describe`, `search` and
+ * the tool description bounded by `METADATA_LIMITS`; text that would close a comment or a string stays data;
  * and annotations decide nothing about approval unless the host trusts the server.
  */
 export function runHostileServerConformance(options: HostileServerConformanceOptions): void {
@@ -179,6 +180,26 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
           expect(result.description?.length ?? 0).toBeLessThan(1_000);
         }
       });
+
+      test(
+        group,
+        "describe lists a connector too large to declare at once, also in a pass",
+        async () => {
+          const { describeLength } = METADATA_LIMITS;
+          const connector = await hostile(manyTools(1_500, descriptionLength));
+          const runtime = runtimeOf(connector);
+          const overview = await runtime.describe("hostile");
+          expect(overview.types.length).toBeLessThanOrEqual(describeLength);
+          expect(overview.types).toMatch(/\n\/\/ hostile\.tool_0( @approval)?: Tool 0 and it does/);
+          expect(overview.types).toMatch(/\/\/ … and \d+ more: find them with codemode\.search/);
+          const method = await runtime.describe("hostile.tool_1499");
+          expect(method.types).toContain("tool_1499(");
+          const output = await runtime.execute({
+            code: 'async () => { const { types } = await codemode.describe("hostile"); return types.length }',
+          });
+          expect(output).toMatchObject({ status: "completed", result: overview.types.length });
+        },
+      );
 
       test(group, "the tool description stays short whatever the instructions", async () => {
         const connector = await hostile(floodingTools(), { instructions });

@@ -119,6 +119,19 @@ export function floodingTools(): HostileTool[] {
 }
 
 /**
+ * `count` tools, each described by one sentence as long as a description may be: declared together
+ * they are longer than one `describe` answer shows.
+ */
+export function manyTools(count: number, sentenceLength: number): HostileTool[] {
+  const sentence = "and it does one more thing ".repeat(Math.ceil(sentenceLength / 27));
+  return Array.from({ length: count }, (_, index) => ({
+    name: `tool_${index}`,
+    description: `Tool ${index} ${sentence}`,
+    inputSchema: { type: "object", properties: { id: { type: "string" } } },
+  }));
+}
+
+/**
  * Tools whose names, titles, descriptions, property names, constraints and values carry `ESCAPES`.
  * Two of them document the same properties the same way, which an overview moves to `//` lines.
  */

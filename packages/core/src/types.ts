@@ -31,6 +31,6 @@ export type CodeModeOutput =
       executionId: string;
       error: string;
       logs?: string[];
-      /** why a decision was refused (`DECISION_STALE`), where that matters to the caller */
+      /** why a decision (`DECISION_STALE`) or an input without code (`INVALID_INPUT`) was refused */
       code?: CodemodeErrorCode;
     };

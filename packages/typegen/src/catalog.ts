@@ -4,6 +4,7 @@ import {
   type ConnectorDefinition,
   type DeclaredMethod,
 } from "./declarations.ts";
+import { describedConnectorTypes, describedMethodTypes } from "./describe-bounds.ts";
 import { createNameMap, NameAllocator, SANDBOX_GLOBALS, toPascalCase } from "./identifier.ts";
 import { firstSentence } from "./jsdoc.ts";
 import { type JsonSchema, resolvePointer, toJsonSchema } from "./json-schema.ts";
@@ -308,6 +309,7 @@ export class Catalog {
 
   /**
    * Declarations for a connector, a method or a snippet; an unknown target gets the nearest paths.
+   * Declarations longer than `METADATA_LIMITS.describeLength` are listed or cut (describe-bounds.ts).
    * A target longer than `MAX_TARGET_LENGTH` (after trimming) names nothing: it is answered with
    * what to do, and not ranked.
    */
@@ -332,7 +334,7 @@ export class Catalog {
       return {
         path: connector.name,
         ...(connector.instructions ? { description: connector.instructions } : {}),
-        types: connector.all(),
+        types: describedConnectorTypes(connector),
         kind: "connector",
       };
     }
@@ -341,7 +343,7 @@ export class Catalog {
       return {
         path: resolved.method.path,
         ...(resolved.method.description ? { description: resolved.method.description } : {}),
-        types: resolved.connector.method(resolved.method.name),
+        types: describedMethodTypes(resolved.connector, resolved.method),
         kind: "method",
       };
     }

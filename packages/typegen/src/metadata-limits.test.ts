@@ -259,3 +259,54 @@ describe("text that would become code", () => {
     expect(catalog.describe("hostile").types).toContain("// Fields documented once here");
   });
 });
+
+describe("one describe answer", () => {
+  const { describeLength } = METADATA_LIMITS;
+  // one sentence as long as a description may be
+  const long = (seed: string) =>
+    `${seed} ${"and more words about it ".repeat(descriptionLength / 24)}`;
+
+  it("lists the methods of a connector too large to declare at once, and each method still describes", () => {
+    const methods = Array.from({ length: 1_500 }, (_, index) => ({
+      name: `tool_${index}`,
+      description: long(`Tool number ${index}`),
+      inputSchema: { type: "object", properties: { id: { type: "string" } } },
+      ...(index === 1 ? { requiresApproval: true } : {}),
+    }));
+    const catalog = createCatalog({ connectors: [{ name: "hostile", methods }] });
+    const overview = catalog.describe("hostile");
+    expect(catalog.connectors[0]?.all().length).toBeGreaterThan(describeLength);
+    expect(overview.types.length).toBeLessThanOrEqual(describeLength);
+    expect(overview.types).toContain('codemode.describe("hostile.tool_0")');
+    expect(overview.types).toContain("\n// hostile.tool_1 @approval: Tool number 1 and more words");
+    expect(overview.types).toMatch(/\/\/ … and \d+ more: find them with codemode\.search/);
+    expect(compile(overview.types)).toEqual({ problems: [], declared: [] });
+    const method = catalog.describe("hostile.tool_1499");
+    expect(method.types).toContain("tool_1499(input?: Tool1499Input): Promise<Tool1499Output>;");
+  });
+
+  it("declares a method whose declarations are longer with an unknown input and output, and their first part as comments", () => {
+    const fields = Object.fromEntries(
+      Array.from({ length: properties }, (_, index) => [
+        `field_${index}`,
+        { type: "string", description: long(`Field ${index}`) },
+      ]),
+    );
+    const catalog = createCatalog({ connectors: [server({ type: "object", properties: fields })] });
+    const whole = catalog.connectors[0]?.method("pick") ?? "";
+    expect(whole.length).toBeGreaterThan(describeLength);
+    const { types } = catalog.describe("hostile.pick");
+    expect(types.length).toBeLessThanOrEqual(describeLength);
+    expect(types).toContain(
+      "declare const hostile: { pick(input?: unknown): Promise<unknown> };\n",
+    );
+    expect(types).toContain("\n// type PickInput = {\n");
+    expect(types).toMatch(/\n\/\/ … cut here: \d+ more characters of declarations\.\n$/);
+    expect(compile(types)).toEqual({ problems: [], declared: ["hostile"] });
+  });
+
+  it("leaves a connector within the limit declared whole", () => {
+    const catalog = createCatalog({ connectors: [server({ type: "string" })] });
+    expect(catalog.describe("hostile").types).toBe(catalog.connectors[0]?.all());
+  });
+});

@@ -26,6 +26,11 @@ export const METADATA_LIMITS = Object.freeze({
   keywordsLength: 2_000,
   /** levels of nesting rendered; deeper parts are `unknown` */
   depth: 32,
+  /**
+   * characters of declarations in one `describe` answer: a connector whose declarations are longer
+   * is answered with the list of its methods (each to be described alone), a longer method is cut
+   */
+  describeLength: 200_000,
 });
 
 /** At most `limit` UTF-16 units of `text`, never splitting a surrogate pair. */

@@ -34,7 +34,16 @@ export async function begin(
   options: { id?: string; onCall?: CallObserver } = {},
 ): Promise<CodeModeOutput> {
   const config = await context.configurator.configure();
-  const code = typeof input?.code === "string" ? input.code : "";
+  const code: unknown = (input as { code?: unknown } | null | undefined)?.code;
+  if (typeof code !== "string") {
+    const given = typeof input === "string" ? "a string" : `{ code: ${typeof code} }`;
+    return {
+      status: "error",
+      executionId: "",
+      code: "INVALID_INPUT",
+      error: `execute takes { code: "async () => …" }, not ${given}.`,
+    };
+  }
   const refused = refusedCode(code);
   if (refused) return { status: "error", executionId: "", error: refused };
   const time = context.now();

@@ -5,6 +5,22 @@ import { MockExecutor } from "../test/mock-executor.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
 
 describe("runPass", () => {
+  it("refuses an input without code as INVALID_INPUT, starting no run", async () => {
+    const executor = new MockExecutor(() => "ran");
+    const store = memoryStore();
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [] });
+    for (const input of ["async () => 1", {}, { code: 1 }, null]) {
+      expect(await runtime.execute(input as unknown as { code: string })).toEqual({
+        status: "error",
+        executionId: "",
+        code: "INVALID_INPUT",
+        error: expect.stringMatching(/^execute takes \{ code: "async \(\) => …" \}, not /),
+      });
+    }
+    expect(await runtime.executions()).toEqual([]);
+    expect((await runtime.execute({ code: "async () => 1" })).status).toBe("completed");
+  });
+
   it("offers the leading recorded calls as a replay hint, and fails the pass on a count it could not have replayed", async () => {
     const shop = mockConnector({
       name: "shop",
