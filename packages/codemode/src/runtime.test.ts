@@ -879,6 +879,16 @@ describe("connectors that list their methods asynchronously", () => {
       status: "error",
       error: expect.stringMatching(/dictionary\.lookup cannot be called now: .*ECONNREFUSED/),
     });
+    // a program that catches the failure reads where to look
+    const caught = await runtime.execute({
+      code: 'async () => { try { await dictionary.lookup({ word: "x" }) } catch (error) { return error.message } }',
+    });
+    expect(caught).toMatchObject({
+      status: "completed",
+      result: expect.stringMatching(
+        /^dictionary\.lookup cannot be called: the namespace "dictionary" has no methods now .*codemode\.describe\("dictionary"\) says why/,
+      ),
+    });
     // and so does looking it up, in the sandbox and through the runtime
     const looked = await runtime.execute({ code: 'async () => codemode.describe("dictionary")' });
     expect(looked).toMatchObject({

@@ -140,9 +140,11 @@ export function sandboxErrors(
     },
     unknownMethod(namespace, key, target) {
       const methods = keysOf(target).filter((name) => typeof target[name] === "function");
+      // a namespace with no methods is most often a connector that could not be loaded now
       const error = new TypeErrorType(
-        `${namespace}.${key} is not a function: the namespace "${namespace}" has no method "${key}". ` +
-          `Available methods: ${methods.length > 0 ? methods.join(", ") : "(none)"}.`,
+        methods.length > 0
+          ? `${namespace}.${key} is not a function: the namespace "${namespace}" has no method "${key}". Available methods: ${methods.join(", ")}.`
+          : `${namespace}.${key} cannot be called: the namespace "${namespace}" has no methods now (a connector that could not be loaded has none until it loads again; codemode.describe("${namespace}") says why).`,
       ) as Error & { code?: string } & Record<symbol, string>;
       error.code = "UNKNOWN_METHOD";
       error[missing] = stringifyMethod(namespace, key);
