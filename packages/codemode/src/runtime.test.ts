@@ -207,18 +207,22 @@ describe("approval", () => {
 });
 
 describe("replay", () => {
-  it("fails on divergence by Math.random() arguments, naming the call", async () => {
-    const { connector } = tracker();
+  it("replays the clock and Math.random() as they were: the approved call runs with the input shown", async () => {
+    const { connector, ledger } = tracker();
     const runtime = runtimeOf([connector]);
-    const { executionId } = paused(
-      await runtime.execute({ code: 'await issues.create({ title: "R" + Math.random() })' }),
+    const first = paused(
+      await runtime.execute({
+        code: "await issues.create({ title: `R ${Math.random()} due ${Date.now() + 86400000} at ${new Date().toISOString()}` })",
+      }),
     );
-    const output = await runtime.approve({ executionId });
-    expect(output).toMatchObject({
-      status: "error",
-      error: expect.stringMatching(/Replay divergence at call #0.*issues\.create/),
-    });
-    expect((await runtime.execution(executionId))?.status).toBe("error");
+    const { title } = first.pending[0]?.args as { title: string };
+    const started = (await runtime.execution(first.executionId))?.createdAt as number;
+    expect(title).toMatch(
+      new RegExp(`^R 0\\.\\d+ due ${started + 86_400_000} at ${new Date(started).toISOString()}$`),
+    );
+    const output = await runtime.approve({ executionId: first.executionId });
+    expect(output.status).toBe("completed");
+    expect(ledger.created).toEqual([title]);
   });
 
   it("records a step once and replays its value, which cures the divergence", async () => {

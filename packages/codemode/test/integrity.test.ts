@@ -423,11 +423,17 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
       },
     };
     const { connector } = bank();
-    const runtime = createCodemodeRuntime({ store, executor, connectors: [connector], now });
-    const output = await runtime.execute({
-      code: "async () => { const t = Date.now(); while (Date.now() - t < 1500) {} return 'held'; }",
+    // the program's own clock stands still (it reads the run's start), so the loop holds the thread
+    // until the executor's time limit ends it
+    const holding = new QuickJSExecutor({ timeoutMs: 1_500 });
+    const runtime = createCodemodeRuntime({
+      store,
+      executor: holding,
+      connectors: [connector],
+      now,
     });
-    expect(output).toMatchObject({ status: "completed", result: "held" });
+    const output = await runtime.execute({ code: "async () => { while (true) {} }" });
+    expect(output).toMatchObject({ status: "error", error: expect.stringMatching(/1500 ms/) });
     expect(renewals.length).toBeGreaterThan(0);
   });
 

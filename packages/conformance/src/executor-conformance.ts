@@ -10,6 +10,7 @@ import { createValueCodec } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { ATTACKS, attackHost } from "./attack-corpus.ts";
 import { callsAtOnceTests } from "./calls-at-once-conformance.ts";
+import { determinismTests } from "./determinism-conformance.ts";
 import { divergenceTests } from "./divergence-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { pauseTests } from "./pause-conformance.ts";
@@ -73,6 +74,7 @@ export type ExecutorConformanceGroup =
   | "replay property"
   | "replay"
   | "divergence"
+  | "determinism"
   | "pause"
   | "reachability"
   | "console";
@@ -1158,6 +1160,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
     });
 
     section("pause", () => pauseTests({ test, createExecutor: create }));
+    section("determinism", () => determinismTests({ test, createExecutor: create }));
     section("reachability", () => reachabilityTests({ test, createExecutor: create }));
 
     section("divergence", () =>

@@ -9,6 +9,11 @@ export {
 } from "./invariants.ts";
 export { knownEncodings } from "./known-encodings.ts";
 export {
+  determinismPrelude,
+  installDeterminism,
+  type RunDeterminism,
+} from "./sandbox-determinism.ts";
+export {
   PRELUDE_CHANNEL,
   SANDBOX_EVALUATE_HOOK,
   SANDBOX_PRELUDE,
@@ -16,3 +21,4 @@ export {
   type StepDecideReply,
   type StepRecordRequest,
 } from "./sandbox-protocol.ts";
+export { sandboxSource } from "./sandbox-source.ts";

@@ -74,7 +74,8 @@ const { stepDecide, stepRecord, snippet } = PRELUDE_CHANNEL;
 
 /**
  * The sandbox side of the `codemode` global: `step` runs its closure in the sandbox and has the host
- * record or replay the value; `run` evaluates a saved snippet in the same pass, so its calls join
+ * record or replay the value (a replayed step runs its closure again, for the calls it makes and
+ * what it changes, and returns the recorded value); `run` evaluates a saved snippet in the same pass, so its calls join
  * the run's numbering. It keeps the channel's functions in its own block scope and deletes them from
  * the global before the model's code runs.
  */
@@ -95,7 +96,12 @@ codemode.step = async (name, fn) => {
     throw new TypeErrorType("codemode.step(name, fn) needs a name and a function.");
   }
   const decision = await decide({ name });
-  if (decision.replay) return decision.value;
+  if (decision.replay) {
+    // the body runs again, so the calls it makes keep the numbers they had (they replay from the
+    // journal) and what it changes in the program is changed again; the value is the recorded one
+    try { await fn(); } catch {}
+    return decision.value;
+  }
   const value = await fn();
   await record({ seq: decision.seq, token: decision.token, value });
   return value;

@@ -72,8 +72,8 @@ export async function diverge(
 ): Promise<never> {
   const message =
     `Replay divergence at call #${seq}: the journal recorded ${recorded.connector}.${recorded.method}(${preview(recorded.args)}) ` +
-    `but this pass called ${connector}.${method}(${preview(args)}). Make the code deterministic: wrap Date.now(), ` +
-    "Math.random() and other changing values in codemode.step(), and call methods one after another, not in Promise.all.";
+    `but this pass called ${connector}.${method}(${preview(args)}). The clock, Math.random() and crypto read the same on ` +
+    "every pass; call methods one after another rather than in Promise.all, and wrap other changing values in codemode.step().";
   await pass.failRun(message);
   throw new CodemodeError("DIVERGENCE", message, { details: { seq } });
 }

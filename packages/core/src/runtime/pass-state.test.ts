@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { HEARTBEAT_MS } from "../invariants.ts";
 import { runningRun, TEST_OWNER, testContext } from "./fixtures.ts";
 import { PassState } from "./pass-state.ts";
@@ -104,6 +104,26 @@ describe("PassState", () => {
     time += HEARTBEAT_MS;
     await pass.renew();
     expect((await context.journal.getExecution(id))?.updatedAt).toBe(ended);
+  });
+
+  it("counts its lease from when it was taken: one taken long before the pass starts is renewed at once", async () => {
+    let time = 1_000;
+    const context = testContext([], { now: () => time });
+    const id = await runningRun(context);
+    const taken = (await context.journal.getExecution(id))?.lease?.expiresAt as number;
+    // a busy process starts the pass two thirds of a lease after the run was created
+    time += 2 * HEARTBEAT_MS;
+    const pass = new PassState(context, id, new Map(), {
+      owner: TEST_OWNER,
+      leaseExpiresAt: taken,
+    });
+    expect(pass.renewDue()).toBe(true);
+    await vi.waitFor(async () =>
+      expect((await context.journal.getExecution(id))?.lease?.expiresAt).toBe(
+        time + context.leaseMs,
+      ),
+    );
+    await pass.end();
   });
 
   it("stops at its next renewal once someone else ended its run", async () => {

@@ -42,26 +42,37 @@ export class PassState {
     context: RunContext,
     executionId: string,
     recorded: ReadonlyMap<number, JournalEntry>,
-    options: { owner: string; approved?: ReadonlySet<number> },
+    options: {
+      owner: string;
+      approved?: ReadonlySet<number>;
+      /** when the run's lease, as the write that took it for this pass set it, ends */
+      leaseExpiresAt?: number;
+    },
   ) {
     this.#context = context;
     this.executionId = executionId;
     this.recorded = recorded;
     this.approved = options.approved ?? new Set();
     this.owner = options.owner;
-    this.#renewed = context.now();
+    // the lease was taken when the run was created or claimed, which may be a while before its pass
+    // starts (a busy process): the heartbeat counts from then, so a lease already a third old is
+    // renewed as the pass starts instead of lapsing under it
+    const now = context.now();
+    const taken =
+      options.leaseExpiresAt === undefined ? now : options.leaseExpiresAt - context.leaseMs;
+    this.#renewed = Math.min(now, taken);
     context.live.add(executionId);
-    const beat = () => {
-      this.#cancelHeartbeat = after(this.#heartbeatMs, () => {
+    const beat = (delay: number) => {
+      this.#cancelHeartbeat = after(delay, () => {
         // a store that fails to answer leaves the lease to lapse: the next claim decides
         void this.renew()
           .catch(() => false)
           .finally(() => {
-            if (!this.#ended) beat();
+            if (!this.#ended) beat(this.#heartbeatMs);
           });
       });
     };
-    beat();
+    beat(Math.max(0, this.#renewed + this.#heartbeatMs - now));
   }
 
   /** How often the lease is renewed: a third of its length, so two renewals may fail before it lapses. */

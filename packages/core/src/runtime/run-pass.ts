@@ -2,6 +2,7 @@ import { normalizeCode } from "@codemode/typegen";
 import type { ExecuteResult, RecordedCall, ReplayHint } from "../executor.ts";
 import { messageOf } from "../invariants.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
+import { determinismPrelude } from "../sandbox-determinism.ts";
 import { SANDBOX_PRELUDE } from "../sandbox-protocol.ts";
 import type { CodeModeOutput } from "../types.ts";
 import { type Configuration, missingConnectors } from "./configuration.ts";
@@ -91,14 +92,19 @@ export async function runPass(
     const entry = recorded.get(seq);
     if (entry?.state === "pending" && !entry.deferred) approved.add(seq);
   }
-  const pass = new PassState(context, executionId, recorded, { owner, approved });
+  const pass = new PassState(context, executionId, recorded, {
+    owner,
+    approved,
+    ...(execution.lease?.owner === owner ? { leaseExpiresAt: execution.lease.expiresAt } : {}),
+  });
   let outcome: ExecuteResult;
   try {
     const replay = replayHint(recorded, config, pass);
     outcome = await context.executor.execute({
       code,
       globals: hostGlobals(context, pass, config, options.onCall),
-      prelude: SANDBOX_PRELUDE,
+      // the clock and chance the code reads are the run's, the same on every pass
+      prelude: `${determinismPrelude({ seed: executionId, time: execution.createdAt })}\n${SANDBOX_PRELUDE}`,
       signal: pass.controller.signal,
       ...(context.limits ? { limits: context.limits } : {}),
       ...(replay ? { replay } : {}),

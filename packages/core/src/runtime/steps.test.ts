@@ -7,7 +7,7 @@ import { MockExecutor } from "../test/mock-executor.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
 
 describe("steps", () => {
-  it("records a step's value once and replays it", async () => {
+  it("records a step's value once and replays it: the body runs again, the value is the recorded one", async () => {
     let runs = 0;
     const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
     const executor = new MockExecutor(async ({ codemode, gate }) => {
@@ -21,7 +21,7 @@ describe("steps", () => {
       status: "completed",
       result: 1,
     });
-    expect(runs).toBe(1);
+    expect(runs).toBe(2);
   });
 
   it("refuses a step record that no step of this pass handed out, even from the host function itself", async () => {

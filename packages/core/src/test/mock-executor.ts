@@ -54,7 +54,12 @@ export class MockExecutor implements Executor {
         fn: () => unknown,
       ) => {
         const decision = (await guarded(decide)({ name })) as StepDecideReply;
-        if (decision.replay) return decision.value;
+        if (decision.replay) {
+          try {
+            await fn();
+          } catch {}
+          return decision.value;
+        }
         const value = await fn();
         await guarded(record)({ seq: decision.seq, token: decision.token, value });
         return value;

@@ -1,0 +1,120 @@
+// What a program observes, the same on every pass, through the executor under test: a program that
+// builds an approval-gated write from `Date`, `Math.random()`, `crypto` and `performance` (where the
+// sandbox has them), after a read, pauses; the approval, in a new runtime as the next request makes
+// it, completes and the write reaches the connector once, with the input the pause showed. Likewise
+// for a write after a `codemode.step` whose body calls connectors.
+import { createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
+import { expect } from "vitest";
+import {
+  connector,
+  type DivergenceTestOptions,
+  type Invocation,
+} from "./divergence-conformance.ts";
+
+const GROUP = "determinism";
+const SLOW_TEST_MS = 60_000;
+
+const READS_THE_CLOCK_AND_CHANCE = `async () => {
+  const started = Date.now();
+  const first = await kv.read({ key: 1 });
+  const value = {
+    stamp: new Date().toISOString(),
+    due: Date.now() + 7 * 86400000,
+    called: Date(),
+    elapsed: Date.now() - started,
+    ref: Math.random().toString(36).slice(2),
+    draws: [Math.random(), Math.random()],
+    bytes: typeof crypto === "object" && crypto.getRandomValues ? Array.from(crypto.getRandomValues(new Uint8Array(6))) : null,
+    uuid: typeof crypto === "object" && crypto.randomUUID ? crypto.randomUUID() : null,
+    performance: typeof performance === "object" && performance.now ? performance.now() : null,
+    read: first.value,
+  };
+  const written = await kv.write({ key: 2, value });
+  return { value, written, again: Date.now(), more: Math.random() };
+}`;
+
+export function determinismTests(
+  options: Pick<DivergenceTestOptions, "test" | "createExecutor">,
+): void {
+  options.test(
+    GROUP,
+    "a write built from the clock and Math.random() runs after its approval with the input shown",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const first = await runtime(await options.createExecutor()).execute({
+        code: READS_THE_CLOCK_AND_CHANCE,
+      });
+      if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
+      const shown = first.pending[0]?.args as { key: number; value: Record<string, unknown> };
+      const run = await runtime(await options.createExecutor()).execution(first.executionId);
+      const started = run?.createdAt as number;
+      expect(shown.value).toMatchObject({
+        stamp: new Date(started).toISOString(),
+        due: started + 7 * 86_400_000,
+        elapsed: 0,
+        read: "kv read 1",
+      });
+      expect(shown.value.performance ?? 0).toBe(0);
+
+      const approved = await runtime(await options.createExecutor()).approve({
+        executionId: first.executionId,
+      });
+      expect(approved).toMatchObject({
+        status: "completed",
+        result: { value: shown.value, written: { written: 2 }, again: started },
+      });
+      expect(ledger.map(({ method, input }) => [method, input])).toEqual([
+        ["read", { key: 1 }],
+        ["write", shown],
+      ]);
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    GROUP,
+    "a step whose body calls a connector keeps the numbering it had live: the approval completes",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const code = `async () => {
+        const seen = [];
+        const picked = await codemode.step("pick", async () => {
+          const a = await kv.read({ key: 1 });
+          const b = await kv.read({ key: 2 });
+          seen.push("body");
+          return [a.value, b.value];
+        });
+        const written = await kv.write({ key: 3, value: picked });
+        return { picked, written, seen };
+      }`;
+      const first = await runtime(await options.createExecutor()).execute({ code });
+      expect(first).toMatchObject({
+        status: "paused",
+        pending: [{ seq: 3, method: "write", args: { key: 3, value: ["kv read 1", "kv read 2"] } }],
+      });
+      const approved = await runtime(await options.createExecutor()).approve({
+        executionId: first.executionId,
+      });
+      expect(approved).toMatchObject({
+        status: "completed",
+        result: {
+          picked: ["kv read 1", "kv read 2"],
+          written: { written: 3 },
+          seen: ["body"],
+        },
+      });
+      expect(ledger.map(({ method, input }) => [method, input])).toEqual([
+        ["read", { key: 1 }],
+        ["read", { key: 2 }],
+        ["write", { key: 3, value: ["kv read 1", "kv read 2"] }],
+      ]);
+    },
+    SLOW_TEST_MS,
+  );
+}

@@ -1,0 +1,86 @@
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { determinismPrelude } from "./sandbox-determinism.ts";
+
+/** Runs the prelude for a run in a fresh realm, then `probe`, and returns what `probe` evaluates to. */
+function observe(seed: string, time: number, probe: string): unknown {
+  const context = { crypto: globalThis.crypto, performance: { now: () => 12.5 } };
+  return runInNewContext(`${determinismPrelude({ seed, time })}\n${probe}`, context);
+}
+
+const PROBE = `JSON.stringify({
+  now: Date.now(),
+  made: new Date().getTime(),
+  called: Date(),
+  given: new Date(86400000).toISOString(),
+  parsed: Date.parse("2026-01-02T00:00:00Z"),
+  utc: Date.UTC(2026, 0, 2),
+  instance: new Date() instanceof Date && Object.prototype.toString.call(new Date()) === "[object Date]",
+  constructor: new Date().constructor === Date,
+  performance: performance.now(),
+  random: [Math.random(), Math.random(), Math.random()],
+  bytes: Array.from(crypto.getRandomValues(new Uint8Array(8))),
+  uuid: crypto.randomUUID(),
+})`;
+
+describe("the run's clock and chance in the sandbox", () => {
+  const time = Date.UTC(2026, 11, 6, 3, 44, 0);
+
+  it("reads the run's start on every clock, and builds ordinary dates from arguments", () => {
+    const seen = JSON.parse(observe("exec_a", time, PROBE) as string);
+    expect(seen).toMatchObject({
+      now: time,
+      made: time,
+      called: new Date(time).toString(),
+      given: "1970-01-02T00:00:00.000Z",
+      parsed: Date.UTC(2026, 0, 2),
+      utc: Date.UTC(2026, 0, 2),
+      instance: true,
+      constructor: true,
+      performance: 0,
+    });
+    expect(observe("exec_a", time, "class Stamp extends Date {}; new Stamp().getTime()")).toBe(
+      time,
+    );
+  });
+
+  it("draws the same numbers for the same run on every pass, and others for another run", () => {
+    const first = JSON.parse(observe("exec_a", time, PROBE) as string);
+    const again = JSON.parse(observe("exec_a", time, PROBE) as string);
+    const other = JSON.parse(observe("exec_b", time, PROBE) as string);
+    expect(again).toEqual(first);
+    expect(other.random).not.toEqual(first.random);
+    expect(other.uuid).not.toBe(first.uuid);
+    for (const value of first.random) {
+      expect(value).toBeGreaterThanOrEqual(0);
+      expect(value).toBeLessThan(1);
+    }
+    expect(first.uuid).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it("spreads its numbers evenly", () => {
+    const draws = observe(
+      "exec_spread",
+      time,
+      "Array.from({ length: 20000 }, () => Math.floor(Math.random() * 10))",
+    ) as number[];
+    const counts = Array.from(
+      { length: 10 },
+      (_, digit) => draws.filter((d) => d === digit).length,
+    );
+    for (const count of counts) expect(Math.abs(count - 2000)).toBeLessThan(250);
+  });
+
+  it("refuses a float array as the platform does, and leaves a sandbox without crypto or performance alone", () => {
+    expect(() => observe("exec_a", time, "crypto.getRandomValues(new Float64Array(2))")).toThrow(
+      /integer typed array/,
+    );
+    const bare = runInNewContext(
+      `${determinismPrelude({ seed: "x", time })}\n[typeof crypto, typeof performance, Date.now()]`,
+      {},
+    );
+    expect(bare).toEqual(["undefined", "undefined", time]);
+  });
+});
