@@ -215,7 +215,7 @@ describe("replay", () => {
         code: "await issues.create({ title: `R ${Math.random()} due ${Date.now() + 86400000} at ${new Date().toISOString()}` })",
       }),
     );
-    const { title } = first.pending[0]?.args as { title: string };
+    const title = (first.pending[0]?.args as { title: string } | undefined)?.title;
     const started = (await runtime.execution(first.executionId))?.createdAt as number;
     expect(title).toMatch(
       new RegExp(`^R 0\\.\\d+ due ${started + 86_400_000} at ${new Date(started).toISOString()}$`),
