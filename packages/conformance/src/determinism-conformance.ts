@@ -3,7 +3,7 @@
 // sandbox has them), after a read, pauses; the approval, in a new runtime as the next request makes
 // it, completes and the write reaches the connector once, with the input the pause showed. Likewise
 // for a write after a `codemode.step` whose body calls connectors.
-import { createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
+import { type Connector, createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
 import { expect } from "vitest";
 import {
   connector,
@@ -113,6 +113,63 @@ export function determinismTests(
         ["read", { key: 1 }],
         ["read", { key: 2 }],
         ["write", { key: 3, value: ["kv read 1", "kv read 2"] }],
+      ]);
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    GROUP,
+    "results of calls made at once reach the program in the order the calls were made, live and on replay",
+    async () => {
+      const ledger: Invocation[] = [];
+      // three reads answered in the reverse of the order they were made, once all three are asked
+      const waiting: Array<() => void> = [];
+      const slow: Connector = {
+        specificationVersion: "v1",
+        name: "slow",
+        methods: () => ({ read: { description: "Read one value, slowly." } }),
+        invoke: (_method, input) =>
+          new Promise((resolve) => {
+            const { key } = input as { key: number };
+            waiting.push(() => resolve({ key }));
+            if (waiting.length === 3) for (const answer of waiting.splice(0).reverse()) answer();
+          }),
+      };
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({
+          store,
+          executor,
+          connectors: [slow, connector("kv", ledger, true)],
+        });
+      const code = `async () => {
+        const seen = [];
+        await Promise.all([1, 2, 3].map(async (key) => {
+          const { key: got } = await slow.read({ key });
+          seen.push(got);
+          return kv.peek({ key: got * 10 });
+        }));
+        const written = await kv.write({ key: 99, value: seen });
+        return { seen, written };
+      }`;
+      const first = await runtime(await options.createExecutor()).execute({ code });
+      expect(first).toMatchObject({
+        status: "paused",
+        pending: [{ seq: 6, method: "write", args: { key: 99, value: [1, 2, 3] } }],
+      });
+      const approved = await runtime(await options.createExecutor()).approve({
+        executionId: first.executionId,
+      });
+      expect(approved).toMatchObject({
+        status: "completed",
+        result: { seen: [1, 2, 3], written: { written: 99 } },
+      });
+      expect(ledger.map(({ method, input }) => [method, input])).toEqual([
+        ["peek", { key: 10 }],
+        ["peek", { key: 20 }],
+        ["peek", { key: 30 }],
+        ["write", { key: 99, value: [1, 2, 3] }],
       ]);
     },
     SLOW_TEST_MS,

@@ -35,6 +35,6 @@ Workflow: do not guess method names or fields. Search and describe first (one ru
 
 Rules:
 - Some calls need a person's approval (@approval in their types). The run waits for the person's decision, and this tool's result is then the run's real outcome (its result, or the rejection). A result with status "paused" says what waits: do what its "next" says if it has one (it may ask you to repeat the call), otherwise tell the user what waits; never issue the same code again on your own.
-- A resumed run replays the recorded results of earlier calls, so call methods one after another (not inside Promise.all). Date, Math.random() and crypto read the same on every pass of a run; wrap any other changing value in codemode.step("name", () => value).
+- A resumed run replays the recorded results of earlier calls. Date, Math.random(), crypto and the order in which results of calls made at once arrive are the same on every pass; wrap any other changing value in codemode.step("name", () => value).
 - A failed call throws an Error you can catch.`;
 }

@@ -72,8 +72,8 @@ export async function diverge(
 ): Promise<never> {
   const message =
     `Replay divergence at call #${seq}: the journal recorded ${recorded.connector}.${recorded.method}(${preview(recorded.args)}) ` +
-    `but this pass called ${connector}.${method}(${preview(args)}). The clock, Math.random() and crypto read the same on ` +
-    "every pass; call methods one after another rather than in Promise.all, and wrap other changing values in codemode.step().";
+    `but this pass called ${connector}.${method}(${preview(args)}). The clock, Math.random(), crypto and the order of ` +
+    "results read the same on every pass, so something else the code read changed: wrap such a value in codemode.step().";
   await pass.failRun(message);
   throw new CodemodeError("DIVERGENCE", message, { details: { seq } });
 }

@@ -22,7 +22,8 @@ const tell = (observer: CallObserver, call: Parameters<CallObserver>[0]) => {
 
 /**
  * The host functions of one pass: every connector method, and the `codemode` SDK with the prelude's
- * channel. Each call is tracked by the pass, so the pass reports only once all have settled.
+ * channel. Each call is tracked by the pass, so the pass reports only once all have settled, and
+ * numbered calls reach the program in the order of their numbers (`PassState.inOrder`).
  */
 export function hostGlobals(
   context: RunContext,
@@ -37,8 +38,8 @@ export function hostGlobals(
       namespace[method] = (input) => {
         const reply: { text?: string } = {};
         const known = knownEncodings.takeInput(input);
-        const promise = pass.track(
-          callConnector(context, pass, resolved, method, input, known, reply),
+        const promise = pass.inOrder(
+          pass.track(callConnector(context, pass, resolved, method, input, known, reply)),
         );
         knownEncodings.noteReply(promise, reply);
         if (onCall) {
@@ -72,7 +73,8 @@ export function hostGlobals(
           checkText(target ?? "", "A codemode.describe target", MAX_TARGET_LENGTH),
         ),
       ),
-    [PRELUDE_CHANNEL.stepDecide]: (input) => pass.track(decideStep(context, pass, input)),
+    [PRELUDE_CHANNEL.stepDecide]: (input) =>
+      pass.inOrder(pass.track(decideStep(context, pass, input))),
     [PRELUDE_CHANNEL.stepRecord]: (input) => pass.track(recordStep(context, pass, input)),
     [PRELUDE_CHANNEL.snippet]: (input) => pass.track(snippetFor(context.journal, config, input)),
   };

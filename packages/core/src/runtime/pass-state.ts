@@ -29,6 +29,8 @@ export class PassState {
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #tokens = new Map<number, string>();
   #renewed: number;
+  /** settles once the outcome of the last numbered call has been handed to the program */
+  #lastDelivery: Promise<void> = Promise.resolve();
   #cancelHeartbeat: () => void = () => {};
   /** settled and reported: no heartbeat any more */
   #ended = false;
@@ -148,6 +150,22 @@ export class PassState {
       updatedAt: this.#context.now(),
     });
     await this.failRun(message);
+  }
+
+  /**
+   * The outcome of a numbered host call (a connector call, a step's decision), handed to the program
+   * only after those numbered before it in this pass, whatever order they settle in. Live, results
+   * of calls made at once would reach the program in the order they arrive, which no replay can
+   * know; in the order of their numbers, a replay hands them over as the live pass did, and the
+   * calls the program makes from them get the same numbers. Call it when the call is numbered.
+   */
+  inOrder<T>(outcome: Promise<T>): Promise<T> {
+    const delivered = this.#lastDelivery.then(() => outcome);
+    this.#lastDelivery = delivered.then(
+      () => undefined,
+      () => undefined,
+    );
+    return delivered;
   }
 
   /** Follows a host call of this pass until it settles: the pass reports only after. */
