@@ -23,6 +23,32 @@ describe("history", () => {
     expect(await runtime.pending()).toEqual([]);
   });
 
+  it("expirePaused leaves a paused run whose pass has not reported yet (found by the integrity property)", async () => {
+    let time = 1_000;
+    const expired: string[][] = [];
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) => gate.open?.({}));
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      now: () => time,
+      // the run is paused already when its pass's hooks run: expiry comes in before the report
+      connectors: [
+        Object.assign(gate, {
+          onPassEnd: async () => {
+            time += 10;
+            expired.push(await runtime.expirePaused({ maxAgeMs: 1 }));
+          },
+        }),
+      ],
+    });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(output.status).toBe("paused");
+    expect(expired).toEqual([[]]);
+    time += 10;
+    expect(await runtime.expirePaused({ maxAgeMs: 1 })).toEqual([output.executionId]);
+  });
+
   it("expirePaused ends a stale paused run, and a running run only once no pass has it and its lease lapsed", async () => {
     let time = 1_000_000;
     const store = memoryStore();

@@ -124,7 +124,9 @@ export async function expirePaused(
     ...(await journal.listLapsed(time)),
   ];
   for (const record of stale) {
-    if (record.status === "running" && context.live.has(record.id)) continue;
+    // a pass of this process still holds it: running, or paused and not yet reported (its pause is
+    // for the person it reports to, who has not seen it yet)
+    if (context.live.has(record.id)) continue;
     const paused = record.status === "paused";
     const changed = await journal.updateExecution(
       record.id,

@@ -29,6 +29,7 @@ export class PassState {
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #tokens = new Map<number, string>();
   #renewed: number;
+  #abandoned: string | undefined;
   /** settles once the outcome of the last numbered call has been handed to the program */
   #lastDelivery: Promise<void> = Promise.resolve();
   #cancelHeartbeat: () => void = () => {};
@@ -188,11 +189,54 @@ export class PassState {
   async end(): Promise<void> {
     this.stop("The pass has ended.");
     try {
-      await this.settle();
+      if (!(await this.#settledWithin(this.#heartbeatMs))) await this.#abandon();
     } finally {
       this.#ended = true;
       this.#cancelHeartbeat();
     }
+  }
+
+  /**
+   * Why the pass gave up on calls that did not settle (see `end`), or undefined: the run then ends
+   * in failure with this message, so nothing runs any of them again.
+   */
+  get abandoned(): string | undefined {
+    return this.#abandoned;
+  }
+
+  /** Waits for the pass's calls to settle, at most `ms`. */
+  async #settledWithin(ms: number): Promise<boolean> {
+    let cancel = () => {};
+    const timedOut = new Promise<false>((resolve) => {
+      cancel = after(ms, () => resolve(false));
+    });
+    try {
+      return await Promise.race([this.settle().then(() => true as const), timedOut]);
+    } finally {
+      cancel();
+    }
+  }
+
+  /**
+   * The pass has ended and its signal was aborted, yet a call it started has not settled a third of a
+   * lease later (a connector that ignores its signal and never answers): the pass stops waiting, so
+   * it reports on time. Each such call's entry records that its outcome is unknown (a rollback
+   * reports it as unrecorded); what the call answers later is not recorded, and it never runs again.
+   */
+  async #abandon(): Promise<void> {
+    const open = await this.#context.journal.listEntries(this.executionId, {
+      states: ["executing"],
+    });
+    const names = open.map((entry) => `#${entry.seq} ${entry.connector}.${entry.method}`);
+    const message = `${names.length ? names.join(", ") : "A call"} did not settle within ${Math.round(this.#heartbeatMs)} ms after the pass ended (its signal was aborted): whether it took effect is unknown, so the run ends here and nothing runs it again.`;
+    for (const entry of open) {
+      await this.#context.journal.updateEntry(this.executionId, entry.seq, ["executing"], {
+        state: "error",
+        error: message,
+        updatedAt: this.#context.now(),
+      });
+    }
+    this.#abandoned = message;
   }
 
   /**

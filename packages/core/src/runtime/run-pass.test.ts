@@ -1,10 +1,50 @@
 import { describe, expect, it } from "vitest";
+import type { Connector } from "../connector.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
 
 describe("runPass", () => {
+  it("stops waiting for a call that never settles a third of a lease after the pass: its outcome is unknown and the run ends", async () => {
+    let reached = 0;
+    const slow: Connector = {
+      specificationVersion: "v1",
+      name: "slow",
+      methods: () => ({ hang: {} }),
+      // ignores its signal and never answers
+      invoke: () => {
+        reached++;
+        return new Promise(() => {});
+      },
+    };
+    const executor = new MockExecutor(({ slow }) => {
+      void slow.hang?.({}).catch(() => undefined);
+      return "returned";
+    });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [slow],
+      leaseMs: 300,
+    });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(output).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(
+        /^#0 slow\.hang did not settle within 100 ms after the pass ended .*unknown/,
+      ),
+    });
+    const run = await runtime.execution(output.executionId);
+    expect(run?.status).toBe("error");
+    expect(run?.calls).toMatchObject([{ seq: 0, state: "error" }]);
+    // nothing runs it again
+    expect(await runtime.approve({ executionId: output.executionId })).toMatchObject({
+      status: "error",
+    });
+    expect(reached).toBe(1);
+  });
+
   it("refuses an input without code as INVALID_INPUT, starting no run", async () => {
     const executor = new MockExecutor(() => "ran");
     const store = memoryStore();
