@@ -394,7 +394,8 @@ describe("tool description", () => {
     expect(text).toContain("codemode.step");
     expect(text).toContain('"paused"');
     expect(text).toContain("never issue the same code again");
-    expect(text).toContain("Promise.all");
+    expect(text).toContain("the order in which results of calls made at once arrive");
+    expect(text).not.toContain("not inside Promise.all");
   });
 });
 
