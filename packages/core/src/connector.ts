@@ -22,6 +22,9 @@ export interface CallContext {
   signal: AbortSignalLike;
 }
 
+/** What `Connector.reconcile` found out about a call whose outcome was never recorded. */
+export type Reconciled = { status: "applied"; result?: unknown } | { status: "not-applied" };
+
 /** Decides, on the host, whether one call waits for a person; throwing counts as "yes". */
 export type ApprovalRule = (
   input: unknown,
@@ -71,6 +74,14 @@ export interface Connector {
   invoke(method: string, input: unknown, context: CallContext): Promise<unknown>;
   /** undoes an applied call (rollback); methods without `revertible` are skipped */
   revert?(method: string, input: unknown, result: unknown, context: CallContext): Promise<void>;
+  /**
+   * Reads back what became of a call an earlier pass started and never recorded (the process
+   * stopped, the store failed), by its idempotency key: `applied` with what it gave (recorded and
+   * replayed, not run again), `not-applied` (it runs now, under the same key), or undefined when the
+   * connector cannot tell (a person decides; see `PendingAction.inDoubt`). Throwing counts as
+   * undefined.
+   */
+  reconcile?(method: string, input: unknown, context: CallContext): Promise<Reconciled | undefined>;
   /** after every pass of a run, whatever its outcome */
   onPassEnd?(executionId: string, status: PassEndStatus): Promise<void> | void;
   /** after a run ends (never after a pause); may be called again, must be idempotent */

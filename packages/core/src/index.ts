@@ -7,6 +7,7 @@ export type {
   ConnectorMethod,
   ExecutionEndStatus,
   PassEndStatus,
+  Reconciled,
   ReplayPolicy,
 } from "./connector.ts";
 export {

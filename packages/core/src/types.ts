@@ -20,6 +20,13 @@ export type PendingAction = {
    * (`decisionHandleOf` puts it in the decision's handle; not in seed 000)
    */
   digest: string;
+  /**
+   * Present when the call may already have run: a pass started it and its outcome was never
+   * recorded, and its connector could not tell what became of it. Says why; approving runs it again
+   * under the same idempotency key, rejecting ends the run, and the host's `resolve` records what it
+   * gave when the host found out.
+   */
+  inDoubt?: string;
 };
 
 /** What one pass of a run ends with. */

@@ -9,7 +9,9 @@ import {
   messageOf,
 } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
+import { applyOutcome } from "./apply-outcome.ts";
 import type { ResolvedConnector } from "./configuration.ts";
+import { decideInDoubt } from "./in-doubt.ts";
 import { invokeConnector } from "./invoke-connector.ts";
 import type { PassState } from "./pass-state.ts";
 import { codec, PAUSE, preview, type RunContext } from "./run-context.ts";
@@ -125,8 +127,15 @@ export async function decideCall(
     if (recorded.state !== "executing" && recorded.state !== "applied") {
       return diverge(pass, seq, recorded, resolved.name, method, args);
     }
-    // executing (a crash between deciding and recording: the documented window, the same key) or a
-    // reexecute entry: it runs again, unless the method now needs a person where it did not
+    if (recorded.state === "executing" && recorded.replay === "record") {
+      const decided = await decideInDoubt(context, pass, resolved, method, input, recorded);
+      if (decided.kind === "replay") return decided;
+      if (decided.kind === "wait") return pauseHere(pass);
+      if (!(await pass.renew())) pass.leaseLost();
+      return { kind: "execute", input };
+    }
+    // a reexecute entry (a read the connector says may run again): it runs again, unless the method
+    // now needs a person where it did not
     if (!recorded.requiresApproval && (await gated(definition, input, executionId, seq))) {
       pass.guard();
       pass.waitAt(seq);
@@ -248,10 +257,9 @@ export async function callConnector(
   } catch (thrown) {
     // the failure is recorded, whatever was thrown, so a later pass replays the same error
     const record = errorRecordOf(thrown);
-    await journal.applyEntry(pass.executionId, seq, {
+    await applyOutcome(context, pass, seq, what, {
       error: record.message,
       result: encodeErrorRecord(record),
-      updatedAt: now(),
     });
     ended(true);
     throw errorFromRecord(record);
@@ -267,7 +275,7 @@ export async function callConnector(
     throw error;
   }
   reply.text = text;
-  await journal.applyEntry(pass.executionId, seq, { result: text, updatedAt: now() });
+  await applyOutcome(context, pass, seq, what, text === undefined ? {} : { result: text });
   ended(false);
   return result;
 }

@@ -268,7 +268,10 @@ export async function reject(
   return true;
 }
 
-/** `runtime.resolve`: a deferred call's result arrives; the run resumes with it recorded. */
+/**
+ * `runtime.resolve`: a deferred call's result arrives, or the host records what a call in doubt
+ * gave; the run resumes with it recorded.
+ */
 export async function resolve(
   context: RunContext,
   executionId: string,
@@ -278,7 +281,8 @@ export async function resolve(
   const { journal, now } = context;
   const notWaiting = `Call #${seq} of execution "${executionId}" is not waiting for a result.`;
   const entry = await journal.getEntry(executionId, seq);
-  if (entry?.state !== "pending" || !entry.deferred) {
+  // a deferred call's result, or what a call in doubt gave (the host found out: see in-doubt.ts)
+  if (entry?.state !== "pending" || !(entry.deferred || entry.error !== undefined)) {
     return { status: "error", executionId, error: notWaiting };
   }
   let text: string;
@@ -294,6 +298,7 @@ export async function resolve(
       await journal.updateEntry(executionId, seq, ["pending"], {
         state: "applied",
         result: text,
+        error: undefined,
         updatedAt: now(),
       })
     ) {

@@ -103,8 +103,8 @@ export async function finishPass(
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
   const { executionId } = pass;
-  if (pass.abandoned !== undefined) {
-    return failPass(context, executionId, pass.abandoned, pass.owner, outcome.logs);
+  if (pass.endsInFailure !== undefined) {
+    return failPass(context, executionId, pass.endsInFailure, pass.owner, outcome.logs);
   }
   if (pass.paused) {
     await journal.updateExecution(

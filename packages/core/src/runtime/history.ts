@@ -55,6 +55,7 @@ export async function pendingEntries(
       method: entry.method,
       args: entry.args === undefined ? undefined : codec.decode(entry.args),
       digest: await callDigest(entry.connector, entry.method, entry.args),
+      ...(entry.error !== undefined ? { inDoubt: entry.error } : {}),
     })),
   );
 }

@@ -29,7 +29,7 @@ export class PassState {
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #tokens = new Map<number, string>();
   #renewed: number;
-  #abandoned: string | undefined;
+  #endsInFailure: string | undefined;
   /** settles once the outcome of the last numbered call has been handed to the program */
   #lastDelivery: Promise<void> = Promise.resolve();
   #cancelHeartbeat: () => void = () => {};
@@ -197,11 +197,18 @@ export class PassState {
   }
 
   /**
-   * Why the pass gave up on calls that did not settle (see `end`), or undefined: the run then ends
-   * in failure with this message, so nothing runs any of them again.
+   * Why the run must end in failure when this pass reports, whatever the program did: a call whose
+   * outcome is unknown (it did not settle, or what it gave could not be recorded), which nothing may
+   * run again. Set by `endInFailure`; `finishPass` ends the run with it.
    */
-  get abandoned(): string | undefined {
-    return this.#abandoned;
+  get endsInFailure(): string | undefined {
+    return this.#endsInFailure;
+  }
+
+  /** The run ends in failure with `message` when this pass reports, and the pass stops now. */
+  endInFailure(message: string): void {
+    this.#endsInFailure ??= message;
+    this.stop(message);
   }
 
   /** Waits for the pass's calls to settle, at most `ms`. */
@@ -236,7 +243,7 @@ export class PassState {
         updatedAt: this.#context.now(),
       });
     }
-    this.#abandoned = message;
+    this.#endsInFailure ??= message;
   }
 
   /**

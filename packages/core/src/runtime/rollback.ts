@@ -55,6 +55,14 @@ export function classify(
       reason: "the process stopped before its outcome was recorded",
     };
   }
+  if (entry.state === "pending") {
+    // in doubt (see in-doubt.ts): a pass started it, and nobody knows what became of it
+    return {
+      ...call,
+      outcome: "unrecorded",
+      reason: "it may have run: a pass started it and its outcome was never recorded",
+    };
+  }
   if (entry.state === "error") {
     return {
       ...call,
@@ -119,9 +127,12 @@ export async function rollbackCandidates(
 ): Promise<JournalEntry[]> {
   return (
     await context.journal.listEntries(executionId, {
-      states: ["applied", "executing", "error", "reverting"],
+      states: ["applied", "executing", "error", "reverting", "pending"],
     })
-  ).filter((entry) => entry.kind === "call");
+  ).filter(
+    // a pending call reached no connector, unless it waits in doubt (it may have)
+    (entry) => entry.kind === "call" && (entry.state !== "pending" || entry.error !== undefined),
+  );
 }
 
 /** The report's lists of seqs, derived from what happened to each call. */
