@@ -174,4 +174,36 @@ export function determinismTests(
     },
     SLOW_TEST_MS,
   );
+
+  options.test(
+    GROUP,
+    "a step beside calls in a Promise.all returns after the same round trips on replay (found by the replay property, on Chromium)",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const code = `async () => {
+        const out = await Promise.all([
+          (async () => {
+            const v = await codemode.step("a", () => 1);
+            return (await kv.read({ key: v + 100 })).value;
+          })(),
+          (async () => {
+            const b = await kv.read({ key: 2 });
+            return (await kv.peek({ key: b.key + 10 })).value;
+          })(),
+        ]);
+        return kv.write({ key: 0, value: out });
+      }`;
+      const first = await runtime(await options.createExecutor()).execute({ code });
+      expect(first.status).toBe("paused");
+      const approved = await runtime(await options.createExecutor()).approve({
+        executionId: first.executionId,
+      });
+      expect(approved).toMatchObject({ status: "completed", result: { written: 0 } });
+      expect(ledger.filter(({ method }) => method === "write")).toHaveLength(1);
+    },
+    SLOW_TEST_MS,
+  );
 }

@@ -23,9 +23,13 @@ export interface StepDecideRequest {
   name: string;
 }
 
-/** The recorded value, or the step's number and the token that alone may record its value. */
+/**
+ * The recorded value, or the step's number and the token that alone may record its value. A
+ * replayed step gets a token too: the prelude sends its record (which writes nothing) as a live step
+ * does, so the step returns after the same host round trips live and on replay.
+ */
 export type StepDecideReply =
-  | { replay: true; value: unknown }
+  | { replay: true; value: unknown; seq: number; token: string }
   | { replay: false; seq: number; token: string };
 
 /** The value `fn` returned, for the step the token was handed out for. */
@@ -98,8 +102,10 @@ codemode.step = async (name, fn) => {
   const decision = await decide({ name });
   if (decision.replay) {
     // the body runs again, so the calls it makes keep the numbers they had (they replay from the
-    // journal) and what it changes in the program is changed again; the value is the recorded one
+    // journal) and what it changes in the program is changed again; the value is the recorded one,
+    // returned after the same round trip a live step's record takes
     try { await fn(); } catch {}
+    await record({ seq: decision.seq, token: decision.token, value: undefined });
     return decision.value;
   }
   const value = await fn();

@@ -4,6 +4,7 @@ import { type CodeModeOutput, type CodemodeRuntime, decisionHandleOf } from "@co
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ElicitRequestFormParams, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { describeCall } from "./describe-call.ts";
+import { visibleText } from "./visible-text.ts";
 
 export interface ElicitationContext {
   runtime: CodemodeRuntime;
@@ -52,10 +53,12 @@ export async function settleByElicitation(
     const handle = decisionHandleOf(output.pending, executionId);
     for (const [index, action] of output.pending.entries()) {
       const count = output.pending.length;
+      // a call in doubt may have run already: approving it runs it again (see PendingAction.inDoubt)
+      const doubt = action.inDoubt === undefined ? "" : ` ${visibleText(action.inDoubt)}`;
       const message =
         count === 1
-          ? `The code wants to run ${shown[index]}. Approve it?`
-          : `The code wants to run ${count} calls together; none runs unless you approve each. Call ${index + 1} of ${count}: ${shown[index]}. Approve it?`;
+          ? `The code wants to run ${shown[index]}.${doubt} Approve it?`
+          : `The code wants to run ${count} calls together; none runs unless you approve each. Call ${index + 1} of ${count}: ${shown[index]}.${doubt} Approve it?`;
       let approved: boolean;
       try {
         const answer = await server.elicitInput(

@@ -40,6 +40,8 @@ export async function decideStep(
       return {
         replay: true,
         value: recorded.result === undefined ? undefined : codec.decode(recorded.result),
+        seq,
+        token: pass.stepToken(seq),
       };
     }
     return { replay: false, seq, token: pass.stepToken(seq) };
@@ -83,6 +85,8 @@ export async function recordStep(
     );
   }
   pass.guard();
+  // a replayed step's record: its value is recorded already, nothing is written
+  if (pass.recorded.get(seq)?.state === "applied") return null;
   let text: string;
   try {
     text = encodeForJournal(value, "The value of a codemode.step");

@@ -58,6 +58,7 @@ export class MockExecutor implements Executor {
           try {
             await fn();
           } catch {}
+          await guarded(record)({ seq: decision.seq, token: decision.token, value: undefined });
           return decision.value;
         }
         const value = await fn();
