@@ -233,7 +233,7 @@ export async function callConnector(
   }
   pass.guard();
   const decision = await decideCall(context, pass, resolved, method, input, args, seq);
-  const { journal, now } = context;
+  const { now } = context;
   const { executionId } = pass;
   const { definition } = resolved.methods.get(method) as { definition: ConnectorMethod };
   const call = { executionId, seq, connector: resolved.name, method };
