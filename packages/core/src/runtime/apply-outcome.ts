@@ -10,6 +10,27 @@ export const RECORD_ATTEMPTS = 3;
 const FIRST_RETRY_MS = 50;
 
 /**
+ * A journal write tried again after a store error (a dropped connection, a restarting server), up
+ * to `RECORD_ATTEMPTS` times in all; the last error is thrown.
+ */
+export async function retried<T>(write: () => Promise<T>): Promise<T> {
+  let last: unknown;
+  for (let attempt = 0; attempt < RECORD_ATTEMPTS; attempt++) {
+    if (attempt > 0) {
+      await new Promise<void>((resolve) => {
+        after(FIRST_RETRY_MS * 4 ** (attempt - 1), resolve);
+      });
+    }
+    try {
+      return await write();
+    } catch (error) {
+      last = error;
+    }
+  }
+  throw last;
+}
+
+/**
  * Records what a call gave (`applyEntry`), trying again after a store error (a dropped connection,
  * a restarting server). When it still fails, the outcome is known here but not in the journal: the
  * pass stops (nothing after the call runs, and the program does not get the outcome) and the run
@@ -23,24 +44,14 @@ export async function applyOutcome(
   what: string,
   outcome: { result?: string; error?: string },
 ): Promise<void> {
-  let last: unknown;
-  for (let attempt = 0; attempt < RECORD_ATTEMPTS; attempt++) {
-    if (attempt > 0) {
-      await new Promise<void>((resolve) => {
-        after(FIRST_RETRY_MS * 4 ** (attempt - 1), resolve);
-      });
-    }
-    try {
-      await context.journal.applyEntry(pass.executionId, seq, {
-        ...outcome,
-        updatedAt: context.now(),
-      });
-      return;
-    } catch (error) {
-      last = error;
-    }
+  try {
+    await retried(() =>
+      context.journal.applyEntry(pass.executionId, seq, { ...outcome, updatedAt: context.now() }),
+    );
+    return;
+  } catch (error) {
+    const message = `The outcome of ${what} (#${seq}) could not be recorded (${messageOf(error)}): it ran, so the run stops here and nothing runs it again.`;
+    pass.endInFailure(message);
+    throw new CodemodeError("ABORTED", message);
   }
-  const message = `The outcome of ${what} (#${seq}) could not be recorded (${messageOf(last)}): it ran, so the run stops here and nothing runs it again.`;
-  pass.endInFailure(message);
-  throw new CodemodeError("ABORTED", message);
 }

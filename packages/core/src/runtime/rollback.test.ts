@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../test/mock-executor.ts";
@@ -113,5 +114,38 @@ describe("rollback names every call that reached a connector", () => {
     expect(await runtime.pending(executionId)).toEqual([]);
     expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });
     expect(gated.calls).toEqual([]);
+  });
+
+  it("never reverts again at once a call whose revert ran but could not be recorded", async () => {
+    const base = memoryStore();
+    const store: JournalStore = {
+      journal(name) {
+        const journal = base.journal(name);
+        return Object.assign(Object.create(journal), {
+          updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
+            args[3].state === "reverted"
+              ? Promise.reject(new Error("connection terminated"))
+              : journal.updateEntry(...args),
+        });
+      },
+    };
+    const ops = mockConnector({
+      name: "ops",
+      methods: { write: { execute: (input) => input, revert: () => undefined } },
+    });
+    const executor = new MockExecutor(async ({ ops }) => ops.write?.({ n: 1 }));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [ops] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const first = await runtime.rollback({ executionId });
+    expect(first).toMatchObject({
+      reverted: [],
+      unrecorded: [0],
+      calls: [
+        { seq: 0, outcome: "unrecorded", reason: expect.stringMatching(/^its revert ran, but/) },
+      ],
+    });
+    const second = await runtime.rollback({ executionId });
+    expect(second.calls).toMatchObject([{ seq: 0, outcome: "skipped" }]);
+    expect(ops.calls.filter((call) => call.kind === "revert")).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { CodemodeError } from "../codemode-error.ts";
 import { decodeErrorRecord, LIVENESS_MS, messageOf } from "../invariants.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
 import { createAbortController } from "../platform.ts";
+import { retried } from "./apply-outcome.ts";
 import type { Configuration } from "./configuration.ts";
 import { withdrawPending } from "./decisions.ts";
 import { codec, idempotencyKey, type RunContext } from "./run-context.ts";
@@ -204,6 +205,7 @@ export async function rollback(context: RunContext, executionId: string): Promis
     }
     const startedAt = now();
     context.live.add(revertKey(executionId, entry.seq));
+    let failure: { error: unknown } | undefined;
     try {
       await resolved?.connector.revert?.(
         method?.original ?? entry.method,
@@ -216,20 +218,42 @@ export async function rollback(context: RunContext, executionId: string): Promis
           signal: createAbortController().signal,
         },
       );
-      await journal.updateEntry(executionId, entry.seq, ["reverting"], {
-        state: "reverted",
-        updatedAt: now(),
-      });
-      done({ ...call, outcome: "reverted" }, startedAt);
     } catch (error) {
-      const reason = messageOf(error);
-      // it stays applied: a later rollback tries again
-      await journal.updateEntry(executionId, entry.seq, ["reverting"], {
-        state: "applied",
-        updatedAt: now(),
-      });
-      failures.push(`#${entry.seq} ${entry.connector}.${entry.method}: ${reason}`);
-      done({ ...call, outcome: "failed", reason }, startedAt);
+      failure = { error };
+    }
+    // what the revert did is recorded apart from the revert itself: a store error here is not the
+    // revert's failure, and a revert that ran is never put back to be reverted again at once
+    try {
+      if (failure === undefined) {
+        await retried(() =>
+          journal.updateEntry(executionId, entry.seq, ["reverting"], {
+            state: "reverted",
+            updatedAt: now(),
+          }),
+        );
+        done({ ...call, outcome: "reverted" }, startedAt);
+      } else {
+        const reason = messageOf(failure.error);
+        // it stays applied: a later rollback tries again
+        await retried(() =>
+          journal.updateEntry(executionId, entry.seq, ["reverting"], {
+            state: "applied",
+            updatedAt: now(),
+          }),
+        );
+        failures.push(`#${entry.seq} ${entry.connector}.${entry.method}: ${reason}`);
+        done({ ...call, outcome: "failed", reason }, startedAt);
+      }
+    } catch (error) {
+      // left `reverting`, as by a rollback that died: a later one takes it once that is stale
+      done(
+        {
+          ...call,
+          outcome: "unrecorded",
+          reason: `its revert ${failure === undefined ? "ran" : "failed"}, but that could not be recorded (${messageOf(error)})`,
+        },
+        startedAt,
+      );
     } finally {
       context.live.delete(revertKey(executionId, entry.seq));
     }
