@@ -7,6 +7,9 @@ import type { RunContext } from "./run-context.ts";
 export const LEASE_LOST =
   "This pass lost its lease on the run (it was not renewed in time and the run was ended or taken by another process); nothing after this point ran.";
 
+/** The shortest time an ended pass waits for its calls to settle before it gives up on them. */
+export const MIN_ABANDON_MS = 5_000;
+
 /**
  * What one pass of a run knows: its numbering, what earlier passes recorded, why it must stop, the
  * host calls it started (it reports only once they have settled), the step tokens it handed out,
@@ -30,6 +33,8 @@ export class PassState {
   readonly #tokens = new Map<number, string>();
   #renewed: number;
   #endsInFailure: string | undefined;
+  /** false once a write under the lease was refused: the run is someone else's now */
+  #holdsLease = true;
   /** settles once the outcome of the last numbered call has been handed to the program */
   #lastDelivery: Promise<void> = Promise.resolve();
   #cancelHeartbeat: () => void = () => {};
@@ -76,6 +81,14 @@ export class PassState {
       });
     };
     beat(Math.max(0, this.#renewed + this.#heartbeatMs - now));
+  }
+
+  /**
+   * How long an ended pass waits for its calls to settle before it gives up on them: a third of a
+   * lease, and at least `MIN_ABANDON_MS`, time for a connector to honour its aborted signal.
+   */
+  get #abandonAfterMs(): number {
+    return Math.max(this.#heartbeatMs, MIN_ABANDON_MS);
   }
 
   /** How often the lease is renewed: a third of its length, so two renewals may fail before it lapses. */
@@ -126,6 +139,7 @@ export class PassState {
 
   /** A write under the lease was refused: the pass stops here, nothing after it runs. */
   leaseLost(): never {
+    this.#holdsLease = false;
     this.stop(LEASE_LOST);
     throw new CodemodeError("ABORTED", LEASE_LOST);
   }
@@ -189,7 +203,7 @@ export class PassState {
   async end(): Promise<void> {
     this.stop("The pass has ended.");
     try {
-      if (!(await this.#settledWithin(this.#heartbeatMs))) await this.#abandon();
+      if (!(await this.#settledWithin(this.#abandonAfterMs))) await this.#abandon();
     } finally {
       this.#ended = true;
       this.#cancelHeartbeat();
@@ -235,7 +249,10 @@ export class PassState {
       states: ["executing"],
     });
     const names = open.map((entry) => `#${entry.seq} ${entry.connector}.${entry.method}`);
-    const message = `${names.length ? names.join(", ") : "A call"} did not settle within ${Math.round(this.#heartbeatMs)} ms after the pass ended (its signal was aborted): whether it took effect is unknown, so the run ends here and nothing runs it again.`;
+    const message = `${names.length ? names.join(", ") : "A call"} did not settle within ${Math.round(this.#abandonAfterMs)} ms after the pass ended (its signal was aborted): whether it took effect is unknown, so the run ends here and nothing runs it again.`;
+    this.#endsInFailure ??= message;
+    // a pass whose run was taken writes nothing more: its entries stay `executing`, in doubt
+    if (!this.#holdsLease) return;
     for (const entry of open) {
       await this.#context.journal.updateEntry(this.executionId, entry.seq, ["executing"], {
         state: "error",
@@ -243,7 +260,6 @@ export class PassState {
         updatedAt: this.#context.now(),
       });
     }
-    this.#endsInFailure ??= message;
   }
 
   /**
@@ -305,7 +321,10 @@ export class PassState {
       },
       { owner: this.owner },
     );
-    if (!alive) this.stop("The run was ended from outside (expired, deleted or rolled back).");
+    if (!alive) {
+      this.#holdsLease = false;
+      this.stop("The run was ended from outside (expired, deleted or rolled back).");
+    }
     return alive;
   }
 

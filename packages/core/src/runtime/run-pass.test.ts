@@ -6,7 +6,7 @@ import { MockExecutor } from "../test/mock-executor.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
 
 describe("runPass", () => {
-  it("stops waiting for a call that never settles a third of a lease after the pass: its outcome is unknown and the run ends", async () => {
+  it("stops waiting for a call that never settles a while after the pass: its outcome is unknown and the run ends", async () => {
     let reached = 0;
     const slow: Connector = {
       specificationVersion: "v1",
@@ -32,7 +32,7 @@ describe("runPass", () => {
     expect(output).toMatchObject({
       status: "error",
       error: expect.stringMatching(
-        /^#0 slow\.hang did not settle within 100 ms after the pass ended .*unknown/,
+        /^#0 slow\.hang did not settle within 5000 ms after the pass ended .*unknown/,
       ),
     });
     const run = await runtime.execution(output.executionId);
