@@ -2,8 +2,10 @@
 // builds an approval-gated write from `Date`, `Math.random()`, `crypto` and `performance` (where the
 // sandbox has them), after a read, pauses; the approval, in a new runtime as the next request makes
 // it, completes and the write reaches the connector once, with the input the pause showed. Likewise
-// for a write after a `codemode.step` whose body calls connectors.
-import { type Connector, createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
+// for a write after a `codemode.step` whose body calls connectors, after calls made at once whose
+// results arrive in another order than they were made, and after a step beside calls in a
+// `Promise.all`.
+import { type Connector, createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { expect } from "vitest";
 import {
   connector,
@@ -33,6 +35,30 @@ const READS_THE_CLOCK_AND_CHANCE = `async () => {
   return { value, written, again: Date.now(), more: Math.random() };
 }`;
 
+/**
+ * A runtime over one memory journal with the gated `kv` connector (and `others`), made anew for each
+ * request with a new executor as an app makes it, and the ledger of what reached `kv`.
+ */
+function kvRuntime(
+  options: Pick<DivergenceTestOptions, "createExecutor">,
+  others: readonly Connector[] = [],
+) {
+  const ledger: Invocation[] = [];
+  const store = memoryStore();
+  const fresh = async () =>
+    createCodemodeRuntime({
+      store,
+      executor: await options.createExecutor(),
+      connectors: [...others, connector("kv", ledger, true)],
+    });
+  return {
+    ledger,
+    execute: async (code: string) => (await fresh()).execute({ code }),
+    approve: async (executionId: string) => (await fresh()).approve({ executionId }),
+    execution: async (executionId: string) => (await fresh()).execution(executionId),
+  };
+}
+
 export function determinismTests(
   options: Pick<DivergenceTestOptions, "test" | "createExecutor">,
 ): void {
@@ -40,17 +66,11 @@ export function determinismTests(
     GROUP,
     "a write built from the clock and Math.random() runs after its approval with the input shown",
     async () => {
-      const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
-      const first = await runtime(await options.createExecutor()).execute({
-        code: READS_THE_CLOCK_AND_CHANCE,
-      });
+      const run = kvRuntime(options);
+      const first = await run.execute(READS_THE_CLOCK_AND_CHANCE);
       if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
       const shown = first.pending[0]?.args as { key: number; value: Record<string, unknown> };
-      const run = await runtime(await options.createExecutor()).execution(first.executionId);
-      const started = run?.createdAt as number;
+      const started = (await run.execution(first.executionId))?.createdAt as number;
       expect(shown.value).toMatchObject({
         stamp: new Date(started).toISOString(),
         due: started + 7 * 86_400_000,
@@ -59,14 +79,12 @@ export function determinismTests(
       });
       expect(shown.value.performance ?? 0).toBe(0);
 
-      const approved = await runtime(await options.createExecutor()).approve({
-        executionId: first.executionId,
-      });
+      const approved = await run.approve(first.executionId);
       expect(approved).toMatchObject({
         status: "completed",
         result: { value: shown.value, written: { written: 2 }, again: started },
       });
-      expect(ledger.map(({ method, input }) => [method, input])).toEqual([
+      expect(run.ledger.map(({ method, input }) => [method, input])).toEqual([
         ["read", { key: 1 }],
         ["write", shown],
       ]);
@@ -78,10 +96,7 @@ export function determinismTests(
     GROUP,
     "a step whose body calls a connector keeps the numbering it had live: the approval completes",
     async () => {
-      const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const run = kvRuntime(options);
       const code = `async () => {
         const seen = [];
         const picked = await codemode.step("pick", async () => {
@@ -93,14 +108,12 @@ export function determinismTests(
         const written = await kv.write({ key: 3, value: picked });
         return { picked, written, seen };
       }`;
-      const first = await runtime(await options.createExecutor()).execute({ code });
+      const first = await run.execute(code);
       expect(first).toMatchObject({
         status: "paused",
         pending: [{ seq: 3, method: "write", args: { key: 3, value: ["kv read 1", "kv read 2"] } }],
       });
-      const approved = await runtime(await options.createExecutor()).approve({
-        executionId: first.executionId,
-      });
+      const approved = await run.approve(first.executionId);
       expect(approved).toMatchObject({
         status: "completed",
         result: {
@@ -109,7 +122,7 @@ export function determinismTests(
           seen: ["body"],
         },
       });
-      expect(ledger.map(({ method, input }) => [method, input])).toEqual([
+      expect(run.ledger.map(({ method, input }) => [method, input])).toEqual([
         ["read", { key: 1 }],
         ["read", { key: 2 }],
         ["write", { key: 3, value: ["kv read 1", "kv read 2"] }],
@@ -122,7 +135,6 @@ export function determinismTests(
     GROUP,
     "results of calls made at once reach the program in the order the calls were made, live and on replay",
     async () => {
-      const ledger: Invocation[] = [];
       // three reads answered in the reverse of the order they were made, once all three are asked
       const waiting: Array<() => void> = [];
       const slow: Connector = {
@@ -136,13 +148,7 @@ export function determinismTests(
             if (waiting.length === 3) for (const answer of waiting.splice(0).reverse()) answer();
           }),
       };
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({
-          store,
-          executor,
-          connectors: [slow, connector("kv", ledger, true)],
-        });
+      const run = kvRuntime(options, [slow]);
       const code = `async () => {
         const seen = [];
         await Promise.all([1, 2, 3].map(async (key) => {
@@ -153,19 +159,17 @@ export function determinismTests(
         const written = await kv.write({ key: 99, value: seen });
         return { seen, written };
       }`;
-      const first = await runtime(await options.createExecutor()).execute({ code });
+      const first = await run.execute(code);
       expect(first).toMatchObject({
         status: "paused",
         pending: [{ seq: 6, method: "write", args: { key: 99, value: [1, 2, 3] } }],
       });
-      const approved = await runtime(await options.createExecutor()).approve({
-        executionId: first.executionId,
-      });
+      const approved = await run.approve(first.executionId);
       expect(approved).toMatchObject({
         status: "completed",
         result: { seen: [1, 2, 3], written: { written: 99 } },
       });
-      expect(ledger.map(({ method, input }) => [method, input])).toEqual([
+      expect(run.ledger.map(({ method, input }) => [method, input])).toEqual([
         ["peek", { key: 10 }],
         ["peek", { key: 20 }],
         ["peek", { key: 30 }],
@@ -179,10 +183,7 @@ export function determinismTests(
     GROUP,
     "a step beside calls in a Promise.all returns after the same round trips on replay (found by the replay property, on Chromium)",
     async () => {
-      const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const run = kvRuntime(options);
       const code = `async () => {
         const out = await Promise.all([
           (async () => {
@@ -196,13 +197,11 @@ export function determinismTests(
         ]);
         return kv.write({ key: 0, value: out });
       }`;
-      const first = await runtime(await options.createExecutor()).execute({ code });
+      const first = await run.execute(code);
       expect(first.status).toBe("paused");
-      const approved = await runtime(await options.createExecutor()).approve({
-        executionId: first.executionId,
-      });
+      const approved = await run.approve(first.executionId);
       expect(approved).toMatchObject({ status: "completed", result: { written: 0 } });
-      expect(ledger.filter(({ method }) => method === "write")).toHaveLength(1);
+      expect(run.ledger.filter(({ method }) => method === "write")).toHaveLength(1);
     },
     SLOW_TEST_MS,
   );
