@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
@@ -147,5 +147,72 @@ describe("rollback names every call that reached a connector", () => {
     const second = await runtime.rollback({ executionId });
     expect(second.calls).toMatchObject([{ seq: 0, outcome: "skipped" }]);
     expect(ops.calls.filter((call) => call.kind === "revert")).toHaveLength(1);
+  });
+
+  it("keeps a slow revert's claim fresh, so another rollback does not take it over", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let time = 1_000_000;
+      let finish = () => {};
+      const ops = mockConnector({
+        name: "ops",
+        methods: {
+          write: {
+            execute: (input) => input,
+            revert: () =>
+              new Promise<void>((resolve) => {
+                finish = resolve;
+              }),
+          },
+        },
+      });
+      const executor = new MockExecutor(async ({ ops }) => ops.write?.({ n: 1 }));
+      const store = memoryStore();
+      const runtime = createCodemodeRuntime({
+        store,
+        executor,
+        connectors: [ops],
+        now: () => time,
+      });
+      const { executionId } = await runtime.execute({ code: "async () => 0" });
+      const slow = runtime.rollback({ executionId });
+      await vi.waitFor(() => expect(ops.calls.some((call) => call.kind === "revert")).toBe(true));
+      // the revert runs for a minute: its claim is renewed meanwhile
+      for (let second = 0; second < 60; second += 5) {
+        time += 5_000;
+        await vi.advanceTimersByTimeAsync(5_000);
+      }
+      // another process over the same journal (its own registry of what runs here)
+      const other = createCodemodeRuntime({
+        store: { journal: (name) => store.journal(name) },
+        executor,
+        connectors: [ops],
+        now: () => time,
+      });
+      const second = await other.rollback({ executionId });
+      expect(second.calls).toMatchObject([
+        { seq: 0, outcome: "skipped", reason: "another rollback is reverting it" },
+      ]);
+      finish();
+      expect(await slow).toMatchObject({ reverted: [0] });
+      expect(ops.calls.filter((call) => call.kind === "revert")).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("marks a call still running as unrecorded, so a late record of it no longer matches", async () => {
+    const store = memoryStore();
+    const ops = mockConnector({ name: "ops", methods: { write: { execute: (input) => input } } });
+    const executor = new MockExecutor(async ({ ops }) => ops.write?.({ n: 1 }));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [ops] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const journal = store.journal("default");
+    // as a stalled pass leaves it: the call started, its outcome not recorded yet
+    await journal.updateEntry(executionId, 0, ["applied"], { state: "executing" });
+    const report = await runtime.rollback({ executionId });
+    expect(report.unrecorded).toEqual([0]);
+    expect(await journal.applyEntry(executionId, 0, { result: "{}", updatedAt: 1 })).toBe(false);
+    expect((await journal.getEntry(executionId, 0))?.state).toBe("error");
   });
 });
