@@ -80,6 +80,8 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
           error: "e",
           logs: ["x", "y"],
           connectors: ["a", "b"],
+          lease: { owner: "pass_1", expiresAt: 2_000_000 },
+          seed: "0123456789abcdef0123456789abcdef",
         });
         await store.createExecution(record);
         expect(await store.getExecution(record.id)).toEqual(record);

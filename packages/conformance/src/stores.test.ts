@@ -87,12 +87,12 @@ describe("sqliteStore schema", () => {
     expect(
       db.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
     ).toEqual({ value: String(SCHEMA_VERSION) });
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%_v1'").all()).toEqual([]);
     await expectSchemaOneMigrated(store);
   });
 
-  it("brings a journal of schema 3 to schema 4: its runs kept, tool calls bound", async () => {
+  it("brings a journal of schema 3 to the current schema: its runs kept (without a seed), tool calls bound", async () => {
     const db = new Database(":memory:");
     const before = sqliteStore(db).journal("default");
     const run = {
@@ -104,8 +104,9 @@ describe("sqliteStore schema", () => {
       updatedAt: 1,
     };
     await before.createExecution(run);
-    // schema 3 is schema 4 without the tool calls' table (its index goes with it)
+    // schema 3 is schema 5 without the tool calls' table (its index goes with it) and the seed
     db.exec(`DROP TABLE codemode_tool_calls;
+      ALTER TABLE codemode_executions DROP COLUMN seed;
       UPDATE codemode_meta SET value = '3' WHERE key = 'schema_version'`);
     expect(
       db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%tool_calls%'").all(),
@@ -113,7 +114,7 @@ describe("sqliteStore schema", () => {
     const journal = sqliteStore(db).journal("default");
     expect(
       db.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
-    ).toEqual({ value: "4" });
+    ).toEqual({ value: String(SCHEMA_VERSION) });
     expect(await journal.getExecution("kept")).toEqual(run);
     const binding = { key: "call_1", executionId: "kept", createdAt: 2 };
     expect(await journal.bindToolCall(binding)).toEqual(binding);

@@ -73,6 +73,12 @@ export interface ExecutionRecord {
   updatedAt: number;
   /** held while a pass runs (status `running`); set by the write that takes the run, cleared by the one that ends the pass */
   lease?: Lease;
+  /**
+   * A secret chosen when the run starts, never shown: it seeds the generator behind the sandbox's
+   * `Math.random()` and `crypto`, the same on every pass. Runs of older versions have none (their
+   * id seeds it).
+   */
+  seed?: string;
 }
 
 /** One connector call or step of a run, numbered by `seq`. */

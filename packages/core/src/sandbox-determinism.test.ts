@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { determinismPrelude } from "./sandbox-determinism.ts";
@@ -58,6 +59,33 @@ describe("the run's clock and chance in the sandbox", () => {
     expect(first.uuid).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
+  });
+
+  it("draws SHA-256 of the seed and a block counter, so its numbers tell nothing without the seed", () => {
+    const seed = "3f9a0c7e5b1d2468ace0f1e2d3c4b5a6";
+    const drawn = observe(
+      seed,
+      time,
+      "Array.from(crypto.getRandomValues(new Uint8Array(80)))",
+    ) as number[];
+    const seedBytes = [...seed].flatMap((char) => [
+      char.charCodeAt(0) >>> 8,
+      char.charCodeAt(0) & 0xff,
+    ]);
+    const block = (n: number) =>
+      createHash("sha256")
+        .update(
+          Uint8Array.from([
+            ...seedBytes,
+            0,
+            n >>> 24,
+            (n >>> 16) & 0xff,
+            (n >>> 8) & 0xff,
+            n & 0xff,
+          ]),
+        )
+        .digest();
+    expect(drawn).toEqual([...block(0), ...block(1), ...block(2)].slice(0, 80));
   });
 
   it("spreads its numbers evenly", () => {

@@ -6,7 +6,7 @@ import { sandboxSource } from "./sandbox-source.ts";
 
 /** What the determinism of one run is made from: both are in the journal from the run's start. */
 export interface RunDeterminism {
-  /** the run's id: seeds the generator behind `Math.random()` and `crypto` */
+  /** the run's secret seed (`ExecutionRecord.seed`; its id for runs of older versions): seeds the generator behind `Math.random()` and `crypto` */
   seed: string;
   /** the run's start (epoch milliseconds, as journaled): the time its code reads */
   time: number;
@@ -22,14 +22,13 @@ type Scope = Record<string, unknown> & {
  * - `Date.now()`, `new Date()` and `Date()` with the run's start (`time`); a `Date` built from
  *   arguments is an ordinary one; `performance.now()`, where the sandbox has it, reads 0;
  * - `Math.random()`, `crypto.getRandomValues()` and `crypto.randomUUID()`, where the sandbox has
- *   them, with one generator seeded by `seed` (a murmur3-style mix of a Weyl sequence).
+ *   them, with one generator: SHA-256 of the secret `seed` and a block counter.
  * What the scope does not have or cannot change (a read-only `crypto`) is left as it is.
  */
 export function installDeterminism(scope: Scope, seed: string, time: number): void {
   const RealDate = scope.Date;
   const construct = Reflect.construct;
   const define = Object.defineProperty;
-  const imul = Math.imul;
   const method = (value: unknown) => ({ value, writable: true, configurable: true });
 
   // ---- the clock ----
@@ -63,20 +62,132 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
   }
 
   // ---- chance ----
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < seed.length; index++) {
-    hash = imul(hash ^ seed.charCodeAt(index), 0x01000193);
+  // SHA-256 (FIPS 180-4) of the seed and a block counter: without the seed, nobody can tell the
+  // numbers a run draws from those another run drew, so `crypto` stays fit for secrets. The round
+  // constants are the fractional parts of the cube and square roots of the first primes.
+  const primes: number[] = [];
+  for (let candidate = 2; primes.length < 64; candidate++) {
+    if (primes.every((prime) => prime * prime > candidate || candidate % prime !== 0)) {
+      primes.push(candidate);
+    }
   }
-  let counter = hash >>> 0;
-  const next32 = () => {
-    counter = (counter + 0x9e3779b9) | 0;
-    let mixed = counter;
-    mixed = imul(mixed ^ (mixed >>> 16), 0x85ebca6b);
-    mixed = imul(mixed ^ (mixed >>> 13), 0xc2b2ae35);
-    return (mixed ^ (mixed >>> 16)) >>> 0;
+  const fraction = (x: number) => ((x - Math.floor(x)) * 4294967296) >>> 0;
+  const ROUND = primes.map((prime) => fraction(Math.cbrt(prime)));
+  const INITIAL = primes.slice(0, 8).map((prime) => fraction(Math.sqrt(prime)));
+  const rotate = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+  const sha256 = (message: number[]): number[] => {
+    const bytes = [...message, 0x80];
+    while (bytes.length % 64 !== 56) bytes.push(0);
+    const bits = message.length * 8;
+    for (let shift = 56; shift >= 0; shift -= 8) {
+      bytes.push(shift >= 32 ? Math.floor(bits / 2 ** shift) & 0xff : (bits >>> shift) & 0xff);
+    }
+    const hash = [...INITIAL];
+    const w = new Array<number>(64);
+    for (let offset = 0; offset < bytes.length; offset += 64) {
+      for (let i = 0; i < 16; i++) {
+        const at = offset + i * 4;
+        w[i] =
+          (((bytes[at] as number) << 24) |
+            ((bytes[at + 1] as number) << 16) |
+            ((bytes[at + 2] as number) << 8) |
+            (bytes[at + 3] as number)) >>>
+          0;
+      }
+      for (let i = 16; i < 64; i++) {
+        const a = w[i - 15] as number;
+        const b = w[i - 2] as number;
+        const s0 = rotate(a, 7) ^ rotate(a, 18) ^ (a >>> 3);
+        const s1 = rotate(b, 17) ^ rotate(b, 19) ^ (b >>> 10);
+        w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) >>> 0;
+      }
+      let [a, b, c, d, e, f, g, h] = hash as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      for (let i = 0; i < 64; i++) {
+        const t1 =
+          (h +
+            (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) +
+            ((e & f) ^ (~e & g)) +
+            (ROUND[i] as number) +
+            (w[i] as number)) >>>
+          0;
+        const t2 =
+          ((rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+        h = g;
+        g = f;
+        f = e;
+        e = (d + t1) >>> 0;
+        d = c;
+        c = b;
+        b = a;
+        a = (t1 + t2) >>> 0;
+      }
+      const next = [a, b, c, d, e, f, g, h];
+      for (let i = 0; i < 8; i++) hash[i] = ((hash[i] as number) + (next[i] as number)) >>> 0;
+    }
+    return hash.flatMap((word) => [
+      word >>> 24,
+      (word >>> 16) & 0xff,
+      (word >>> 8) & 0xff,
+      word & 0xff,
+    ]);
+  };
+  const seedBytes: number[] = [];
+  for (let index = 0; index < seed.length; index++) {
+    const code = seed.charCodeAt(index);
+    seedBytes.push(code >>> 8, code & 0xff);
+  }
+  let block = 0;
+  let pool: number[] = [];
+  const nextByte = (): number => {
+    if (pool.length === 0) {
+      pool = sha256([
+        ...seedBytes,
+        0,
+        (block >>> 24) & 0xff,
+        (block >>> 16) & 0xff,
+        (block >>> 8) & 0xff,
+        block & 0xff,
+      ]);
+      block++;
+    }
+    return pool.shift() as number;
+  };
+  // Math.random draws from a fast generator (xoshiro128**, as fit for secrets as the platforms'
+  // own Math.random, that is not at all) whose state is SHA-256 of the seed apart from crypto's
+  const state = sha256([...seedBytes, 1]).slice(0, 16);
+  const word = (at: number) =>
+    (((state[at] as number) << 24) |
+      ((state[at + 1] as number) << 16) |
+      ((state[at + 2] as number) << 8) |
+      (state[at + 3] as number)) >>>
+    0;
+  let s0 = word(0);
+  let s1 = word(4);
+  let s2 = word(8);
+  let s3 = word(12) || 1;
+  const imul = Math.imul;
+  const fast32 = () => {
+    const result = imul(rotate(imul(s1, 5) >>> 0, 25), 9) >>> 0;
+    const t = (s1 << 9) >>> 0;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = rotate(s3, 21) >>> 0;
+    return result;
   };
   // 53 random bits, as Math.random gives
-  const random = () => (next32() * 2097152 + (next32() >>> 11)) / 9007199254740992;
+  const random = () => (fast32() * 2097152 + (fast32() >>> 11)) / 9007199254740992;
   if (typeof scope.Math === "object" && scope.Math !== null) {
     define(scope.Math, "random", method(random));
   }
@@ -91,7 +202,7 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
       }
       const view = array as unknown as ArrayBufferView;
       const bytes = new Bytes(view.buffer, view.byteOffset, view.byteLength);
-      for (let index = 0; index < bytes.length; index++) bytes[index] = next32() & 0xff;
+      for (let index = 0; index < bytes.length; index++) bytes[index] = nextByte();
       return array;
     };
     const hex = (byte: number) => (byte < 16 ? "0" : "") + byte.toString(16);

@@ -51,6 +51,9 @@ const TOOL_CALLS_TABLE = `CREATE TABLE codemode_tool_calls (num INTEGER PRIMARY 
 const TOOL_CALLS_INDEX =
   "CREATE INDEX codemode_tool_calls_by_age ON codemode_tool_calls (runtime, created_at)";
 
+/** Schema 5: a run's seed (`ExecutionRecord.seed`); runs from before have none. */
+const SEED_MIGRATION = "ALTER TABLE codemode_executions ADD COLUMN seed TEXT";
+
 /** How long a run left `running` by a version without leases stays live after its last renewal. */
 const LEGACY_LEASE_MS = 30_000;
 
@@ -67,7 +70,7 @@ const LEASE_MIGRATION = `ALTER TABLE codemode_executions ADD COLUMN lease_owner 
  * pages per commit). Version 3 gives a run its lease (`lease_owner`, `lease_expires_at`); a run left
  * `running` by an older version gets a lease of no pass that lapses `LEGACY_LEASE_MS` after its last
  * renewal, as its liveness was judged before. Version 4 adds the tool calls' bindings
- * (`codemode_tool_calls`).
+ * (`codemode_tool_calls`); version 5 a run's seed (`seed`).
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS codemode_executions (
@@ -95,6 +98,7 @@ const MIGRATIONS: readonly string[] = [
   LEASE_MIGRATION,
   `${TOOL_CALLS_TABLE};
   ${TOOL_CALLS_INDEX}`,
+  SEED_MIGRATION,
 ];
 
 /** What a database without Code Mode's tables gets: the last schema, without the steps to it. */
@@ -106,6 +110,7 @@ const CURRENT_SCHEMA = [
   LEASE_MIGRATION,
   TOOL_CALLS_TABLE,
   TOOL_CALLS_INDEX,
+  SEED_MIGRATION,
 ].join(";\n");
 
 /** The schema version this package writes. */
@@ -186,6 +191,7 @@ function toExecution(row: SqlRow): ExecutionRecord {
     ...(optional(row.lease_owner) === undefined
       ? {}
       : { lease: { owner: String(row.lease_owner), expiresAt: Number(row.lease_expires_at) } }),
+    ...(optional(row.seed) === undefined ? {} : { seed: String(row.seed) }),
   };
 }
 
@@ -323,8 +329,8 @@ class SqlJournal implements Journal {
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     const row = this.driver.all(
-      `INSERT INTO codemode_executions (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING num`,
+      `INSERT INTO codemode_executions (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at, seed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING num`,
       [
         this.runtime,
         record.id,
@@ -338,6 +344,7 @@ class SqlJournal implements Journal {
         record.updatedAt,
         record.lease?.owner ?? null,
         record.lease?.expiresAt ?? null,
+        record.seed ?? null,
       ],
     )[0];
     const num = Number(row?.num);

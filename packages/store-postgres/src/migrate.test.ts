@@ -116,31 +116,32 @@ describe("postgresStore schema", () => {
 
   it("gives a run left running by schema 1 a lease of no pass, lapsing 30 s after its last renewal", async () => {
     await postgresStore(pool, { schema: "leases" });
-    // schema 1 is schema 3 without the lease columns and the tool calls' table
+    // schema 1 is schema 4 without the lease columns, the tool calls' table and the seed
     await pool.query(`DROP TABLE "leases".codemode_tool_calls;
-      ALTER TABLE "leases".codemode_executions DROP COLUMN lease_owner, DROP COLUMN lease_expires_at;
+      ALTER TABLE "leases".codemode_executions DROP COLUMN lease_owner, DROP COLUMN lease_expires_at, DROP COLUMN seed;
       UPDATE "leases".codemode_meta SET value = '1' WHERE key = 'schema_version';
       INSERT INTO "leases".codemode_executions (runtime, id, code, status, connectors, created_at, updated_at)
         VALUES ('default', 'left', 'async () => 1', 'running', '[]', 1, 500),
                ('default', 'done', 'async () => 1', 'completed', '[]', 1, 500)`);
     const journal = (await postgresStore(pool, { schema: "leases" })).journal("default");
     expect(await version("leases")).toBe(String(SCHEMA_VERSION));
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
     expect((await journal.getExecution("left"))?.lease).toEqual({ owner: "", expiresAt: 30_500 });
     expect((await journal.getExecution("done"))?.lease).toBeUndefined();
     expect((await journal.listLapsed(30_500)).map((record) => record.id)).toEqual([]);
     expect((await journal.listLapsed(30_501)).map((record) => record.id)).toEqual(["left"]);
   });
 
-  it("brings a schema-2 journal to schema 3: its runs kept, tool calls bound", async () => {
+  it("brings a schema-2 journal to the current schema: its runs kept (without a seed), tool calls bound", async () => {
     const before = (await postgresStore(pool, { schema: "bindings" })).journal("default");
     await before.createExecution(run("kept"));
-    // schema 2 is schema 3 without the tool calls' table
+    // schema 2 is schema 4 without the tool calls' table and the seed
     await pool.query(`DROP TABLE "bindings".codemode_tool_calls;
+      ALTER TABLE "bindings".codemode_executions DROP COLUMN seed;
       UPDATE "bindings".codemode_meta SET value = '2' WHERE key = 'schema_version'`);
     expect(await tables("bindings")).not.toContain("codemode_tool_calls");
     const journal = (await postgresStore(pool, { schema: "bindings" })).journal("default");
-    expect(await version("bindings")).toBe("3");
+    expect(await version("bindings")).toBe(String(SCHEMA_VERSION));
     expect(await tables("bindings")).toContain("codemode_tool_calls");
     expect(await journal.getExecution("kept")).toEqual(run("kept"));
     const binding = { key: "call_1", executionId: "kept", createdAt: 2 };

@@ -20,6 +20,8 @@ import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-c
  * numbered as inserted (`num`, the order after `created_at`), with no tie to a run's row, so
  * deleting or pruning runs leaves them. Its checks hold the limits the other stores check before
  * they write (`check-tool-call-binding.ts` of `@codemode/core`).
+ *
+ * Version 4 adds a run's `seed` (`ExecutionRecord.seed`); runs from before have none.
  */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (schema) => `
@@ -87,6 +89,8 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
     );
     CREATE INDEX codemode_tool_calls_by_age
       ON ${schema}.codemode_tool_calls (runtime, created_at, num)`,
+  (schema) => `
+    ALTER TABLE ${schema}.codemode_executions ADD COLUMN seed text`,
 ];
 
 /** The schema version this package writes. */

@@ -104,8 +104,8 @@ export class PostgresJournal implements Journal {
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     await this.run(
-      `INSERT INTO ${this.executions} (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `INSERT INTO ${this.executions} (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at, seed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         this.runtime,
         record.id,
@@ -119,6 +119,7 @@ export class PostgresJournal implements Journal {
         record.updatedAt,
         record.lease?.owner ?? null,
         record.lease?.expiresAt ?? null,
+        record.seed ?? null,
       ],
     );
   }

@@ -10,7 +10,7 @@ import type { PgRow } from "./pg-client.ts";
 
 /** The columns a run is read from, in every statement that reads one. */
 export const EXECUTION_SELECT =
-  "id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at";
+  "id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at, seed";
 /** The columns an entry is read from (of `codemode_entries AS e`). */
 export const ENTRY_SELECT =
   "e.seq, e.kind, e.connector, e.method, e.args, e.result, e.state, e.requires_approval, e.deferred, e.replay, e.error, e.created_at, e.updated_at";
@@ -50,6 +50,7 @@ export function toExecution(row: PgRow): ExecutionRecord {
     ...(present(row.lease_owner)
       ? { lease: { owner: String(row.lease_owner), expiresAt: Number(row.lease_expires_at) } }
       : {}),
+    ...(present(row.seed) ? { seed: String(row.seed) } : {}),
   };
 }
 

@@ -54,7 +54,7 @@ it("brings a schema-1 journal in a Durable Object to the current schema (4), and
     for (const statement of SCHEMA_ONE_JOURNAL) sql.exec(statement);
     await expectSchemaOneMigrated(sqliteStore(state.storage));
     const version = sql.exec("SELECT value FROM codemode_meta WHERE key = 'schema_version'").one();
-    expect(version.value).toBe("4");
+    expect(version.value).toBe("5");
   });
   await runInDurableObject(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (_, state) => {
     const { sql } = state.storage;

@@ -59,6 +59,8 @@ export async function begin(
       createdAt: time,
       updatedAt: time,
       lease: { owner, expiresAt: time + context.leaseMs },
+      // 128 secret bits for the sandbox's generator (never shown, unlike the id)
+      seed: randomHex() + randomHex(),
     });
   } catch (error) {
     // a run under a chosen id may exist already (another request of the same tool call won)

@@ -104,7 +104,7 @@ export async function runPass(
       code,
       globals: hostGlobals(context, pass, config, options.onCall),
       // the clock and chance the code reads are the run's, the same on every pass
-      prelude: `${determinismPrelude({ seed: executionId, time: execution.createdAt })}\n${SANDBOX_PRELUDE}`,
+      prelude: `${determinismPrelude({ seed: execution.seed ?? executionId, time: execution.createdAt })}\n${SANDBOX_PRELUDE}`,
       signal: pass.controller.signal,
       ...(context.limits ? { limits: context.limits } : {}),
       ...(replay ? { replay } : {}),
