@@ -4,7 +4,7 @@
 // as models write them, bare (`Date.now()`, `new Date().toISOString()`, `Math.random()`, a guarded
 // `crypto.randomUUID()`), run `Promise.all` over read-then-read chains that push each result as it
 // arrives, and call connectors in the body of a `codemode.step`. The host evaluates the clock and
-// chance as a run's every pass sees them: the run's start, and the generator seeded by its id.
+// chance as a run's every pass sees them: the run's start, and the generator seeded by its seed.
 import { createValueCodec } from "@codemode/core";
 import { installDeterminism } from "@codemode/core/internal";
 import fc from "fast-check";
@@ -326,7 +326,7 @@ export function codeOf(program: Program): string {
 export interface RunWorld {
   /** the run's start (journaled): what `Date` reads */
   time: number;
-  /** the run's id: what the generator behind `Math.random()` and `crypto` is seeded with */
+  /** the run's seed (`ExecutionRecord.seed`): what the generator behind `Math.random()` and `crypto` is seeded with */
   seed: string;
   uuid: boolean;
 }

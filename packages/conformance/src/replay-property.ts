@@ -164,12 +164,13 @@ async function checkProgram(
   if (approved.status !== "completed") return;
   const result = approved.result as Evaluation["result"];
 
-  // the clock and chance every pass of the run reads: its journaled start, its id as the seed
-  const execution = await (await runtimeFor()).execution(live.executionId);
-  expect(execution, "the run is in the journal").toBeDefined();
+  // the clock and chance every pass of the run reads: its journaled start and its journaled seed
+  // (a secret the runtime never shows; the host's own journal has it)
+  const execution = await store.journal("default").getExecution(live.executionId);
+  expect(execution?.seed, "the run's seed is in the journal").toBeDefined();
   const expected = evaluate(program, {
     time: execution?.createdAt as number,
-    seed: live.executionId,
+    seed: execution?.seed as string,
     uuid: result.uuid === true,
   });
 
