@@ -245,20 +245,23 @@ export class PassState {
    * reports it as unrecorded); what the call answers later is not recorded, and it never runs again.
    */
   async #abandon(): Promise<void> {
-    const open = await this.#context.journal.listEntries(this.executionId, {
-      states: ["executing"],
-    });
+    // a journal that cannot answer now leaves the entries `executing`: in doubt for a later pass
+    const open = await this.#context.journal
+      .listEntries(this.executionId, { states: ["executing"] })
+      .catch(() => []);
     const names = open.map((entry) => `#${entry.seq} ${entry.connector}.${entry.method}`);
     const message = `${names.length ? names.join(", ") : "A call"} did not settle within ${Math.round(this.#abandonAfterMs)} ms after the pass ended (its signal was aborted): whether it took effect is unknown, so the run ends here and nothing runs it again.`;
     this.#endsInFailure ??= message;
     // a pass whose run was taken writes nothing more: its entries stay `executing`, in doubt
     if (!this.#holdsLease) return;
     for (const entry of open) {
-      await this.#context.journal.updateEntry(this.executionId, entry.seq, ["executing"], {
-        state: "error",
-        error: message,
-        updatedAt: this.#context.now(),
-      });
+      await this.#context.journal
+        .updateEntry(this.executionId, entry.seq, ["executing"], {
+          state: "error",
+          error: message,
+          updatedAt: this.#context.now(),
+        })
+        .catch(() => false);
     }
   }
 
