@@ -88,6 +88,67 @@ describe("the run's clock and chance in the sandbox", () => {
     expect(drawn).toEqual([...block(0), ...block(1), ...block(2)].slice(0, 80));
   });
 
+  it("hands the program nothing of the seed, whatever built-ins it replaced (found by a red-team pass)", () => {
+    const seed = "SECRETSEED0123456789abcdef";
+    const probe = `(() => {
+      let log = "";
+      let busy = false;
+      const note = (value) => {
+        if (busy) return;
+        busy = true;
+        try {
+          const n = Math.min(200, value.length >>> 0);
+          for (let i = 0; i < n; i++) log += String.fromCharCode(value[i] & 0xff);
+          log += "|";
+        } catch {} finally { busy = false; }
+      };
+      const push = Array.prototype.push;
+      const shift = Array.prototype.shift;
+      const iterate = Array.prototype[Symbol.iterator];
+      const typed = Object.getPrototypeOf(Uint8Array.prototype);
+      const length = Object.getOwnPropertyDescriptor(typed, "length");
+      Array.prototype.push = function (...items) { note(this); return push.apply(this, items); };
+      Array.prototype.shift = function () { note(this); return 7; };
+      Array.prototype[Symbol.iterator] = function () { note(this); return iterate.call(this); };
+      for (let i = 0; i < 100; i++) {
+        Object.defineProperty(Array.prototype, i, {
+          configurable: true, get() { note(this); }, set(v) { note(this); },
+        });
+      }
+      Object.defineProperty(typed, "length", {
+        configurable: true, get() { note(this); return length.get.call(this); },
+      });
+      const bytes = crypto.getRandomValues(new Uint8Array(80));
+      const random = Math.random();
+      for (let i = 0; i < 100; i++) delete Array.prototype[i];
+      Object.defineProperty(typed, "length", length);
+      Array.prototype.push = push;
+      Array.prototype.shift = shift;
+      Array.prototype[Symbol.iterator] = iterate;
+      return JSON.stringify({ log, drawn: Array.from(bytes), random });
+    })()`;
+    const { log, drawn } = JSON.parse(observe(seed, time, probe) as string) as {
+      log: string;
+      drawn: number[];
+    };
+    // the seed's UTF-16 code units as bytes, its high bytes left out
+    const spelled = log.replaceAll("\u0000", "");
+    expect(spelled).not.toContain("SECRET");
+    expect(spelled).not.toContain("0123456789");
+    const clean = observe(seed, time, "Array.from(crypto.getRandomValues(new Uint8Array(80)))");
+    expect(drawn).toEqual(clean);
+  });
+
+  it("refuses what the platform refuses: a DataView, more than 65,536 bytes at once", () => {
+    expect(() =>
+      observe("x", time, "crypto.getRandomValues(new DataView(new ArrayBuffer(4)))"),
+    ).toThrow(/integer typed array/);
+    expect(() => observe("x", time, "crypto.getRandomValues(new Uint8Array(65537))")).toThrow(
+      /at most 65536 bytes/,
+    );
+    expect(observe("x", time, "crypto.getRandomValues(new Uint8Array(65536)).length")).toBe(65_536);
+  });
+
   it("spreads its numbers evenly", () => {
     const draws = observe(
       "exec_spread",

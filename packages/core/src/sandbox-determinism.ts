@@ -64,7 +64,13 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
   // ---- chance ----
   // SHA-256 (FIPS 180-4) of the seed and a block counter: without the seed, nobody can tell the
   // numbers a run draws from those another run drew, so `crypto` stays fit for secrets. The round
-  // constants are the fractional parts of the cube and square roots of the first primes.
+  // constants are the fractional parts of the cube and square roots of the first primes. The seed
+  // and every value made from it live only in typed arrays made here and in local variables, and
+  // what runs while the program runs calls no method and reads no property the program could
+  // replace (array methods, iterators, a typed array's `length`), so nothing hands it the seed.
+  const Bytes = Uint8Array;
+  const Words = Uint32Array;
+  const floor = Math.floor;
   const primes: number[] = [];
   for (let candidate = 2; primes.length < 64; candidate++) {
     if (primes.every((prime) => prime * prime > candidate || candidate % prime !== 0)) {
@@ -72,45 +78,50 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
     }
   }
   const fraction = (x: number) => ((x - Math.floor(x)) * 4294967296) >>> 0;
-  const ROUND = primes.map((prime) => fraction(Math.cbrt(prime)));
-  const INITIAL = primes.slice(0, 8).map((prime) => fraction(Math.sqrt(prime)));
+  const ROUND = new Words(64);
+  for (let i = 0; i < 64; i++) ROUND[i] = fraction(Math.cbrt(primes[i] as number));
+  const INITIAL = new Words(8);
+  for (let i = 0; i < 8; i++) INITIAL[i] = fraction(Math.sqrt(primes[i] as number));
   const rotate = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-  const sha256 = (message: number[]): number[] => {
-    const bytes = [...message, 0x80];
-    while (bytes.length % 64 !== 56) bytes.push(0);
-    const bits = message.length * 8;
-    for (let shift = 56; shift >= 0; shift -= 8) {
-      bytes.push(shift >= 32 ? Math.floor(bits / 2 ** shift) & 0xff : (bits >>> shift) & 0xff);
+  const w = new Words(64);
+  const hash = new Words(8);
+  /** SHA-256 of the first `length` bytes of `message`, into `out` (32 bytes). */
+  const sha256 = (message: Uint8Array, length: number, out: Uint8Array): void => {
+    const padded = floor((length + 8) / 64) * 64 + 64;
+    const bytes = new Bytes(padded);
+    for (let i = 0; i < length; i++) bytes[i] = message[i] as number;
+    bytes[length] = 0x80;
+    const bits = length * 8;
+    for (let i = 0; i < 8; i++) {
+      const shift = 56 - i * 8;
+      bytes[padded - 8 + i] =
+        shift >= 32 ? floor(bits / 2 ** shift) & 0xff : (bits >>> shift) & 0xff;
     }
-    const hash = [...INITIAL];
-    const w = new Array<number>(64);
-    for (let offset = 0; offset < bytes.length; offset += 64) {
+    for (let i = 0; i < 8; i++) hash[i] = INITIAL[i] as number;
+    for (let offset = 0; offset < padded; offset += 64) {
       for (let i = 0; i < 16; i++) {
         const at = offset + i * 4;
         w[i] =
-          (((bytes[at] as number) << 24) |
-            ((bytes[at + 1] as number) << 16) |
-            ((bytes[at + 2] as number) << 8) |
-            (bytes[at + 3] as number)) >>>
-          0;
+          ((bytes[at] as number) << 24) |
+          ((bytes[at + 1] as number) << 16) |
+          ((bytes[at + 2] as number) << 8) |
+          (bytes[at + 3] as number);
       }
       for (let i = 16; i < 64; i++) {
         const a = w[i - 15] as number;
         const b = w[i - 2] as number;
         const s0 = rotate(a, 7) ^ rotate(a, 18) ^ (a >>> 3);
         const s1 = rotate(b, 17) ^ rotate(b, 19) ^ (b >>> 10);
-        w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) >>> 0;
+        w[i] = (w[i - 16] as number) + s0 + (w[i - 7] as number) + s1;
       }
-      let [a, b, c, d, e, f, g, h] = hash as [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-      ];
+      let a = hash[0] as number;
+      let b = hash[1] as number;
+      let c = hash[2] as number;
+      let d = hash[3] as number;
+      let e = hash[4] as number;
+      let f = hash[5] as number;
+      let g = hash[6] as number;
+      let h = hash[7] as number;
       for (let i = 0; i < 64; i++) {
         const t1 =
           (h +
@@ -130,40 +141,54 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
         b = a;
         a = (t1 + t2) >>> 0;
       }
-      const next = [a, b, c, d, e, f, g, h];
-      for (let i = 0; i < 8; i++) hash[i] = ((hash[i] as number) + (next[i] as number)) >>> 0;
+      hash[0] = (hash[0] as number) + a;
+      hash[1] = (hash[1] as number) + b;
+      hash[2] = (hash[2] as number) + c;
+      hash[3] = (hash[3] as number) + d;
+      hash[4] = (hash[4] as number) + e;
+      hash[5] = (hash[5] as number) + f;
+      hash[6] = (hash[6] as number) + g;
+      hash[7] = (hash[7] as number) + h;
     }
-    return hash.flatMap((word) => [
-      word >>> 24,
-      (word >>> 16) & 0xff,
-      (word >>> 8) & 0xff,
-      word & 0xff,
-    ]);
+    for (let i = 0; i < 8; i++) {
+      const word = hash[i] as number;
+      out[i * 4] = word >>> 24;
+      out[i * 4 + 1] = (word >>> 16) & 0xff;
+      out[i * 4 + 2] = (word >>> 8) & 0xff;
+      out[i * 4 + 3] = word & 0xff;
+    }
   };
-  const seedBytes: number[] = [];
+  // the message: the seed's UTF-16 code units, then a marker byte and a 4-byte block counter
+  const seedLength = seed.length * 2;
+  const message = new Bytes(seedLength + 5);
   for (let index = 0; index < seed.length; index++) {
     const code = seed.charCodeAt(index);
-    seedBytes.push(code >>> 8, code & 0xff);
+    message[index * 2] = code >>> 8;
+    message[index * 2 + 1] = code & 0xff;
   }
   let block = 0;
-  let pool: number[] = [];
+  const pool = new Bytes(32);
+  let used = 32;
   const nextByte = (): number => {
-    if (pool.length === 0) {
-      pool = sha256([
-        ...seedBytes,
-        0,
-        (block >>> 24) & 0xff,
-        (block >>> 16) & 0xff,
-        (block >>> 8) & 0xff,
-        block & 0xff,
-      ]);
+    if (used === 32) {
+      message[seedLength] = 0;
+      message[seedLength + 1] = (block >>> 24) & 0xff;
+      message[seedLength + 2] = (block >>> 16) & 0xff;
+      message[seedLength + 3] = (block >>> 8) & 0xff;
+      message[seedLength + 4] = block & 0xff;
+      sha256(message, seedLength + 5, pool);
       block++;
+      used = 0;
     }
-    return pool.shift() as number;
+    const byte = pool[used] as number;
+    used++;
+    return byte;
   };
   // Math.random draws from a fast generator (xoshiro128**, as fit for secrets as the platforms'
   // own Math.random, that is not at all) whose state is SHA-256 of the seed apart from crypto's
-  const state = sha256([...seedBytes, 1]).slice(0, 16);
+  const state = new Bytes(32);
+  message[seedLength] = 1;
+  sha256(message, seedLength + 1, state);
   const word = (at: number) =>
     (((state[at] as number) << 24) |
       ((state[at + 1] as number) << 16) |
@@ -195,14 +220,25 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
   const crypto = scope.crypto as Record<string, unknown> | undefined;
   if (crypto && typeof crypto === "object") {
     const ViewIsView = ArrayBuffer.isView;
-    const Bytes = Uint8Array;
+    const View = DataView;
     const getRandomValues = <T>(array: T): T => {
-      if (!ViewIsView(array) || array instanceof Float32Array || array instanceof Float64Array) {
+      if (
+        !ViewIsView(array) ||
+        array instanceof View ||
+        array instanceof Float32Array ||
+        array instanceof Float64Array
+      ) {
         throw new TypeError("crypto.getRandomValues takes an integer typed array.");
       }
       const view = array as unknown as ArrayBufferView;
-      const bytes = new Bytes(view.buffer, view.byteOffset, view.byteLength);
-      for (let index = 0; index < bytes.length; index++) bytes[index] = nextByte();
+      const length = view.byteLength;
+      if (length > 65_536) {
+        throw new RangeError(
+          `crypto.getRandomValues fills at most 65536 bytes at once, not ${length}.`,
+        );
+      }
+      const bytes = new Bytes(view.buffer, view.byteOffset, length);
+      for (let index = 0; index < length; index++) bytes[index] = nextByte();
       return array;
     };
     const hex = (byte: number) => (byte < 16 ? "0" : "") + byte.toString(16);
