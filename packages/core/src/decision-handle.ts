@@ -32,9 +32,12 @@ export function callDigest(
   connector: string,
   method: string,
   args: string | undefined,
+  /** `PendingAction.inDoubt`: a call that waits in doubt is another thing to decide than one that never ran */
+  inDoubt?: string,
 ): Promise<string> {
   const part = (text: string | undefined) => (text === undefined ? "-" : `${text.length}:${text}`);
-  return sha256Hex(`codemode-call/1\n${part(connector)}\n${part(method)}\n${part(args)}`);
+  const doubt = inDoubt === undefined ? "" : "\nin-doubt";
+  return sha256Hex(`codemode-call/1\n${part(connector)}\n${part(method)}\n${part(args)}${doubt}`);
 }
 
 /**

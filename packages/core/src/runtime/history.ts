@@ -54,7 +54,7 @@ export async function pendingEntries(
       connector: entry.connector,
       method: entry.method,
       args: entry.args === undefined ? undefined : codec.decode(entry.args),
-      digest: await callDigest(entry.connector, entry.method, entry.args),
+      digest: await callDigest(entry.connector, entry.method, entry.args, entry.error),
       ...(entry.error !== undefined ? { inDoubt: entry.error } : {}),
     })),
   );

@@ -96,4 +96,25 @@ describe("a call in doubt", () => {
     });
     expect(svc.calls).toHaveLength(1);
   });
+
+  it("is not approved by a handle shown before it was in doubt (found by a red-team pass)", async () => {
+    const store = memoryStore();
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) => gate.open?.({ door: 1 }));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [gate] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    if (paused.status !== "paused") throw new Error("not paused");
+    const shownBefore = decisionHandleOf(paused.pending);
+    // later the call waits again, in doubt, with the same input (as a pass that found it executing leaves it)
+    await store.journal("default").updateEntry(paused.executionId, 0, ["pending"], {
+      error: IN_DOUBT,
+    });
+    expect(
+      await runtime.approve({ executionId: paused.executionId, handle: shownBefore }),
+    ).toMatchObject({ status: "error", code: "DECISION_STALE" });
+    expect(gate.calls).toHaveLength(0);
+    const [waiting] = await runtime.pending(paused.executionId);
+    expect(waiting?.inDoubt).toBe(IN_DOUBT);
+    expect(waiting?.digest).not.toBe(paused.pending[0]?.digest);
+  });
 });

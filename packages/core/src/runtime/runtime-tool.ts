@@ -228,7 +228,7 @@ async function asks(context: RunContext, bound: BoundRun): Promise<boolean> {
     const calls = await Promise.all(
       pendingNow.map(async (entry) => ({
         seq: entry.seq,
-        digest: await callDigest(entry.connector, entry.method, entry.args),
+        digest: await callDigest(entry.connector, entry.method, entry.args, entry.error),
       })),
     );
     shown = await showOnce(context, bound.key, { version: 1, executionId: run.id, calls });
