@@ -38,3 +38,30 @@ export function after(ms: number, callback: () => void): () => void {
   const handle = setTimeout(callback, ms);
   return () => clearTimeout(handle);
 }
+
+/**
+ * Runs `task` after `firstMs`, then `intervalMs` after each run has settled (a failure is ignored),
+ * until the returned function stops it; a run in flight when it stops is not followed by another.
+ */
+export function every(
+  intervalMs: number,
+  task: () => Promise<unknown>,
+  firstMs = intervalMs,
+): () => void {
+  let stopped = false;
+  let cancel = () => {};
+  const schedule = (ms: number) => {
+    cancel = after(ms, () => {
+      void task()
+        .catch(() => undefined)
+        .finally(() => {
+          if (!stopped) schedule(intervalMs);
+        });
+    });
+  };
+  schedule(firstMs);
+  return () => {
+    stopped = true;
+    cancel();
+  };
+}

@@ -1,9 +1,9 @@
-import type { CallContext } from "../connector.ts";
 import { encodeForJournal } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
 import type { ResolvedConnector } from "./configuration.ts";
+import { callContext } from "./invoke-connector.ts";
 import type { PassState } from "./pass-state.ts";
-import { idempotencyKey, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
 
 /** What a call an earlier pass started and never recorded does in this pass. */
 export type InDoubtDecision =
@@ -45,19 +45,13 @@ export async function decideInDoubt(
         `The reconciled result of ${resolved.name}.${method}`,
       );
     } catch {
-      result = undefined;
+      // what it gave cannot be recorded: a person decides
     }
-    if (result !== undefined || reconciled.result === undefined) {
-      const applied = await journal.applyEntry(executionId, seq, {
-        ...(result !== undefined ? { result } : {}),
-        updatedAt: now(),
-      });
-      if (applied) {
-        return {
-          kind: "replay",
-          entry: { ...recorded, state: "applied", result, error: undefined },
-        };
-      }
+    if (
+      result !== undefined &&
+      (await journal.applyEntry(executionId, seq, { result, updatedAt: now() }))
+    ) {
+      return { kind: "replay", entry: { ...recorded, state: "applied", result, error: undefined } };
     }
   }
   pass.waitAt(seq);
@@ -81,14 +75,8 @@ async function reconcile(
   const { connector } = resolved;
   if (typeof connector.reconcile !== "function") return undefined;
   const original = resolved.methods.get(method)?.original ?? method;
-  const callContext: CallContext = {
-    executionId: pass.executionId,
-    seq,
-    idempotencyKey: idempotencyKey(pass.executionId, seq),
-    signal: pass.controller.signal,
-  };
   try {
-    const found = await connector.reconcile(original, input, callContext);
+    const found = await connector.reconcile(original, input, callContext(pass, seq));
     return found?.status === "applied" || found?.status === "not-applied" ? found : undefined;
   } catch {
     return undefined;

@@ -5,6 +5,17 @@ import type { ResolvedConnector } from "./configuration.ts";
 import type { PassState } from "./pass-state.ts";
 import { idempotencyKey } from "./run-context.ts";
 
+/** What a connector is told of call `seq` of the pass: the run, the number, its key, the pass's signal. */
+export function callContext(pass: PassState, seq: number): CallContext {
+  const { executionId } = pass;
+  return {
+    executionId,
+    seq,
+    idempotencyKey: idempotencyKey(executionId, seq),
+    signal: pass.controller.signal,
+  };
+}
+
 /**
  * Calls the connector with the pass's signal. A method with a time limit gets a signal of its own
  * that also fires when its time is up, and its call fails with `TIMEOUT` then.
@@ -20,13 +31,8 @@ export function invokeConnector(
     original: string;
     definition: { timeoutMs?: number };
   };
-  const { executionId, controller } = pass;
-  const context: CallContext = {
-    executionId,
-    seq,
-    idempotencyKey: idempotencyKey(executionId, seq),
-    signal: controller.signal,
-  };
+  const { controller } = pass;
+  const context = callContext(pass, seq);
   const timeoutMs = definition.timeoutMs;
   if (timeoutMs === undefined) return resolved.connector.invoke(original, input, context);
   return (async () => {

@@ -1,6 +1,6 @@
 import { CodemodeError } from "../codemode-error.ts";
 import type { JournalEntry, LeaseClaim } from "../journal-store.ts";
-import { after, createAbortController, randomHex } from "../platform.ts";
+import { after, createAbortController, every, randomHex } from "../platform.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Why a pass stops when its lease is gone. */
@@ -70,17 +70,12 @@ export class PassState {
       options.leaseExpiresAt === undefined ? now : options.leaseExpiresAt - context.leaseMs;
     this.#renewed = Math.min(now, taken);
     context.live.add(executionId);
-    const beat = (delay: number) => {
-      this.#cancelHeartbeat = after(delay, () => {
-        // a store that fails to answer leaves the lease to lapse: the next claim decides
-        void this.renew()
-          .catch(() => false)
-          .finally(() => {
-            if (!this.#ended) beat(this.#heartbeatMs);
-          });
-      });
-    };
-    beat(Math.max(0, this.#renewed + this.#heartbeatMs - now));
+    // a store that fails to answer leaves the lease to lapse: the next claim decides
+    this.#cancelHeartbeat = every(
+      this.#heartbeatMs,
+      () => this.renew(),
+      Math.max(0, this.#renewed + this.#heartbeatMs - now),
+    );
   }
 
   /**

@@ -1,7 +1,7 @@
 import { CodemodeError } from "../codemode-error.ts";
 import { decodeErrorRecord, LIVENESS_MS, messageOf } from "../invariants.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
-import { after, createAbortController } from "../platform.ts";
+import { createAbortController, every } from "../platform.ts";
 import { retried } from "./apply-outcome.ts";
 import type { Configuration } from "./configuration.ts";
 import { withdrawPending } from "./decisions.ts";
@@ -136,32 +136,6 @@ export async function rollbackCandidates(
   );
 }
 
-/**
- * Keeps a taken revert's claim fresh (its `updatedAt`, every third of `LIVENESS_MS`) until stopped:
- * another rollback takes a claim again only once it is `LIVENESS_MS` old.
- */
-function renewClaim(context: RunContext, executionId: string, seq: number): { stop(): void } {
-  let cancel = () => {};
-  let stopped = false;
-  const beat = () => {
-    cancel = after(LIVENESS_MS / 3, () => {
-      void context.journal
-        .updateEntry(executionId, seq, ["reverting"], { updatedAt: context.now() })
-        .catch(() => false)
-        .finally(() => {
-          if (!stopped) beat();
-        });
-    });
-  };
-  beat();
-  return {
-    stop() {
-      stopped = true;
-      cancel();
-    },
-  };
-}
-
 /** The report's lists of seqs, derived from what happened to each call. */
 function reportOf(calls: RollbackCall[]): RollbackReport {
   const seqs = (outcome: RollbackCall["outcome"]) =>
@@ -240,8 +214,11 @@ export async function rollback(context: RunContext, executionId: string): Promis
     }
     const startedAt = now();
     context.live.add(revertKey(executionId, entry.seq));
-    // the claim is renewed while the revert runs, so no other rollback takes a slow revert over
-    const renewal = renewClaim(context, executionId, entry.seq);
+    // the claim is kept fresh (its `updatedAt`) while the revert runs: another rollback takes a
+    // claim again only once it is `LIVENESS_MS` old, so none takes a slow revert over
+    const stopRenewal = every(LIVENESS_MS / 3, () =>
+      journal.updateEntry(executionId, entry.seq, ["reverting"], { updatedAt: now() }),
+    );
     let failure: { error: unknown } | undefined;
     try {
       await resolved?.connector.revert?.(
@@ -258,7 +235,7 @@ export async function rollback(context: RunContext, executionId: string): Promis
     } catch (error) {
       failure = { error };
     } finally {
-      renewal.stop();
+      stopRenewal();
     }
     // what the revert did is recorded apart from the revert itself: a store error here is not the
     // revert's failure, and a revert that ran is never put back to be reverted again at once
