@@ -1,6 +1,8 @@
 // An approval card in the chat: what the run wants to do and why, so a person can decide there.
 // The program, the calls it made before it paused, each waiting call's exact input and effect,
 // when it was asked and the message that led to it; Approve (all N calls) or Reject with a reason.
+// A call in doubt (an earlier pass started it and never recorded its outcome) says it may already
+// have run and the key it runs again under, and the button says "Run again".
 import { block, disclosure, h, labelled, status } from "./dom.js";
 import { ago, callName, callNumber, clock, where } from "./format.js";
 import { jsonView } from "./json-view.js";
@@ -38,21 +40,63 @@ function effectView(effect) {
   );
 }
 
-/** The label of the button that approves `count` calls; the card and the queue say the same. */
-export const approveLabel = (count) => (count > 1 ? `Approve all ${count} calls` : "Approve");
+/** How many of the waiting calls are in doubt: they may already have run (`PendingAction.inDoubt`). */
+export const inDoubtCount = (pending) =>
+  (pending ?? []).filter((call) => typeof call.inDoubt === "string").length;
+
+/**
+ * The label of the button that approves `count` calls, `again` of them in doubt (approving runs
+ * those again); the card and the queue say the same.
+ */
+export function approveLabel(count, again = 0) {
+  if (again === 0) return count > 1 ? `Approve all ${count} calls` : "Approve";
+  if (count <= 1) return "Run again";
+  if (again === count) return `Run all ${count} calls again`;
+  return `Approve all ${count} calls (${again} ${again === 1 ? "runs" : "run"} again)`;
+}
+
+/** The approve button's tooltip when calls are in doubt. */
+export const runAgainTitle = (again) =>
+  again === 0
+    ? undefined
+    : `${again === 1 ? "A call" : `${again} calls`} may already have run: this runs ${again === 1 ? "it" : "them"} again under the same idempotency key.`;
+
 /** The label of the button that rejects them: a rejection ends the run without any of them. */
 export const rejectLabel = (count) => (count > 1 ? `Reject all ${count}` : "Reject");
 
+/**
+ * A call that may already have run: an earlier pass started it and its outcome was never recorded.
+ * Why (the runtime's words), the idempotency key it runs again under, and what each answer does.
+ */
+function inDoubtView(call) {
+  const key = call.idempotencyKey;
+  return h(
+    "div",
+    { class: "in-doubt", role: "note" },
+    h("strong", { class: "in-doubt-title" }, "⚠ This call may already have run"),
+    h("div", { class: "in-doubt-reason" }, call.inDoubt),
+    h(
+      "div",
+      {},
+      "Run again sends it with the same idempotency key",
+      key ? [", ", h("code", { class: "in-doubt-key" }, key)] : null,
+      ". A service that honours the key does it once; one that does not may do it twice. Check first whether it happened; Reject ends the run without running it again.",
+    ),
+  );
+}
+
 function pendingView(call) {
+  const inDoubt = typeof call.inDoubt === "string";
   return h(
     "li",
-    { class: "pending-call", "data-seq": call.seq },
+    { class: "pending-call", "data-seq": call.seq, "data-in-doubt": inDoubt || undefined },
     h(
       "div",
       {},
       h("strong", { class: "approval-call" }, callName(call)),
       h("span", { class: "empty" }, ` · ${callNumber(call.seq)} of the run`),
     ),
+    inDoubt ? inDoubtView(call) : null,
     h("div", { class: "label" }, "input"),
     jsonView(call.args, { openDepth: 3, className: "approval-args" }),
     effectView(call.effect),
@@ -136,6 +180,15 @@ export function reasonField(text, className, placeholder) {
   return { label, input, value: () => input.value.trim().slice(0, REASON_LIMIT) };
 }
 
+/** "A call waits for your approval", or that it may already have run. */
+function cardTitle(count, again) {
+  if (again === 0) {
+    return count > 1 ? `${count} calls wait for your approval` : "A call waits for your approval";
+  }
+  if (count <= 1) return "A call that may already have run waits for your answer";
+  return `${count} calls wait for your approval (${again} may already have run)`;
+}
+
 /**
  * The card for an ApprovalCard; `send(approved, reason)` answers it over the chat (with the card's
  * handle). Returns the element, `answered(answer)` for the agent's `approval-answered` and
@@ -143,12 +196,17 @@ export function reasonField(text, className, placeholder) {
  */
 export function approvalCardView(card, send) {
   const count = card.pending?.length ?? 0;
+  const again = inDoubtCount(card.pending);
   const reason = reasonField(
     "Reason (optional)",
     "card-reason-input",
     "why (kept with the decision; the model reads it)",
   );
-  const approve = h("button", { type: "button", class: "card-approve" }, approveLabel(count));
+  const approve = h(
+    "button",
+    { type: "button", class: "card-approve", title: runAgainTitle(again) },
+    approveLabel(count, again),
+  );
   const reject = h("button", { type: "button", class: "card-reject danger" }, rejectLabel(count));
   const problem = h("div", { class: "card-problem error-text", hidden: true });
   const actions = h(
@@ -164,16 +222,13 @@ export function approvalCardView(card, send) {
       class: "approval-card",
       "data-approval-id": card.approvalId,
       "data-execution": card.executionId,
+      "data-in-doubt": again > 0 || undefined,
       "aria-label": "Approval request",
     },
     h(
       "div",
       { class: "card-head" },
-      h(
-        "strong",
-        { class: "card-title" },
-        count > 1 ? `${count} calls wait for your approval` : "A call waits for your approval",
-      ),
+      h("strong", { class: "card-title" }, cardTitle(count, again)),
       h(
         "span",
         { class: "empty" },

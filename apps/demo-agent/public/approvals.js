@@ -2,13 +2,16 @@
 // it (each waiting call's input and effect, the calls made before it paused, the program), a link to
 // the run, and Approve (all N) or Reject (all N) with a reason. A decision carries the handle of the
 // calls shown, so it decides those or nothing ("already decided"). A run that belongs to a chat card
-// is answered there too: the agent answers the card and the chat goes on.
+// is answered there too: the agent answers the card and the chat goes on. A call in doubt says it
+// may already have run, as its card does, and Approve reads "Run again".
 import { api } from "./api.js";
 import {
   approveLabel,
+  inDoubtCount,
   pendingCallsView,
   reasonField,
   rejectLabel,
+  runAgainTitle,
   runContextView,
 } from "./approval-card.js";
 import { fill, h, status } from "./dom.js";
@@ -74,6 +77,7 @@ export function createApprovals({ refreshAll }) {
     const { executionId, pending, handle } = run;
     const reason = reasonField("Reason", "queue-reason", "why (optional)");
     const many = pending.length > 1;
+    const again = inDoubtCount(pending);
     // the handle of the calls shown: a run that moved on since is not decided blind
     const answer = (path) => {
       const why = reason.value();
@@ -81,7 +85,12 @@ export function createApprovals({ refreshAll }) {
     };
     return h(
       "div",
-      { class: "approval", "data-execution": executionId, "data-seq": pending[0]?.seq },
+      {
+        class: "approval",
+        "data-execution": executionId,
+        "data-seq": pending[0]?.seq,
+        "data-in-doubt": again > 0 || undefined,
+      },
       h(
         "div",
         { class: "approval-head" },
@@ -99,8 +108,13 @@ export function createApprovals({ refreshAll }) {
         reason.input,
         h(
           "button",
-          { type: "button", class: "approve", onclick: () => answer("approve") },
-          approveLabel(pending.length),
+          {
+            type: "button",
+            class: "approve",
+            title: runAgainTitle(again),
+            onclick: () => answer("approve"),
+          },
+          approveLabel(pending.length, again),
         ),
         h(
           "button",

@@ -1,5 +1,6 @@
 // A run's outcome (CodeModeOutput) as a person reads it: the result as a tree, the calls that wait
-// for approval, or the error as text with its real line breaks; logs folded.
+// for approval (a call in doubt says it may already have run), or the error as text with its real
+// line breaks; logs folded.
 import { block, disclosure, h, status } from "./dom.js";
 import { callName, callNumber, errorText } from "./format.js";
 import { jsonView } from "./json-view.js";
@@ -26,7 +27,15 @@ export function outcomeBody(output) {
             "li",
             {},
             h("code", {}, callName(call)),
-            ` (${callNumber(call.seq)} of the run) waits for approval`,
+            ` (${callNumber(call.seq)} of the run) `,
+            // in doubt: an earlier pass started it and never recorded what it gave
+            typeof call.inDoubt === "string"
+              ? h(
+                  "span",
+                  { class: "in-doubt-note" },
+                  "may already have run: it waits for you to run it again or reject it",
+                )
+              : "waits for approval",
           ),
         ),
       ),

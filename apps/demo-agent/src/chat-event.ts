@@ -23,6 +23,13 @@ export interface CallEffect {
   after?: unknown;
 }
 
+/**
+ * A call that waits, as the card and the queue show it: the runtime's pending action (with
+ * `inDoubt` when it may already have run), what it would change, and, for a call in doubt, the
+ * idempotency key it runs again under.
+ */
+export type WaitingCall = PendingAction & { effect?: CallEffect; idempotencyKey?: string };
+
 /** A call of the run, as the approval card lists it. */
 export interface CardCall {
   seq: number;
@@ -46,7 +53,7 @@ export interface ApprovalCard {
   request: string;
   askedAt: number;
   done: CardCall[];
-  pending: Array<PendingAction & { effect?: CallEffect }>;
+  pending: WaitingCall[];
   /** the calls shown and their digests: an answer decides these or nothing */
   handle: DecisionHandle;
   answer?: ApprovalAnswer;

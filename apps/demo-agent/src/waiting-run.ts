@@ -6,22 +6,29 @@ import {
   shownValue,
 } from "codemode";
 import { callEffect } from "./call-effects.ts";
-import type { CallEffect, CardCall } from "./chat-event.ts";
+import type { CardCall, WaitingCall } from "./chat-event.ts";
 import type { DemoStores } from "./demo-stores.ts";
 
 /**
  * A paused run as a person is shown it, in the chat's card and in the queue alike: its program, the
  * calls it made before it paused (they replay from the journal when it resumes), each waiting call
- * with its exact input (in the value codec's tagged JSON form) and what it would change, and the handle of those calls, which the answer
- * carries back so that it decides exactly what was shown.
+ * with its exact input (in the value codec's tagged JSON form) and what it would change (a call that
+ * may already have run with its `inDoubt` and its idempotency key), and the handle of those calls,
+ * which the answer carries back so that it decides exactly what was shown.
  */
 export interface WaitingRun {
   executionId: string;
   code: string;
   done: CardCall[];
-  pending: Array<PendingAction & { effect?: CallEffect }>;
+  pending: WaitingCall[];
   handle: DecisionHandle;
 }
+
+/**
+ * The idempotency key of the call at `seq` of a run, as every pass gives it to the connector
+ * (`<executionId>:<seq>`, the core's README): a call in doubt runs again under it.
+ */
+export const idempotencyKeyOf = (executionId: string, seq: number) => `${executionId}:${seq}`;
 
 /** The run `executionId` waiting for `pending` (what the person is shown), as a `WaitingRun`. */
 export async function waitingRun(
@@ -47,11 +54,18 @@ export async function waitingRun(
     executionId,
     code: execution?.code ?? "",
     done,
-    // each input as JSON shows it to the page: what JSON cannot hold says what it is
-    pending: pending.map((call) => {
+    // each input as JSON shows it to the page: what JSON cannot hold says what it is; a call in
+    // doubt (it may already have run) with the key it runs again under
+    pending: pending.map((call): WaitingCall => {
       const effect = callEffect(call, stores);
-      const shown = { ...call, args: shownValue(call.args) };
-      return effect ? { ...shown, effect } : shown;
+      return {
+        ...call,
+        args: shownValue(call.args),
+        ...(effect ? { effect } : {}),
+        ...(call.inDoubt === undefined
+          ? {}
+          : { idempotencyKey: idempotencyKeyOf(executionId, call.seq) }),
+      };
     }),
     handle,
   };

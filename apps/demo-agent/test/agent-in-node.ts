@@ -37,8 +37,10 @@ export function agentInNode(options: { model?: () => LanguageModelV3 } = {}) {
   const cards = new ApprovalCards(sql);
   const events = new RunEvents(sql);
   let chat: ChatSession | undefined;
+  // the runtime's journal: a test may put an entry back as a process that stopped would leave it
+  const store = sqliteStore(db);
   const runtime = createCodemodeRuntime({
-    store: sqliteStore(db),
+    store,
     executor: new QuickJSExecutor(),
     connectors: demoConnectors(stores),
     name: "demo",
@@ -75,5 +77,17 @@ export function agentInNode(options: { model?: () => LanguageModelV3 } = {}) {
       });
       if (answered !== "answered") throw new Error(`the card was not answered: ${answered}`);
     });
-  return { ...stores, stores, history, cards, events, runtime, chat: session, say, answer, turn };
+  return {
+    ...stores,
+    stores,
+    store,
+    history,
+    cards,
+    events,
+    runtime,
+    chat: session,
+    say,
+    answer,
+    turn,
+  };
 }

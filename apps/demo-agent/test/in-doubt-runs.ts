@@ -1,0 +1,76 @@
+// Runs with a call in doubt, made in Node the way a process that stopped mid-call leaves them: the
+// call's journal entry is put back to `executing` (started, its outcome never recorded), and the
+// next pass finds it and waits for a person with the call's `inDoubt` set. One from the chat (its
+// approval card) and one from the page's API (the queue); and the page's HTTP API over the agent.
+import { type CodeModeOutput, decisionHandleOf } from "codemode";
+import type { ApprovalCard } from "../src/chat-event.ts";
+import { type AgentApi, handleApi } from "../src/handle-api.ts";
+import type { agentInNode } from "./agent-in-node.ts";
+
+type Demo = ReturnType<typeof agentInNode>;
+
+/** Puts the applied call at `seq` back to `executing`, as a pass that stopped during it leaves it. */
+async function stopDuring(demo: Demo, executionId: string, seq: number): Promise<void> {
+  const moved = await demo.store
+    .journal("demo")
+    .updateEntry(executionId, seq, ["applied"], { state: "executing", result: undefined });
+  if (!moved) throw new Error(`call ${seq} of ${executionId} was not applied`);
+}
+
+/** The page's HTTP API over the agent in Node, as the Durable Object answers it. */
+export function agentApi(demo: Demo): (request: Request) => Promise<Response> {
+  const agent: AgentApi = {
+    runtime: demo.runtime,
+    stores: demo.stores,
+    connectors: ["tracker", "notes", "catalog"],
+    events: demo.events,
+    model: () => ({ provider: "offline", label: "offline" }),
+    changed: () => {},
+    decide: (executionId, decision) => demo.chat.decide(executionId, decision),
+  };
+  return (request) => handleApi(request, agent);
+}
+
+/**
+ * A run started from the page (Run code) whose `notes.add_note` is in doubt: it added the note, the
+ * run paused at `tracker.create_task`, and the process stopped before the note's result was
+ * recorded (put so here). Approving the task from the queue finds the note in doubt: the run waits
+ * on both, the note first.
+ */
+export async function inDoubtNoteRun(demo: Demo): Promise<string> {
+  const paused = await demo.runtime.execute({
+    code: 'async () => { await notes.add_note({ title: "Kept", body: "." }); return tracker.create_task({ projectId: "mobile", title: "After the note" }); }',
+  });
+  if (paused.status !== "paused") throw new Error(`the run did not pause: ${paused.status}`);
+  const { executionId } = paused;
+  await stopDuring(demo, executionId, 0);
+  const decided = await demo.chat.decide(executionId, {
+    approved: true,
+    handle: decisionHandleOf(paused.pending, executionId),
+  });
+  if (decided.status !== "paused") throw new Error(`the run did not wait: ${decided.status}`);
+  return executionId;
+}
+
+/**
+ * The chat's "create a task for every product under $30 in mobile": the first creation approved
+ * and made, then the process stopped before its result was recorded (put so here). Approving the
+ * second creation's card finds the first in doubt: the run pauses again, the model asks again, and
+ * the new card shows both, the first in doubt. Returns the card and that turn's paused outcome.
+ */
+export async function inDoubtTaskCard(
+  demo: Demo,
+): Promise<{ card: ApprovalCard; output: CodeModeOutput | undefined }> {
+  await demo.say("create a task for every product under $30 in mobile");
+  const second = await demo.answer(true);
+  const executionId = second.card?.executionId ?? "";
+  const run = await demo.runtime.execution(executionId);
+  const created = run?.calls.find(
+    (call) => call.method === "create_task" && call.state === "applied",
+  );
+  if (!created) throw new Error("the first task was not created");
+  await stopDuring(demo, executionId, created.seq);
+  const third = await demo.answer(true);
+  if (!third.card) throw new Error("no card asks about the call in doubt");
+  return { card: third.card, output: third.output };
+}
