@@ -181,6 +181,55 @@ export function determinismTests(
 
   options.test(
     GROUP,
+    "chains of calls made at once that take different numbers of microtask hops call on in the same order on replay",
+    async () => {
+      // Live, each result reaches the program on its own once it is idle, so chain "a" (two hops
+      // after its read) calls on before chain "b" (one hop). Answered all at once on replay, "b"
+      // would call on first and its read would take "a"'s number.
+      // Sixteen reads first: an executor may answer that many recorded calls inside its sandbox.
+      const run = kvRuntime(options);
+      const code = `async () => {
+        for (let key = 100; key < 116; key++) await kv.peek({ key });
+        const order = [];
+        const values = await Promise.all([
+          kv.read({ key: 1 }).then((r) => r).then((r) => { order.push("a"); return kv.peek({ key: 10 }); }),
+          kv.read({ key: 2 }).then((r) => { order.push("b"); return kv.peek({ key: 20 }); }),
+          (async () => {
+            const first = await kv.read({ key: 3 });
+            for (let hop = 0; hop < 5; hop++) await null;
+            order.push("c");
+            return kv.peek({ key: first.key * 10 });
+          })(),
+        ]);
+        const written = await kv.write({ key: 0, value: order });
+        return { order, values: values.map((v) => v.key), written };
+      }`;
+      const first = await run.execute(code);
+      expect(first).toMatchObject({
+        status: "paused",
+        pending: [{ seq: 22, method: "write", args: { key: 0, value: ["a", "b", "c"] } }],
+      });
+      const approved = await run.approve(first.executionId);
+      expect(approved).toMatchObject({
+        status: "completed",
+        result: { order: ["a", "b", "c"], values: [10, 20, 30], written: { written: 0 } },
+      });
+      expect(run.ledger.map(({ method, input }) => [method, input])).toEqual([
+        ...Array.from({ length: 16 }, (_, index) => ["peek", { key: 100 + index }]),
+        ["read", { key: 1 }],
+        ["read", { key: 2 }],
+        ["read", { key: 3 }],
+        ["peek", { key: 10 }],
+        ["peek", { key: 20 }],
+        ["peek", { key: 30 }],
+        ["write", { key: 0, value: ["a", "b", "c"] }],
+      ]);
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    GROUP,
     "a step beside calls in a Promise.all returns after the same round trips on replay (found by the replay property, on Chromium)",
     async () => {
       const run = kvRuntime(options);

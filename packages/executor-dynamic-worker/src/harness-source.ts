@@ -343,6 +343,8 @@ const api = sandboxBootstrap(
   },
   (...outcome) => end(outcome),
   () => {},
+  // replies (replayed ones answered here at once too) reach the program one at a time, at idle
+  (callback) => startTimer(callback, 0),
   (name) => (name === "codec" ? createValueCodec : createRenderer),
   quote({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
   sandboxEncoder,

@@ -259,6 +259,8 @@ export function workerHarness(
       log,
       (...outcome) => settle(outcome as string[]),
       () => {},
+      // each reply is a message of its own, handed to the program in a task of its own
+      null,
       (name) =>
         (name === "codec" ? createValueCodec : createRenderer) as (...args: never[]) => unknown,
       JSON.stringify(message.spec),

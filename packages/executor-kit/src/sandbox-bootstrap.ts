@@ -54,6 +54,14 @@ export function sandboxBootstrap(
   hostSettle: (kind: string, a: string, b?: string, c?: string, d?: string, e?: string) => void,
   hostTimer: (id: number, delay: number) => void,
   /**
+   * Runs a callback in a task of its own, once the sandbox's microtasks have all run (a macrotask
+   * the program cannot reach or delay). Given, every reply reaches the program through it: in the
+   * order the calls were made, one at a time, each once the program is idle. A reply `hostCall`
+   * gives at once (a replayed answer) then resumes the program at the same point as one that took a
+   * round trip. Null: each reply settles the call when it comes (the host delivers them that way).
+   */
+  hostIdle: ((callback: () => void) => void) | null,
+  /**
    * `"codec"` (`createValueCodec`) or `"renderer"` (`createRenderer`), asked for on first use: the
    * factory itself, or its source text, which is then compiled with an indirect `eval` (so a pass that
    * never needs it does not pay for it; a sandbox that forbids `eval` hands over the factory)
@@ -81,6 +89,7 @@ export function sandboxBootstrap(
   const ErrorType = Error;
   const TypeErrorType = TypeError;
   const ProxyType = Proxy;
+  const PromiseType = Promise;
 
   function helper(name: "codec" | "renderer"): unknown {
     const found = hostHelper(name);
@@ -145,6 +154,55 @@ export function sandboxBootstrap(
     });
   }
 
+  // ---- replies, one at a time at idle (when the host gives `hostIdle`) ---------------------------
+
+  /** A call's reply slot, in call order; object literals only, so no prototype setter is reached. */
+  interface Slot {
+    ready: boolean;
+    settle: () => void;
+    next: Slot | null;
+  }
+  let firstSlot: Slot | null = null;
+  let lastSlot: Slot | null = null;
+  let waking = false;
+  function wake(): void {
+    if (!waking && firstSlot !== null && firstSlot.ready && hostIdle !== null) {
+      waking = true;
+      hostIdle(deliver);
+    }
+  }
+  function deliver(): void {
+    waking = false;
+    const slot = firstSlot;
+    if (slot === null || !slot.ready) return;
+    firstSlot = slot.next;
+    if (firstSlot === null) lastSlot = null;
+    slot.settle();
+    wake();
+  }
+  /** The reply of one call, handed over in its turn. */
+  function inTurn(pending: string | Promise<string>): Promise<string> {
+    return new PromiseType<string>((resolve, reject) => {
+      const slot: Slot = { ready: false, settle: () => {}, next: null };
+      if (lastSlot === null) firstSlot = slot;
+      else lastSlot.next = slot;
+      lastSlot = slot;
+      const ready = (settle: () => void) => {
+        slot.settle = settle;
+        slot.ready = true;
+        wake();
+      };
+      if (typeof pending === "string") ready(() => resolve(pending));
+      else {
+        then.call(
+          pending,
+          (reply: unknown) => ready(() => resolve(reply as string)),
+          (error: unknown) => ready(() => reject(error)),
+        );
+      }
+    });
+  }
+
   // ---- namespaces --------------------------------------------------------------------------------
 
   // set once the program's promise settled: what runs after (a getter on the returned value read
@@ -164,7 +222,8 @@ export function sandboxBootstrap(
     } catch (error) {
       throw inputError(namespace, method, error);
     }
-    const reply = await hostCall(namespace, method, text);
+    const pending = hostCall(namespace, method, text);
+    const reply = await (hostIdle === null ? pending : inTurn(pending));
     if (reply[0] === "r") return decode(reply.slice(1));
     const detail = parse(reply.slice(1)) as {
       name: string;

@@ -39,7 +39,13 @@ import {
 import { describeError, errorsCall } from "./errors-part.ts";
 import { consoleLine, decodeInSandbox, encodeInput, readPrimitive } from "./marshal.ts";
 import { namespaceObject } from "./namespace-object.ts";
-import { endReplay, type LoadedReplay, loadReplay, replayAdvance } from "./replay-rows.ts";
+import {
+  deliverReplayed,
+  endReplay,
+  type LoadedReplay,
+  loadReplay,
+  replayAdvance,
+} from "./replay-rows.ts";
 import { Sandbox } from "./sandbox.ts";
 import { disposeTimer, SandboxTimers } from "./sandbox-timers.ts";
 import type { SpareSandboxes } from "./spare-sandboxes.ts";
@@ -417,18 +423,25 @@ export class Pass {
 
   // ---- driving the VM ------------------------------------------------------------------------------
 
-  /** Runs the sandbox's pending jobs, then ends the pass if nothing can ever happen again. */
+  /**
+   * Runs the sandbox's pending jobs, and hands over the replayed answers that wait, one at a time,
+   * each once those jobs have run (as live replies arrive); then ends the pass if nothing can ever
+   * happen again.
+   */
   #drive(): void {
     const sandbox = this.#sandbox;
     if (this.#closed || !sandbox) return;
     const { runtime, context } = sandbox;
     this.#guard(() => {
-      const result = runtime.executePendingJobs();
-      if (result.error) {
-        const info = readError(context, result.error);
-        result.dispose();
-        this.#end({ kind: "error", error: classifyError(info, this.#limits) });
-        return;
+      for (;;) {
+        const result = runtime.executePendingJobs();
+        if (result.error) {
+          const info = readError(context, result.error);
+          result.dispose();
+          this.#end({ kind: "error", error: classifyError(info, this.#limits) });
+          return;
+        }
+        if (this.#closed || !this.#replay || !deliverReplayed(sandbox, this.#replay)) break;
       }
       if (
         !this.#closed &&

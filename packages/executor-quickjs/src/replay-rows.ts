@@ -158,3 +158,18 @@ export function endReplay(sandbox: Sandbox, replay: LoadedReplay): number | unde
     return undefined;
   }
 }
+
+/**
+ * Hands the program the oldest answer the replay part holds back, if one waits (read as a data
+ * property: no sandbox code runs to learn it). Returns whether one was handed over; the host then
+ * runs the program's jobs before it hands over the next, so each answer reaches an idle program.
+ */
+export function deliverReplayed(sandbox: Sandbox, replay: LoadedReplay): boolean {
+  const { context } = sandbox;
+  const waiting = context.getProp(replay.part, "waiting");
+  const count = context.typeof(waiting) === "number" ? context.getNumber(waiting) : 0;
+  waiting.dispose();
+  if (!(count > 0)) return false;
+  sandbox.call(sandbox.member("replay", "deliver"), replay.part).dispose();
+  return true;
+}

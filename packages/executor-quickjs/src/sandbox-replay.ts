@@ -37,6 +37,13 @@ export interface SandboxReplay {
   answered: number;
   /** set by the host when the pass ends: no call is answered here any more */
   ended: boolean;
+  /** how many answers wait for the host to hand them to the program (`deliver`) */
+  waiting: number;
+  /**
+   * Hands the program the oldest waiting answer. The host calls it only once the program is idle
+   * (its pending jobs all run), as it hands over a live reply.
+   */
+  deliver(): void;
   /** the recorded calls, in order, as the flat JSON array `REPLAY_KIND` describes */
   load(text: string): void;
   /**
@@ -56,6 +63,11 @@ export interface SandboxReplay {
  * host and ends replay for the pass; so does every later call. A call that reaches the host carries
  * how many were answered so far, and the host reads `answered` when the pass ends: answering a call
  * here crosses no boundary.
+ *
+ * An answer does not settle the call's promise at once: it waits, in the order the calls were made,
+ * until the host hands it over (`deliver`) once the program is idle, one at a time, as live replies
+ * arrive. A chain that takes more microtask hops after its call than another then calls on at the
+ * same point as it did live, so the program makes the same calls in the same order.
  */
 export function sandboxReplay(
   helper: (name: "codec") => unknown,
@@ -68,12 +80,17 @@ export function sandboxReplay(
   isArray: (value: unknown) => value is unknown[],
   objectPrototype: object,
   arrayPrototype: object,
-  resolve: (value: unknown) => Promise<unknown>,
   PromiseType: PromiseConstructor,
 ): SandboxReplay {
   const TAG = "$codemode";
-  // bound now, before any program runs
-  const settle = resolve.bind(PromiseType);
+  /** An answer waiting to be handed over; object literals only, so no prototype setter is reached. */
+  interface Waiting {
+    value: unknown;
+    settle: (value: unknown) => void;
+    next: Waiting | null;
+  }
+  let first: Waiting | null = null;
+  let last: Waiting | null = null;
   let calls: unknown[] = [];
   let count = 0;
   let position = 0;
@@ -144,12 +161,27 @@ export function sandboxReplay(
     }
     position++;
     api.answered = position;
-    return settle(value);
+    return new PromiseType((settle) => {
+      const waiting: Waiting = { value, settle, next: null };
+      if (last === null) first = waiting;
+      else last.next = waiting;
+      last = waiting;
+      api.waiting++;
+    });
   }
 
   const api: SandboxReplay = {
     answered: 0,
     ended: false,
+    waiting: 0,
+    deliver() {
+      const next = first;
+      if (next === null) return;
+      first = next.next;
+      if (first === null) last = null;
+      api.waiting--;
+      next.settle(next.value);
+    },
     load(text) {
       try {
         const items = parse(text);

@@ -81,7 +81,7 @@ const PARTS = {
   },
   replay: {
     source: sandboxSource(sandboxReplay),
-    args: ["JSON.parse", ...PLAIN_DATA_CHECKS, "Promise.resolve", "Promise"],
+    args: ["JSON.parse", ...PLAIN_DATA_CHECKS, "Promise"],
   },
 } satisfies Record<string, { source: string; args: Intrinsic[] }>;
 export type PartName = keyof typeof PARTS;
