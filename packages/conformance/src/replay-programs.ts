@@ -69,6 +69,8 @@ interface Call {
 interface Link {
   key: number;
   next: "read" | "list" | null;
+  /** microtask hops between the read and the next call: chains of different lengths side by side */
+  hops: number;
 }
 /** What a bare read of the clock or of chance is written as (see CHANCE). */
 type Chance = "now" | "iso" | "random" | "uuid" | "ref";
@@ -154,7 +156,11 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("chains" as const),
-      links: fc.array(fc.record({ key: fc.nat(50), next: fc.constantFrom("read", "list", null) }), {
+      links: fc.array(fc.record({
+          key: fc.nat(50),
+          next: fc.constantFrom("read", "list", null),
+          hops: fc.nat(3),
+        }), {
         minLength: 2,
         maxLength: 3,
       }),
@@ -280,6 +286,7 @@ export function codeOf(program: Program): string {
             `${name}.all = await Promise.all(${JSON.stringify(item.links)}.map(async (link) => {`,
             `  const a = await data.read(${first});`,
             `  ${name}.arrived.push(a.n);`,
+            "  for (let hop = 0; hop < link.hops; hop++) await null;",
             "  if (link.next === null) return a.n;",
             `  const b = await (link.next === "list" ? data.list : data.read)({ key: a.n, chain: link.key });`,
             `  ${name}.arrived.push(num(b));`,
