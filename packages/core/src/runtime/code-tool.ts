@@ -164,7 +164,13 @@ export function modelOutputOf(output: unknown): CodemodeModelOutput {
         status: "paused",
         executionId: value.executionId,
         pending: ((value as { pending?: PendingAction[] }).pending ?? []).map(
-          ({ seq, connector, method, args }) => ({ seq, connector, method, args }),
+          ({ seq, connector, method, args, inDoubt }) => ({
+            seq,
+            connector,
+            method,
+            args,
+            ...(inDoubt !== undefined ? { inDoubt } : {}),
+          }),
         ),
       });
     case "error":

@@ -22,8 +22,8 @@ export type Decision =
   | { kind: "replay"; entry: JournalEntry }
   /** the entry is `executing` now: call the connector with this input */
   | { kind: "execute"; input: unknown }
-  /** recorded `pending`: the pass has stopped, the run pauses */
-  | { kind: "pause" };
+  /** recorded `pending`: the pass has stopped, the run pauses (`inDoubt`: on a call that may have run) */
+  | { kind: "pause"; inDoubt?: true };
 
 /** Whether this call waits for a person: a method's flag, or its decision for this input. */
 export function approvalNeeded(
@@ -111,7 +111,7 @@ export async function decideCall(
     if (recorded.state === "pending") {
       // only an approval of this pass's run covers it (a result for a deferred sibling does not):
       // otherwise the run pauses here again, the call still waiting
-      if (!pass.approved.has(seq)) return pauseHere(pass);
+      if (!pass.approved.has(seq)) return pauseHere(pass, recorded.error !== undefined);
       // approved: it runs now, once, with exactly the input the person was shown
       const taken = await journal.updateEntry(executionId, seq, ["pending"], {
         state: "executing",
@@ -130,7 +130,7 @@ export async function decideCall(
     if (recorded.state === "executing" && recorded.replay === "record") {
       const decided = await decideInDoubt(context, pass, resolved, method, input, recorded);
       if (decided.kind === "replay") return decided;
-      if (decided.kind === "wait") return pauseHere(pass);
+      if (decided.kind === "wait") return pauseHere(pass, true);
       if (!(await pass.renew())) pass.leaseLost();
       return { kind: "execute", input };
     }
@@ -182,10 +182,10 @@ export async function decideCall(
 }
 
 /** The pass stops at a call that waits: the run pauses once the pass has settled. */
-function pauseHere(pass: PassState): Decision {
+function pauseHere(pass: PassState, inDoubt = false): Decision {
   pass.paused = true;
   pass.stop(PAUSE);
-  return { kind: "pause" };
+  return inDoubt ? { kind: "pause", inDoubt } : { kind: "pause" };
 }
 
 /** Whether the method waits for a person or an outside result for this input now. */
@@ -245,7 +245,8 @@ export async function callConnector(
   }
   if (decision.kind === "pause") {
     const waitsFor = definition.deferred === true ? "result" : "approval";
-    context.emit({ type: "waiting", ...call, for: waitsFor, at: now() });
+    const doubt = decision.inDoubt ? { inDoubt: true as const } : {};
+    context.emit({ type: "waiting", ...call, for: waitsFor, ...doubt, at: now() });
     throw new CodemodeError("ABORTED", PAUSE);
   }
   const startedAt = now();

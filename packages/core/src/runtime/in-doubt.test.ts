@@ -4,14 +4,19 @@ import { decisionHandleOf } from "../decision-handle.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
+import { modelOutputOf } from "./code-tool.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
 import { IN_DOUBT } from "./in-doubt.ts";
+import type { RuntimeEvent } from "./runtime-event.ts";
 
 /**
  * A run paused at `gate.open` whose earlier `svc.write` an earlier pass started and never recorded
  * (its entry is put back to `executing`, as a process that stopped in between leaves it).
  */
-async function runInDoubt(reconcile?: () => Promise<Reconciled | undefined>) {
+async function runInDoubt(
+  reconcile?: () => Promise<Reconciled | undefined>,
+  onEvent?: (event: RuntimeEvent) => void,
+) {
   const store = memoryStore();
   const svc = Object.assign(mockConnector({ name: "svc", methods: { write: {} } }), {
     ...(reconcile ? { reconcile } : {}),
@@ -22,7 +27,12 @@ async function runInDoubt(reconcile?: () => Promise<Reconciled | undefined>) {
     await gate.open?.({});
     return written;
   });
-  const runtime = createCodemodeRuntime({ store, executor, connectors: [svc, gate] });
+  const runtime = createCodemodeRuntime({
+    store,
+    executor,
+    connectors: [svc, gate],
+    ...(onEvent ? { onEvent } : {}),
+  });
   const paused = await runtime.execute({ code: "async () => 0" });
   expect(paused.status).toBe("paused");
   const { executionId } = paused;
@@ -52,6 +62,25 @@ describe("a call in doubt", () => {
       `${executionId}:0`,
       `${executionId}:0`,
     ]);
+  });
+
+  it("is said to be in doubt to the model and in the waiting event, not only to the host", async () => {
+    const events: RuntimeEvent[] = [];
+    const { runtime, executionId } = await runInDoubt(undefined, (event) => events.push(event));
+    const asked = await runtime.approve({ executionId });
+    const waiting = events.filter((event) => event.type === "waiting");
+    expect(waiting.at(-1)).toMatchObject({ seq: 0, connector: "svc", inDoubt: true });
+    expect(waiting.slice(0, -1).every((event) => !("inDoubt" in event))).toBe(true);
+    expect(modelOutputOf(asked)).toMatchObject({
+      value: {
+        pending: [
+          { seq: 0, inDoubt: IN_DOUBT },
+          { seq: 1, method: "open" },
+        ],
+      },
+    });
+    const shown = modelOutputOf(asked).value as { pending: object[] };
+    expect("inDoubt" in (shown.pending[1] as object)).toBe(false);
   });
 
   it("is recorded and replayed when its connector reads back that it ran", async () => {

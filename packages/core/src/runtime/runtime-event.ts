@@ -46,6 +46,8 @@ export type RuntimeEvent =
       connector: string;
       method: string;
       for: "approval" | "result";
+      /** the call may already have run: an earlier pass started it and its outcome was never recorded */
+      inDoubt?: true;
       at: number;
     }
   | {
