@@ -82,6 +82,19 @@ export interface Connector {
    * undefined.
    */
   reconcile?(method: string, input: unknown, context: CallContext): Promise<Reconciled | undefined>;
+  /**
+   * Reads back whether a revert a rollback started and never recorded (its process stopped, the
+   * store failed) took effect, by the revert's idempotency key (`<executionId>:<seq>:revert`):
+   * `applied` (recorded reverted, not run again), `not-applied` (the revert runs now, under the same
+   * key), or undefined when the connector cannot tell (the rollback reports it unrecorded; the host
+   * decides with `rollback`'s `revertAgain` or `markReverted`). Throwing counts as undefined.
+   */
+  reconcileRevert?(
+    method: string,
+    input: unknown,
+    result: unknown,
+    context: CallContext,
+  ): Promise<Reconciled | undefined>;
   /** after every pass of a run, whatever its outcome */
   onPassEnd?(executionId: string, status: PassEndStatus): Promise<void> | void;
   /** after a run ends (never after a pause); may be called again, must be idempotent */

@@ -65,6 +65,7 @@ export {
   DEFAULT_MAX_EXECUTIONS,
 } from "./runtime/create-codemode-runtime.ts";
 export { DEFAULT_EXPIRY_MS, type RuntimeExecution } from "./runtime/history.ts";
+export type { RevertResolutions } from "./runtime/revert-in-doubt.ts";
 export type { RollbackCall, RollbackReport } from "./runtime/rollback.ts";
 export type { RollbackPreview, RollbackPreviewCall } from "./runtime/rollback-preview.ts";
 export type { DecisionSource, RuntimeEvent } from "./runtime/runtime-event.ts";

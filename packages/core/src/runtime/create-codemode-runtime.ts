@@ -23,6 +23,7 @@ import {
   type RuntimeExecution,
 } from "./history.ts";
 import { livePassesOf } from "./live-passes.ts";
+import { type RevertResolutions, revertResolutionsOf } from "./revert-in-doubt.ts";
 import { type RollbackReport, rollback } from "./rollback.ts";
 import { previewRollback, type RollbackPreview } from "./rollback-preview.ts";
 import { connectorHooks, type RunContext } from "./run-context.ts";
@@ -129,7 +130,12 @@ export interface CodemodeRuntime {
     reason?: string;
   }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
-  rollback(options: { executionId: string }): Promise<RollbackReport>;
+  /**
+   * reverts the run's applied calls, newest first; a revert an earlier rollback started and never
+   * recorded is not run again by itself: `revertAgain` names such calls to revert again under the
+   * same key, `markReverted` those the host checked were undone
+   */
+  rollback(options: { executionId: string } & RevertResolutions): Promise<RollbackReport>;
   /** what `rollback` would revert now and what it cannot (and why), without changing anything */
   previewRollback(options: { executionId: string }): Promise<RollbackPreview>;
   pending(executionId?: string): Promise<PendingAction[]>;
@@ -237,7 +243,8 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     reject: ({ executionId, seq, handle, reason }) =>
       reject(context, executionId, seq, reason, "api", handle),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
-    rollback: ({ executionId }) => rollback(context, executionId),
+    rollback: async (options) =>
+      rollback(context, options.executionId, revertResolutionsOf(options, context.maxCalls)),
     previewRollback: ({ executionId }) => previewRollback(context, executionId),
     pending: (executionId) => pending(context, executionId),
     async executions(limit = 20) {

@@ -1,5 +1,11 @@
 import type { ExecutionStatus } from "../journal-store.ts";
-import { classify, revertKey, rollbackCandidates, rollbackTarget } from "./rollback.ts";
+import {
+  classify,
+  REVERT_IN_DOUBT,
+  revertKey,
+  rollbackCandidates,
+  rollbackTarget,
+} from "./rollback.ts";
 import { codec, type RunContext } from "./run-context.ts";
 
 /** One call a rollback would look at, and what it would do with it. */
@@ -44,6 +50,9 @@ export async function previewRollback(
       input: entry.args === undefined ? undefined : codec.decode(entry.args),
     };
     if (verdict === "revert") return { ...call, action: "revert" };
+    if (verdict === "revert-in-doubt") {
+      return { ...call, action: "unrecorded", reason: REVERT_IN_DOUBT };
+    }
     return {
       ...call,
       action: verdict.outcome === "unrecorded" ? "unrecorded" : "cannot_revert",

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import type { Connector } from "../connector.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
@@ -214,5 +215,107 @@ describe("rollback names every call that reached a connector", () => {
     expect(report.unrecorded).toEqual([0]);
     expect(await journal.applyEntry(executionId, 0, { result: "{}", updatedAt: 1 })).toBe(false);
     expect((await journal.getEntry(executionId, 0))?.state).toBe("error");
+  });
+});
+
+describe("a revert in doubt (a rollback started it and never recorded what became of it)", () => {
+  /** A run whose write a rollback began to revert long ago, and left `reverting`. */
+  async function revertInDoubt(reconcileRevert?: Connector["reconcileRevert"]) {
+    const store = memoryStore();
+    const ops = Object.assign(
+      mockConnector({
+        name: "ops",
+        methods: { write: { execute: (input) => input, revert: () => undefined } },
+      }),
+      reconcileRevert ? { reconcileRevert } : {},
+    );
+    const executor = new MockExecutor(async ({ ops }) => ops.write?.({ n: 1 }));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [ops] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    await store.journal("default").updateEntry(executionId, 0, ["applied"], {
+      state: "reverting",
+      updatedAt: 0,
+    });
+    const reverts = () => ops.calls.filter((call) => call.kind === "revert");
+    return { runtime, ops, executionId, reverts };
+  }
+
+  it("is not reverted again by itself: reported unrecorded, with the key to check and what to do", async () => {
+    const { runtime, executionId, reverts } = await revertInDoubt();
+    const preview = await runtime.previewRollback({ executionId });
+    expect(preview.calls).toMatchObject([{ seq: 0, action: "unrecorded" }]);
+    const report = await runtime.rollback({ executionId });
+    expect(report).toMatchObject({
+      reverted: [],
+      unrecorded: [0],
+      calls: [
+        {
+          seq: 0,
+          outcome: "unrecorded",
+          reason: expect.stringContaining(`${executionId}:0:revert`),
+        },
+      ],
+    });
+    expect(report.calls[0]?.reason).toMatch(/revertAgain: \[0\]/);
+    expect(await runtime.rollback({ executionId })).toMatchObject({ unrecorded: [0] });
+    expect(reverts()).toHaveLength(0);
+  });
+
+  it("is reverted again under the same key when the host names it in revertAgain, once", async () => {
+    const { runtime, executionId, reverts } = await revertInDoubt();
+    const report = await runtime.rollback({ executionId, revertAgain: [0] });
+    expect(report).toMatchObject({ reverted: [0], calls: [{ seq: 0, outcome: "reverted" }] });
+    expect(reverts().map((call) => call.idempotencyKey)).toEqual([`${executionId}:0:revert`]);
+    // reverted now, it is no call to look at any more
+    expect(await runtime.rollback({ executionId, revertAgain: [0] })).toMatchObject({ calls: [] });
+    expect(reverts()).toHaveLength(1);
+  });
+
+  it("is recorded reverted, without running, when the host names it in markReverted", async () => {
+    const { runtime, executionId, reverts } = await revertInDoubt();
+    const report = await runtime.rollback({ executionId, markReverted: [0] });
+    expect(report).toMatchObject({
+      reverted: [0],
+      calls: [{ seq: 0, outcome: "reverted", reason: "recorded reverted by the host" }],
+    });
+    expect(reverts()).toHaveLength(0);
+    expect((await runtime.execution(executionId))?.status).toBe("rolled_back");
+  });
+
+  it("asks the connector's reconcileRevert first: applied is recorded, not-applied reverts once", async () => {
+    const asked: string[] = [];
+    const applied = await revertInDoubt(async (_method, _input, _result, context) => {
+      asked.push(context.idempotencyKey);
+      return { status: "applied" };
+    });
+    expect(await applied.runtime.rollback({ executionId: applied.executionId })).toMatchObject({
+      reverted: [0],
+      calls: [{ outcome: "reverted", reason: "its connector read back that it ran" }],
+    });
+    expect(asked).toEqual([`${applied.executionId}:0:revert`]);
+    expect(applied.reverts()).toHaveLength(0);
+
+    const notApplied = await revertInDoubt(async () => ({ status: "not-applied" }));
+    expect(
+      await notApplied.runtime.rollback({ executionId: notApplied.executionId }),
+    ).toMatchObject({ reverted: [0] });
+    expect(notApplied.reverts()).toHaveLength(1);
+
+    const throws = await revertInDoubt(async () => {
+      throw new Error("cannot tell");
+    });
+    expect(await throws.runtime.rollback({ executionId: throws.executionId })).toMatchObject({
+      unrecorded: [0],
+    });
+    expect(throws.reverts()).toHaveLength(0);
+  });
+
+  it("refuses decisions that are not lists of seqs", async () => {
+    const { runtime, executionId } = await revertInDoubt();
+    for (const bad of ["0", [-1], [1.5], Array.from({ length: 100_001 }, () => 0)]) {
+      await expect(
+        runtime.rollback({ executionId, revertAgain: bad as number[] }),
+      ).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    }
   });
 });

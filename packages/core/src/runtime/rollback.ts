@@ -5,7 +5,8 @@ import { createAbortController, every } from "../platform.ts";
 import { retried } from "./apply-outcome.ts";
 import type { Configuration } from "./configuration.ts";
 import { withdrawPending } from "./decisions.ts";
-import { codec, idempotencyKey, type RunContext } from "./run-context.ts";
+import { decideRevertInDoubt, type RevertResolutions, revertKey } from "./revert-in-doubt.ts";
+import { codec, type RunContext } from "./run-context.ts";
 
 /** What a rollback did with one call that reached its connector. */
 export interface RollbackCall {
@@ -36,18 +37,23 @@ export interface RollbackReport {
   calls: RollbackCall[];
 }
 
-/** The idempotency key of a call's revert. */
-export const revertKey = (executionId: string, seq: number) =>
-  `${idempotencyKey(executionId, seq)}:revert`;
+export { revertKey };
 
-/** What rollback does with an entry, before any revert runs. */
+/** What a preview says of a revert in doubt (a rollback asks its connector first). */
+export const REVERT_IN_DOUBT =
+  "a rollback started its revert and never recorded what became of it, so it may be undone already; a rollback asks its connector's reconcileRevert, else the host decides (revertAgain or markReverted)";
+
+/**
+ * What rollback does with an entry, before any revert runs: report it as it is, revert it, or (a
+ * revert an earlier rollback started and never recorded) decide what became of that revert first.
+ */
 export function classify(
   entry: JournalEntry,
   now: number,
   /** a rollback in this process is reverting it */
   live: boolean,
   connectors: Configuration["connectors"],
-): RollbackCall | "revert" {
+): RollbackCall | "revert" | "revert-in-doubt" {
   const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
   if (entry.state === "executing") {
     return {
@@ -71,7 +77,9 @@ export function classify(
       reason: `it ran, but its result was not recorded: ${entry.error ?? "unknown"}`,
     };
   }
-  if (entry.state === "reverting" && (live || now - entry.updatedAt < LIVENESS_MS)) {
+  if (entry.state === "reverting") {
+    // a claim no rollback renews any more: its revert may have run (see revert-in-doubt.ts)
+    if (!live && now - entry.updatedAt >= LIVENESS_MS) return "revert-in-doubt";
     return { ...call, outcome: "skipped", reason: "another rollback is reverting it" };
   }
   if (entry.error !== undefined) {
@@ -157,7 +165,11 @@ function reportOf(calls: RollbackCall[]): RollbackReport {
  * approval racing the rollback either resumes it before or finds it rolled back; it ends rolled
  * back, its waiting calls withdrawn, even when nothing could be reverted.
  */
-export async function rollback(context: RunContext, executionId: string): Promise<RollbackReport> {
+export async function rollback(
+  context: RunContext,
+  executionId: string,
+  resolutions: RevertResolutions = {},
+): Promise<RollbackReport> {
   const { journal, now } = context;
   const execution = await rollbackTarget(context, executionId);
   const config = await context.configurator.configure();
@@ -169,7 +181,7 @@ export async function rollback(context: RunContext, executionId: string): Promis
       updatedAt: now(),
     }))
   ) {
-    return rollback(context, executionId);
+    return rollback(context, executionId, resolutions);
   }
   const calls: RollbackCall[] = [];
   /** what happened to a call: reported, and told to the observer */
@@ -186,7 +198,7 @@ export async function rollback(context: RunContext, executionId: string): Promis
       context.live.has(revertKey(executionId, entry.seq)),
       config.connectors,
     );
-    if (verdict !== "revert") {
+    if (verdict !== "revert" && verdict !== "revert-in-doubt") {
       // a call still running in a stalled pass may record itself later: it stays what this report
       // says it is (unrecorded), since its `executing` → `applied` write no longer matches
       if (entry.state === "executing") {
@@ -202,6 +214,21 @@ export async function rollback(context: RunContext, executionId: string): Promis
     const resolved = config.connectors.get(entry.connector);
     const method = resolved?.methods.get(entry.method);
     const call = { seq: entry.seq, connector: entry.connector, method: entry.method };
+    if (verdict === "revert-in-doubt") {
+      const decided = resolved
+        ? await decideRevertInDoubt(
+            context,
+            entry,
+            resolved,
+            method?.original ?? entry.method,
+            resolutions,
+          )
+        : ({ kind: "unrecorded", reason: REVERT_IN_DOUBT } as const);
+      if (decided.kind !== "revert") {
+        done({ ...call, outcome: decided.kind, reason: decided.reason });
+        continue;
+      }
+    }
     // taken first (one taker across callers and processes); a rollback that died after taking it
     // left it reverting, and a later one takes it again once that is stale
     const taken = await journal.updateEntry(executionId, entry.seq, [entry.state], {
