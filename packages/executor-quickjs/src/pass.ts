@@ -443,6 +443,8 @@ export class Pass {
         }
         if (this.#closed || !this.#replay || !deliverReplayed(sandbox, this.#replay)) break;
       }
+      // idle, and waiting on no host call: the next timer may fire (see sandbox-timers.ts)
+      if (!this.#closed && this.#inflight === 0) this.#timers.armNext();
       if (
         !this.#closed &&
         this.#inflight === 0 &&

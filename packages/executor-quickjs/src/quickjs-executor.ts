@@ -22,7 +22,11 @@ export interface QuickJSExecutorOptions {
    * WebAssembly instance is replaced), but the code cannot catch the error.
    */
   maxStackSizeBytes?: number;
-  /** grant `setTimeout` / `clearTimeout` inside the sandbox (host timers, cancelled at the end of the pass) */
+  /**
+   * grant `setTimeout` / `clearTimeout` inside the sandbox: a timer fires once the program waits on
+   * no call, earliest due first by the timers' own clock, not before its delay (the same order on
+   * replay as live; see sandbox-timers.ts); pending ones are cancelled at the end of the pass
+   */
   timers?: boolean;
   /** most console lines kept per pass; default 1,000 */
   maxLogLines?: number;
