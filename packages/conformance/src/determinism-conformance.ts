@@ -230,6 +230,33 @@ export function determinismTests(
 
   options.test(
     GROUP,
+    "a loop that waits for the clock ends at the pass's time limit, and the model hears why",
+    async () => {
+      const runtime = createCodemodeRuntime({
+        store: memoryStore(),
+        executor: await options.createExecutor(),
+        connectors: [],
+        limits: { timeoutMs: 300 },
+      });
+      const outcome = await runtime.execute({
+        code: `async () => {
+          const started = Date.now();
+          while (Date.now() - started < 100) {}
+          const mark = performance.now();
+          while (performance.now() - mark < 100) {}
+          return "waited";
+        }`,
+      });
+      expect(outcome.status).toBe("error");
+      expect(outcome.status === "error" && outcome.error).toMatch(
+        /Date\.now\(\) and performance\.now\(\) do not move/,
+      );
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    GROUP,
     "a step beside calls in a Promise.all returns after the same round trips on replay (found by the replay property, on Chromium)",
     async () => {
       const run = kvRuntime(options);

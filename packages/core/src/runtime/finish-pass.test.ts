@@ -28,6 +28,17 @@ describe("passErrorMessage", () => {
     );
   });
 
+  it("tells a timed-out program that the clock does not move inside a run", async () => {
+    const config = await context.configurator.configure();
+    const message = await passErrorMessage(
+      { name: "TimeoutError", code: "TIMEOUT", message: "The code ran longer than 5 ms." },
+      config,
+    );
+    expect(message).toMatch(
+      /^TimeoutError: The code ran longer than 5 ms\. Inside a run, Date\.now\(\)/,
+    );
+  });
+
   it("bounds what it computes on: a huge method name or message", async () => {
     const config = await context.configurator.configure();
     const message = await passErrorMessage(

@@ -62,6 +62,11 @@ export async function passErrorMessage(
       ` Use codemode.search("what you want to do") and codemode.describe(path) to find the right one.`
     );
   }
+  if (error.code === "TIMEOUT") {
+    // the prelude holds the clock still for the whole run (sandbox-determinism.ts)
+    message +=
+      " Inside a run, Date.now() and performance.now() do not move, so a loop that waits for the clock never ends.";
+  }
   if (/is not defined/.test(text)) {
     message += ` The globals in the sandbox are: ${[...config.connectors.keys(), "codemode"].join(", ")}.`;
   }
