@@ -29,6 +29,7 @@ const READS_THE_CLOCK_AND_CHANCE = `async () => {
     bytes: typeof crypto === "object" && crypto.getRandomValues ? Array.from(crypto.getRandomValues(new Uint8Array(6))) : null,
     uuid: typeof crypto === "object" && crypto.randomUUID ? crypto.randomUUID() : null,
     performance: typeof performance === "object" && performance.now ? performance.now() : null,
+    formatted: typeof Intl === "object" ? new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "medium", timeStyle: "medium" }).format() : null,
     read: first.value,
   };
   const written = await kv.write({ key: 2, value });

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { determinismPrelude } from "./sandbox-determinism.ts";
 
 /** Runs the prelude for a run in a fresh realm, then `probe`, and returns what `probe` evaluates to. */
-function observe(seed: string, time: number, probe: string): unknown {
-  const context = { crypto: globalThis.crypto, performance: { now: () => 12.5 } };
+function observe(seed: string, time: number, probe: string, extra: object = {}): unknown {
+  const context = { crypto: globalThis.crypto, performance: { now: () => 12.5 }, ...extra };
   return runInNewContext(`${determinismPrelude({ seed, time })}\n${probe}`, context);
 }
 
@@ -43,6 +43,44 @@ describe("the run's clock and chance in the sandbox", () => {
     expect(observe("exec_a", time, "class Stamp extends Date {}; new Stamp().getTime()")).toBe(
       time,
     );
+  });
+
+  it("reads the run's start through Intl date formats without a date, performance.timeOrigin and Temporal.Now", () => {
+    const probe = `JSON.stringify({
+      formatted: new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "full", timeStyle: "long" }).format(),
+      parts: new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric" }).formatToParts().map((part) => part.value).join(""),
+      given: new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric" }).format(new Date(0)),
+      origin: performance.timeOrigin,
+    })`;
+    const expected = new Intl.DateTimeFormat("en-US", {
+      timeZone: "UTC",
+      dateStyle: "full",
+      timeStyle: "long",
+    }).format(time);
+    expect(JSON.parse(observe("exec_a", time, probe) as string)).toMatchObject({
+      formatted: expected,
+      parts: "2026",
+      given: "1970",
+      origin: time,
+    });
+    // Temporal, where a sandbox has it (a stand-in of its shape here: Node has none yet)
+    const Temporal = {
+      Now: { timeZoneId: () => "UTC", instant: () => ({ epochMilliseconds: -1 }) },
+      Instant: {
+        fromEpochMilliseconds: (ms: number) => ({
+          epochMilliseconds: ms,
+          toZonedDateTimeISO: (zone: string) => ({ toPlainDate: () => `${zone} ${ms}` }),
+        }),
+      },
+    };
+    expect(
+      observe(
+        "exec_a",
+        time,
+        "[Temporal.Now.instant().epochMilliseconds, Temporal.Now.plainDateISO(), Temporal.Now.plainDateISO('Europe/Paris')]",
+        { Temporal },
+      ),
+    ).toEqual([time, `UTC ${time}`, `Europe/Paris ${time}`]);
   });
 
   it("draws the same numbers for the same run on every pass, and others for another run", () => {

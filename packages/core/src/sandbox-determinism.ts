@@ -20,7 +20,9 @@ type Scope = Record<string, unknown> & {
 /**
  * Runs INSIDE the sandbox (self-contained: no imports, nothing from outside its body). Replaces:
  * - `Date.now()`, `new Date()` and `Date()` with the run's start (`time`); a `Date` built from
- *   arguments is an ordinary one; `performance.now()`, where the sandbox has it, reads 0;
+ *   arguments is an ordinary one; `performance.now()`, where the sandbox has it, reads 0 and
+ *   `performance.timeOrigin` the start; `Intl.DateTimeFormat`'s `format()` and `formatToParts()`
+ *   without a date, and `Temporal.Now` where the sandbox has it, read the start too;
  * - `Math.random()`, `crypto.getRandomValues()` and `crypto.randomUUID()`, where the sandbox has
  *   them, with one generator: SHA-256 of the secret `seed` and a block counter.
  * What the scope does not have or cannot change (a read-only `crypto`) is left as it is.
@@ -56,6 +58,69 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
           performance,
           "now",
           method(() => 0),
+        );
+        define(performance, "timeOrigin", { value: time, configurable: true });
+      } catch {}
+    }
+    // the other readers of the current time: Intl's date formats without a date, Temporal.Now
+    const intl = scope.Intl as { DateTimeFormat?: { prototype: object } } | undefined;
+    const formats = intl?.DateTimeFormat?.prototype;
+    if (formats) {
+      try {
+        const format = Object.getOwnPropertyDescriptor(formats, "format")?.get;
+        const formatToParts = (formats as { formatToParts?: unknown }).formatToParts;
+        if (typeof format === "function") {
+          define(formats, "format", {
+            configurable: true,
+            get(this: unknown) {
+              const bound = format.call(this) as (date?: unknown) => string;
+              return (date?: unknown) => bound(date === undefined ? time : date);
+            },
+          });
+        }
+        if (typeof formatToParts === "function") {
+          define(
+            formats,
+            "formatToParts",
+            method(function (this: unknown, date?: unknown) {
+              return formatToParts.call(this, date === undefined ? time : date);
+            }),
+          );
+        }
+      } catch {}
+    }
+    const temporal = scope.Temporal as
+      | {
+          Now?: Record<string, unknown>;
+          Instant?: { fromEpochMilliseconds(ms: number): Record<string, unknown> };
+        }
+      | undefined;
+    const now = temporal?.Now;
+    const Instant = temporal?.Instant;
+    if (now && Instant) {
+      try {
+        const zone = now.timeZoneId as () => string;
+        const instant = () => Instant.fromEpochMilliseconds(time);
+        const zoned = (timeZone?: unknown) =>
+          (instant().toZonedDateTimeISO as (zone: unknown) => Record<string, () => unknown>)(
+            timeZone === undefined ? zone() : timeZone,
+          );
+        define(now, "instant", method(instant));
+        define(now, "zonedDateTimeISO", method(zoned));
+        define(
+          now,
+          "plainDateTimeISO",
+          method((tz?: unknown) => zoned(tz).toPlainDateTime?.()),
+        );
+        define(
+          now,
+          "plainDateISO",
+          method((tz?: unknown) => zoned(tz).toPlainDate?.()),
+        );
+        define(
+          now,
+          "plainTimeISO",
+          method((tz?: unknown) => zoned(tz).toPlainTime?.()),
         );
       } catch {}
     }

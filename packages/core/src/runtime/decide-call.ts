@@ -74,8 +74,8 @@ export async function diverge(
 ): Promise<never> {
   const message =
     `Replay divergence at call #${seq}: the journal recorded ${recorded.connector}.${recorded.method}(${preview(recorded.args)}) ` +
-    `but this pass called ${connector}.${method}(${preview(args)}). Date, Math.random(), crypto's random values and the ` +
-    "order of results read the same on every pass; timers and other values do not: wrap such a value in codemode.step().";
+    `but this pass called ${connector}.${method}(${preview(args)}). The clock, Math.random(), crypto's random values, timers and the ` +
+    "order of results read the same on every pass; other platform values do not: wrap such a value in codemode.step().";
   await pass.failRun(message);
   throw new CodemodeError("DIVERGENCE", message, { details: { seq } });
 }
