@@ -3,7 +3,7 @@
 // mock model through generateText.
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { codeThenAnswerModel } from "../test/code-then-answer-model.ts";
 import { createCodeTool } from "./ai.ts";
@@ -143,5 +143,35 @@ describe("createCodeTool", () => {
     expect(new Set(keys).size).toBe(8);
     // a run's id is random, not a clock reading and a counter
     expect(keys.every((key) => /^codemode-code_[0-9a-f]{32}-[01]$/.test(key))).toBe(true);
+  });
+
+  it("gives two processes that start a run in the same millisecond different keys", async () => {
+    // a process is a fresh copy of the module (its counters start again) under the same clock
+    vi.useFakeTimers({ now: Date.UTC(2026, 11, 6), toFake: ["Date"] });
+    try {
+      const keys: string[] = [];
+      for (const _process of [1, 2]) {
+        vi.resetModules();
+        const fresh = (await import("./ai.ts")) as typeof import("./ai.ts");
+        const codeTool = fresh.createCodeTool({
+          tools: {
+            record: tool({
+              description: "Record a call.",
+              inputSchema: z.object({}),
+              execute: async (_input, options) => keys.push(options.toolCallId),
+            }),
+          },
+          executor: new QuickJSExecutor(),
+        });
+        await (codeTool.execute as NonNullable<typeof codeTool.execute>)(
+          { code: "async () => { await codemode.record({}); }" },
+          { toolCallId: "t", messages: [], context: undefined },
+        );
+      }
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).not.toBe(keys[1]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
