@@ -1,8 +1,9 @@
 // A throwaway PostgreSQL server for the tests and the benchmark: `initdb` into a temporary folder,
 // `pg_ctl start` on a free loopback port with its unix socket in that folder, and at the end
 // `pg_ctl stop` and the folder removed. As root (CI, containers) the server runs as the `postgres`
-// user through `runuser`, because initdb and postgres refuse to run as root.
-import { spawnSync } from "node:child_process";
+// user through `runuser`, because initdb and postgres refuse to run as root. The fault tests also
+// restart it (a crash or a clean shutdown, then a start on the same port) and pause it (SIGSTOP).
+import { spawn, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +16,15 @@ export interface PostgresServer {
   user: string;
   /** the database every server has; tests create their own */
   database: string;
+  /**
+   * Stops the server (`immediate`: as if it crashed, recovering from its log when it starts again;
+   * `fast`: a clean shutdown), waits `downMs`, and starts it again on the same port and data.
+   */
+  restart(options?: { mode?: "immediate" | "fast"; downMs?: number }): Promise<void>;
+  /** Stops (SIGSTOP) the postmaster and every process it started: a server that hangs. Linux only. */
+  pause(): void;
+  /** Lets the processes `pause` stopped go on (SIGCONT). */
+  resume(): void;
   stop(): void;
 }
 
@@ -87,16 +97,83 @@ function runuser(): string {
   return "runuser";
 }
 
+/** The command that runs one of the server's programs, through `runuser` when this process is root. */
+function commandOf(program: string, args: string[], asPostgres: boolean): [string, string[]] {
+  return asPostgres ? [runuser(), ["-u", "postgres", "--", program, ...args]] : [program, args];
+}
+
 /** Runs one of the server's programs, as `postgres` when this process is root; throws with its output. */
 function runProgram(program: string, args: string[], asPostgres: boolean): void {
-  const [command, commandArgs] = asPostgres
-    ? [runuser(), ["-u", "postgres", "--", program, ...args]]
-    : [program, args];
+  const [command, commandArgs] = commandOf(program, args, asPostgres);
   const result = spawnSync(command, commandArgs, { encoding: "utf8", timeout: 120_000 });
   if (result.status !== 0) {
     throw new Error(
       `${program} ${args.join(" ")} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`,
     );
+  }
+}
+
+/** `runProgram` without blocking the event loop (a test's own clients go on meanwhile). */
+function runProgramAsync(program: string, args: string[], asPostgres: boolean): Promise<void> {
+  const [command, commandArgs] = commandOf(program, args, asPostgres);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(
+            `${program} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output}`,
+          ),
+        );
+    });
+  });
+}
+
+/** The postmaster's process id, from the first line of `postmaster.pid` in its data folder. */
+function postmasterPid(data: string): number {
+  const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no postmaster pid in ${data}`);
+  return pid;
+}
+
+/** The processes whose parent is `parent` (read from /proc: Linux only). */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // it ended meanwhile
+    }
+    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ")"
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid === parent) children.push(Number(name));
+  }
+  return children;
+}
+
+/** Sends `signal` to `pid`; a process that already ended is fine. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
 }
 
@@ -150,14 +227,43 @@ export async function startPostgres(
       throw new Error(`${(error as Error).message}\n${serverLog}`);
     }
     let stopped = false;
+    let paused: number[] = [];
+    const resume = () => {
+      for (const pid of paused) signal(pid, "SIGCONT");
+      paused = [];
+    };
     return {
       host: "127.0.0.1",
       port,
       user: "postgres",
       database: "postgres",
+      async restart({ mode = "immediate", downMs = 0 } = {}) {
+        resume();
+        const pgCtl = join(bin, "pg_ctl");
+        await runProgramAsync(pgCtl, ["-D", data, "-m", mode, "-w", "stop"], asPostgres);
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        await runProgramAsync(
+          pgCtl,
+          ["-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions, "start"],
+          asPostgres,
+        );
+      },
+      pause() {
+        if (paused.length) return;
+        // the postmaster first, so that it starts no process while its children are listed
+        const postmaster = postmasterPid(data);
+        signal(postmaster, "SIGSTOP");
+        paused = [postmaster];
+        for (const child of childrenOf(postmaster)) {
+          signal(child, "SIGSTOP");
+          paused.push(child);
+        }
+      },
+      resume,
       stop() {
         if (stopped) return;
         stopped = true;
+        resume();
         try {
           runProgram(
             join(bin, "pg_ctl"),

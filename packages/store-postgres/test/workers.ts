@@ -50,6 +50,28 @@ export function startWorker<Spec = WorkerSpec>(spec: Spec, script = workerScript
   return { process: child, outcomes, ended };
 }
 
+/**
+ * The worker's end, within `timeoutMs`: a worker that hangs is killed (SIGKILL) and the test fails
+ * with what it printed.
+ */
+export async function endedWithin(
+  worker: Worker,
+  timeoutMs: number,
+): Promise<{ outcomes: WorkerOutcome[]; signal: NodeJS.Signals | null; stderr: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  const ended = await Promise.race([worker.ended, late]);
+  clearTimeout(timer);
+  if (ended !== "late") return ended;
+  worker.process.kill("SIGKILL");
+  const { outcomes, stderr } = await worker.ended;
+  throw new Error(
+    `a worker did not end within ${timeoutMs} ms (killed): ${JSON.stringify(outcomes)}\n${stderr}`,
+  );
+}
+
 /** Runs workers to their end; rejects (with their stderr) if one did not end by itself. */
 export async function runWorkers<Spec = WorkerSpec>(
   specs: Spec[],
