@@ -112,7 +112,9 @@ export async function decideCall(
       // only an approval of this pass's run covers it (a result for a deferred sibling does not):
       // otherwise the run pauses here again, the call still waiting
       if (!pass.approved.has(seq)) return pauseHere(pass, recorded.error !== undefined);
-      // approved: it runs now, once, with exactly the input the person was shown
+      // approved: it runs now, once, with exactly the input the person was shown (the lease is
+      // checked first: a run ended meanwhile leaves the call waiting, not started)
+      if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
       const taken = await journal.updateEntry(executionId, seq, ["pending"], {
         state: "executing",
         updatedAt: now(),
@@ -121,7 +123,6 @@ export async function decideCall(
         await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
         pass.guard();
       }
-      if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
       return { kind: "execute", input: codec.decode(recorded.args as string) };
     }
     if (recorded.state !== "executing" && recorded.state !== "applied") {
@@ -159,6 +160,7 @@ export async function decideCall(
   const time = now();
   if (waits) pass.waitAt(seq);
   // written only while this pass holds the run's lease (renewed in the same write when due)
+  const claim = pass.claim();
   const written = await journal.putEntry(
     {
       executionId,
@@ -174,9 +176,10 @@ export async function decideCall(
       createdAt: time,
       updatedAt: time,
     },
-    pass.claim(),
+    claim,
   );
   if (!written) pass.leaseLost();
+  pass.held(claim);
   if (!waits) return { kind: "execute", input };
   return pauseHere(pass);
 }

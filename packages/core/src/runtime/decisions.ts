@@ -1,6 +1,7 @@
 import { badHandle, type DecisionHandle } from "../decision-handle.ts";
 import { encodeForJournal, messageOf } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
+import { retried } from "./apply-outcome.ts";
 import { leaseOwner } from "./begin-run.ts";
 import { missingConnectors } from "./configuration.ts";
 import type { CallObserver } from "./host-globals.ts";
@@ -182,12 +183,19 @@ export async function approve(
 /** Marks every pending call of a run that ended without them `withdrawn` (never run); returns their seqs. */
 export async function withdrawPending(context: RunContext, executionId: string): Promise<number[]> {
   const withdrawn: number[] = [];
-  for (const entry of await context.journal.listEntries(executionId, { states: ["pending"] })) {
+  // the run has ended already: a store that fails here is tried again, so that no call is left
+  // waiting in an ended run nobody visits again (found by the PostgreSQL fault suite)
+  const waiting = await retried(() =>
+    context.journal.listEntries(executionId, { states: ["pending"] }),
+  );
+  for (const entry of waiting) {
     if (entry.state !== "pending") continue;
-    await context.journal.updateEntry(executionId, entry.seq, ["pending"], {
-      state: "withdrawn",
-      updatedAt: context.now(),
-    });
+    await retried(() =>
+      context.journal.updateEntry(executionId, entry.seq, ["pending"], {
+        state: "withdrawn",
+        updatedAt: context.now(),
+      }),
+    );
     withdrawn.push(entry.seq);
   }
   return withdrawn;

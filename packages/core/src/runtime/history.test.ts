@@ -85,4 +85,30 @@ describe("history", () => {
     expect(await other.expirePaused()).toEqual(["exec_dead"]);
     expect((await journal.getExecution("exec_dead"))?.lease).toBeUndefined();
   });
+
+  it("expirePaused withdraws an expired run's waiting call through a store error (found by the PostgreSQL fault suite)", async () => {
+    let time = 1_000_000;
+    const base = memoryStore();
+    let failures = 1;
+    const store = {
+      journal(name: string) {
+        const journal = base.journal(name);
+        return Object.assign(Object.create(journal), {
+          updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
+            args[3].state === "withdrawn" && failures-- > 0
+              ? Promise.reject(new Error("connection terminated"))
+              : journal.updateEntry(...args),
+        });
+      },
+    };
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ gate }) => gate.open?.({}));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [gate], now: () => time });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    expect(paused.status).toBe("paused");
+    time += LIVENESS_MS * 10;
+    expect(await runtime.expirePaused({ maxAgeMs: 1 })).toEqual([paused.executionId]);
+    const [entry] = await base.journal("default").listEntries(paused.executionId);
+    expect(entry?.state).toBe("withdrawn");
+  });
 });

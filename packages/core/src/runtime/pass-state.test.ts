@@ -144,7 +144,11 @@ describe("PassState", () => {
     const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
     expect(pass.claim()).toEqual({ owner: TEST_OWNER });
     time += HEARTBEAT_MS;
-    expect(pass.claim()).toEqual({ owner: TEST_OWNER, renewUntil: time + context.leaseMs });
+    const claim = pass.claim();
+    expect(claim).toEqual({ owner: TEST_OWNER, renewUntil: time + context.leaseMs });
+    // the renewal counts once the write that carried it succeeded
+    expect(pass.renewDue()).toBe(true);
+    pass.held(claim);
     expect(pass.renewDue()).toBe(false);
     time += HEARTBEAT_MS;
     expect(await pass.renew()).toBe(true);
@@ -159,6 +163,31 @@ describe("PassState", () => {
     expect(await pass.renew()).toBe(false);
     expect(pass.stopped).toMatch(/ended from outside/);
     expect((await context.journal.getExecution(id))?.lease?.owner).toBe("pass_other");
+    await pass.end();
+  });
+
+  it("counts a renewal the store failed as none: the next call renews before it runs (found by the PostgreSQL fault suite)", async () => {
+    let time = 1_000;
+    let failing = false;
+    const base = testContext([], { now: () => time });
+    const journal = Object.assign(Object.create(base.journal), {
+      updateExecution: (...args: Parameters<typeof base.journal.updateExecution>) =>
+        failing
+          ? Promise.reject(new Error("connection terminated"))
+          : base.journal.updateExecution(...args),
+    });
+    const context = { ...base, journal };
+    const id = await runningRun(context);
+    const pass = new PassState(context, id, new Map(), { owner: TEST_OWNER });
+    time += HEARTBEAT_MS;
+    failing = true;
+    await expect(pass.renew()).rejects.toThrow(/connection terminated/);
+    expect(pass.renewDue()).toBe(true);
+    // meanwhile another process expired the run: the next call's renewal finds it gone
+    failing = false;
+    await base.journal.updateExecution(id, ["running"], { status: "error" });
+    expect(await pass.renew()).toBe(false);
+    expect(pass.stopped).toMatch(/ended from outside/);
     await pass.end();
   });
 });

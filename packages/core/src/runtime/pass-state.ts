@@ -141,12 +141,18 @@ export class PassState {
 
   /**
    * The claim an entry write of this pass makes: only while it holds the lease, renewing it in the
-   * same write when the heartbeat is due.
+   * same write when the heartbeat is due. The renewal counts once the write succeeded (`held`).
    */
   claim(): LeaseClaim {
     if (!this.renewDue()) return { owner: this.owner };
-    this.#renewed = this.#context.now();
-    return { owner: this.owner, renewUntil: this.#renewed + this.#context.leaseMs };
+    return { owner: this.owner, renewUntil: this.#context.now() + this.#context.leaseMs };
+  }
+
+  /** An entry write made with `claim` succeeded: a renewal it carried counts from when it was made. */
+  held(claim: LeaseClaim): void {
+    if (claim.renewUntil !== undefined) {
+      this.#renewed = Math.max(this.#renewed, claim.renewUntil - this.#context.leaseMs);
+    }
   }
 
   /**
@@ -309,17 +315,20 @@ export class PassState {
    */
   async renew(): Promise<boolean> {
     if (this.#ended) return !this.#stopped;
-    this.#renewed = this.#context.now();
+    // counted only once the write succeeded: a renewal the store failed leaves the heartbeat due,
+    // so the next call renews (or finds the lease lost) before it runs
+    const at = this.#context.now();
     const alive = await this.#context.journal.updateExecution(
       this.executionId,
       ["running"],
       {
-        updatedAt: this.#renewed,
-        lease: { owner: this.owner, expiresAt: this.#renewed + this.#context.leaseMs },
+        updatedAt: at,
+        lease: { owner: this.owner, expiresAt: at + this.#context.leaseMs },
       },
       { owner: this.owner },
     );
-    if (!alive) {
+    if (alive) this.#renewed = Math.max(this.#renewed, at);
+    else {
       this.#holdsLease = false;
       this.stop("The run was ended from outside (expired, deleted or rolled back).");
     }

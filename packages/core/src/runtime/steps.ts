@@ -47,6 +47,7 @@ export async function decideStep(
     return { replay: false, seq, token: pass.stepToken(seq) };
   }
   const time = context.now();
+  const claim = pass.claim();
   const written = await context.journal.putEntry(
     {
       executionId: pass.executionId,
@@ -61,9 +62,10 @@ export async function decideStep(
       createdAt: time,
       updatedAt: time,
     },
-    pass.claim(),
+    claim,
   );
   if (!written) pass.leaseLost();
+  pass.held(claim);
   context.emit({ type: "step", executionId: pass.executionId, seq, name, live: true, at: time });
   return { replay: false, seq, token: pass.stepToken(seq) };
 }
