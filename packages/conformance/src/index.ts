@@ -19,4 +19,17 @@ export {
 } from "./journal-store-conformance.ts";
 export { conformanceTest, type KnownGap } from "./known-gaps.ts";
 export { expectSchemaOneMigrated, SCHEMA_ONE_JOURNAL } from "./schema-one.ts";
+export type {
+  McpClientSession,
+  McpElicitResult,
+  McpReply,
+  McpSessionOptions,
+  McpSurface,
+  SurfaceAdapters,
+  TanstackAnswer,
+  TanstackPayload,
+  TanstackShownCall,
+  TanstackSurface,
+  TanstackTurn,
+} from "./surface-adapters.ts";
 export { runSurfaceIntegrity, type SurfaceIntegrityOptions } from "./surface-integrity.ts";

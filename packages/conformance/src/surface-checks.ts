@@ -13,6 +13,8 @@ export const SURFACE_CHECKS = {
   ended: "a run the host (or a person's denial) ended executes no call afterwards",
   liveness:
     "an approval alone in its step whose calls still waited as shown runs them, and a continuation of a paused run continues it",
+  refused:
+    "a decision that names no call as it was shown (a forged handle), or that an MCP session sends about a run it may not decide (another session's, runs not shared), decides nothing",
   surface: "no tool or host call threw, and a card or result is about its own tool call's run",
 } as const;
 
@@ -169,6 +171,26 @@ export function liveness(trace: SurfaceTrace): string[] {
   return out;
 }
 
+/**
+ * A refused decision alone in its step decides nothing about its run (an approval beside other
+ * messages is held by `consent`: it names no call; a rejection by its reply).
+ */
+export function refused(trace: SurfaceTrace): string[] {
+  const out: string[] = [];
+  for (const refusal of trace.refusals) {
+    if (!refusal.solo) continue;
+    const decided = trace.decisionEvents.filter(
+      (event) => event.step === refusal.step && event.executionId === refusal.executionId,
+    );
+    for (const event of decided) {
+      out.push(
+        `step ${refusal.step}: ${refusal.by}: yet run ${event.executionId.slice(-8)} was ${event.decision} (${event.seqs.map((seq) => `#${seq}`).join(", ")})`,
+      );
+    }
+  }
+  return out;
+}
+
 const CHECKS: Record<SurfaceCheck, (trace: SurfaceTrace) => string[]> = {
   consent,
   once,
@@ -176,6 +198,7 @@ const CHECKS: Record<SurfaceCheck, (trace: SurfaceTrace) => string[]> = {
   denial,
   ended,
   liveness,
+  refused,
   surface: (trace) => trace.violations,
 };
 

@@ -7,16 +7,26 @@
 // rolled back, expired or rejected, delivered to a second runtime over the same storage; the host's
 // queue deciding with handles read now or earlier, its bare approve, rollback, delete, expiry,
 // prune and own runs), two of them at once at times. The connector's ledger of real effects is then
-// held against what each person and the host were shown (`surface-checks.ts`). Every counterexample
-// found becomes a named case in `surface-regressions.ts`.
+// held against what each person and the host were shown (`surface-checks.ts`). Given the TanStack AI
+// and MCP surfaces (`surfaces`, adapters the caller implements: this package cannot depend on them),
+// the schedules also carry TanStack chat requests and interrupt answers and MCP sessions' tool calls
+// and elicitation answers (`surface-tanstack.ts`, `surface-mcp.ts`), mixed with all of the above.
+// Every counterexample found becomes a named case in `surface-regressions.ts`.
 import type { Executor, JournalStore } from "@codemode/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { environment, numberFrom } from "./environment-setting.ts";
+import type { SurfaceAdapters } from "./surface-adapters.ts";
 import { SURFACE_CHECKS, surfaceViolations } from "./surface-checks.ts";
 import { playSurfaceCase, type SurfaceTrace } from "./surface-play.ts";
 import { SURFACE_REGRESSIONS } from "./surface-regressions.ts";
-import { describeSurfaceCase, type SurfaceCase, surfaceCaseArbitrary } from "./surface-schedule.ts";
+import {
+  describeSurfaceCase,
+  type SurfaceCase,
+  type SurfaceName,
+  surfaceCaseArbitraryWith,
+  surfacesOf,
+} from "./surface-schedule.ts";
 
 export interface SurfaceIntegrityOptions {
   /** names the suite: the executor and the storage */
@@ -29,12 +39,17 @@ export interface SurfaceIntegrityOptions {
   createStores: () =>
     | readonly [JournalStore, JournalStore]
     | Promise<readonly [JournalStore, JournalStore]>;
-  /** generated cases (default 60, or `CODEMODE_SURFACE_RUNS`) */
+  /** generated cases (default 60, 120 with `surfaces`, or `CODEMODE_SURFACE_RUNS`) */
   numRuns?: number;
   /** fast-check's seed (default `CODEMODE_SURFACE_SEED`, else random); printed on failure */
   seed?: number;
   /** shrink a failing case instead of stopping at it (default `CODEMODE_SURFACE_SHRINK=1`) */
   shrink?: boolean;
+  /**
+   * the TanStack AI chat route and the codemode MCP server, for schedules that also reach them (and
+   * the fixed cases that need them); without them, only the AI SDK binding and the host API
+   */
+  surfaces?: SurfaceAdapters;
 }
 
 const SLOW_TEST_MS = 300_000;
@@ -56,22 +71,47 @@ function failure(testCase: SurfaceCase, violations: string[], seed?: number): Er
 }
 
 /** What the generated cases exercised: the property asserts it reached each kind of decision. */
-interface Coverage {
-  cards: number;
-  answeredEffects: number;
-  hostEffects: number;
-  refusedApprovals: number;
-  endings: number;
+type Coverage = Record<string, number>;
+
+/** Who decided a gated effect, by the start of the decision's `by`, for each kind the property must reach. */
+const DECIDERS: Record<string, { by: string; surface?: SurfaceName }> = {
+  answeredEffects: { by: "the answer" },
+  hostEffects: { by: "the host" },
+  tanstackEffects: { by: "the TanStack answer", surface: "tanstack" },
+  elicitedEffects: { by: "the MCP elicitation", surface: "mcp" },
+  mcpToolEffects: { by: "MCP session", surface: "mcp" },
+};
+
+function coverageFor(surfaces: ReadonlySet<SurfaceName>): Coverage {
+  const coverage: Coverage = { cards: 0, refusedApprovals: 0, endings: 0 };
+  for (const [what, decider] of Object.entries(DECIDERS)) {
+    if (!decider.surface || surfaces.has(decider.surface)) coverage[what] = 0;
+  }
+  for (const surface of surfaces) coverage[`${surface}Cards`] = 0;
+  if (surfaces.size > 0) coverage.refusals = 0;
+  return coverage;
 }
 
 function tally(coverage: Coverage, trace: SurfaceTrace) {
-  coverage.cards += trace.cards.length;
-  coverage.endings += trace.endings.length;
+  const add = (what: string, count = 1) => {
+    if (what in coverage) coverage[what] = (coverage[what] ?? 0) + count;
+  };
+  add("cards", trace.cards.length);
+  add("endings", trace.endings.length);
+  add("refusals", trace.refusals.length);
+  for (const card of trace.shownCards) add(`${card.surface}Cards`);
   for (const effect of trace.effects) {
     if (!effect.gated) continue;
-    const by = trace.decisions.filter((decision) => decision.step === effect.step);
-    if (by.some((decision) => decision.by.startsWith("the answer"))) coverage.answeredEffects++;
-    if (by.some((decision) => decision.by.startsWith("the host"))) coverage.hostEffects++;
+    const by = trace.decisions.filter(
+      (decision) =>
+        decision.step === effect.step &&
+        decision.shown.some(
+          (shown) => shown.executionId === effect.executionId && shown.seq === effect.seq,
+        ),
+    );
+    for (const [what, decider] of Object.entries(DECIDERS)) {
+      if (by.some((decision) => decision.by.startsWith(decider.by))) add(what);
+    }
   }
   for (const decision of trace.decisions) {
     const ran = trace.effects.some(
@@ -79,17 +119,27 @@ function tally(coverage: Coverage, trace: SurfaceTrace) {
         effect.step === decision.step &&
         decision.shown.some((shown) => shown.executionId === effect.executionId),
     );
-    if (decision.approves && decision.shown.length > 0 && !ran) coverage.refusedApprovals++;
+    if (decision.approves && decision.shown.length > 0 && !ran) add("refusedApprovals");
   }
 }
 
 export function runSurfaceIntegrity(options: SurfaceIntegrityOptions): void {
-  const numRuns = options.numRuns ?? numberFrom(environment("CODEMODE_SURFACE_RUNS")) ?? 60;
+  const surfaces = new Set(
+    (["tanstack", "mcp"] as const).filter((surface) => options.surfaces?.[surface] !== undefined),
+  );
+  const numRuns =
+    options.numRuns ??
+    numberFrom(environment("CODEMODE_SURFACE_RUNS")) ??
+    (surfaces.size > 0 ? 120 : 60);
   const seed =
     options.seed ??
     numberFrom(environment("CODEMODE_SURFACE_SEED")) ??
     Math.floor(Math.random() * 2 ** 31);
   const shrink = options.shrink ?? environment("CODEMODE_SURFACE_SHRINK") === "1";
+  // the fixed cases this suite can play: those that need no surface it was not given
+  const regressions = SURFACE_REGRESSIONS.filter((regression) =>
+    [...surfacesOf(regression.testCase)].every((surface) => surfaces.has(surface)),
+  );
   const play = async (testCase: SurfaceCase): Promise<SurfaceTrace> => {
     let timer: unknown;
     const hung = new Promise<never>((_, reject) => {
@@ -112,7 +162,7 @@ export function runSurfaceIntegrity(options: SurfaceIntegrityOptions): void {
 
   describe(`surface integrity: ${options.name}`, () => {
     describe("regressions", () => {
-      for (const regression of SURFACE_REGRESSIONS) {
+      for (const regression of regressions) {
         // an open bug of the runtime is an expected failure until it is fixed (then remove `bug`)
         (regression.bug ? it.fails : it)(
           regression.name,
@@ -126,17 +176,11 @@ export function runSurfaceIntegrity(options: SurfaceIntegrityOptions): void {
     });
 
     it(
-      `holds ${Object.keys(SURFACE_CHECKS).join(", ")} over ${numRuns} generated schedules (seed ${seed})`,
+      `holds ${Object.keys(SURFACE_CHECKS).join(", ")} over ${numRuns} generated schedules${surfaces.size > 0 ? ` (with ${[...surfaces].join(" and ")})` : ""} (seed ${seed})`,
       async () => {
-        const coverage: Coverage = {
-          cards: 0,
-          answeredEffects: 0,
-          hostEffects: 0,
-          refusedApprovals: 0,
-          endings: 0,
-        };
+        const coverage = coverageFor(surfaces);
         await fc.assert(
-          fc.asyncProperty(surfaceCaseArbitrary, async (testCase) => {
+          fc.asyncProperty(surfaceCaseArbitraryWith(surfaces), async (testCase) => {
             const trace = await play(testCase);
             tally(coverage, trace);
             const violations = surfaceViolations(trace).filter(
@@ -147,8 +191,10 @@ export function runSurfaceIntegrity(options: SurfaceIntegrityOptions): void {
           { numRuns, seed, endOnFailure: !shrink },
         );
         // a property that never reached a card, an answered or a host-approved effect, a refused
-        // approval or an ended run would pass whatever the runtime did
-        if (numRuns >= 20) {
+        // approval or an ended run (and, with the surfaces, an effect each of them decided, one of
+        // their cards, a refused decision) would pass whatever the runtime did; about one case in
+        // ten reaches the rarest of them with the surfaces, one in five without
+        if (numRuns >= (surfaces.size > 0 ? 100 : 20)) {
           for (const [what, count] of Object.entries(coverage)) {
             expect(count, `generated cases with ${what}`).toBeGreaterThan(0);
           }

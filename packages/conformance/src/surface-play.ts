@@ -1,9 +1,10 @@
 // The surface-integrity suite's driver: plays one case against two runtimes over one storage (two
 // processes) the way real deployments reach them — the model's tool calls through the AI SDK's
 // `needsApproval` and `execute` with `{ toolCallId, messages }`, the person's answers as the
-// messages of the next request, the host's queue and API — and keeps the oracle's ledger: every
-// effect that reached the connector, every card and what it showed, every decision with the calls
-// it was shown, every run started, every run the host or a person ended.
+// messages of the next request, the host's queue and API, and (given their adapters) the TanStack
+// AI chat route and MCP sessions (`surface-tanstack.ts`, `surface-mcp.ts`) — and keeps the oracle's
+// ledger: every effect that reached the connector, every card and what it showed, every decision
+// with the calls it was shown, every run started, every run the host or a person ended.
 import {
   type CallContext,
   type CodeModeOutput,
@@ -20,14 +21,18 @@ import {
 } from "@codemode/core";
 import { mockConnector } from "@codemode/core/test";
 import { canonical } from "./integrity-ledger.ts";
+import type { SurfaceAdapters } from "./surface-adapters.ts";
 import { Conversation, messagesOf, pausedPointer, type ToolPart } from "./surface-conversation.ts";
+import { mcpPlayer } from "./surface-mcp.ts";
 import {
   type Process,
   programSource,
   type Shape,
   type SurfaceAction,
   type SurfaceCase,
+  surfaceOf,
 } from "./surface-schedule.ts";
+import { tanstackPlayer } from "./surface-tanstack.ts";
 
 /** One call that reached the connector: a real effect. */
 export interface Effect {
@@ -112,6 +117,34 @@ export interface SurfaceTrace {
   denials: Array<{ step: number; shown: ShownCall[] }>;
   /** what went wrong at once: a tool or host call that threw, a card about another run */
   violations: string[];
+  /**
+   * decisions that must decide nothing: sent by who may not decide the run they name (an MCP session
+   * about a run of another session, runs not shared), or with a handle that names no call as shown
+   */
+  refusals: Array<{ step: number; executionId: string; by: string; solo: boolean }>;
+  /** what the TanStack interrupts and MCP replies showed (their cards) */
+  shownCards: Array<{ surface: "tanstack" | "mcp"; step: number; shown: ShownCall[] }>;
+}
+
+/** What the TanStack and MCP players share with the driver. */
+export interface SurfaceContext {
+  testCase: SurfaceCase;
+  trace: SurfaceTrace;
+  /** the step being played */
+  step(): number;
+  /** the ledger's clock */
+  tick(): number;
+  runtime(on: Process): CodemodeRuntime;
+  /** runs `run`; a throw becomes a violation of the step */
+  guard<T>(what: string, run: () => Promise<T>): Promise<T | undefined>;
+  violation(what: string): void;
+  /** whether every shown call still waits, as shown, in a paused run */
+  stillWaits(calls: readonly ShownCall[]): Promise<boolean>;
+  /** every run started so far, and those started in this step */
+  knownRuns(): string[];
+  startedNow(): string[];
+  /** an MCP question is open: the message a step delivers meanwhile arrives now */
+  questionOpen(): Promise<void>;
 }
 
 export interface SurfaceDriverOptions {
@@ -120,6 +153,8 @@ export interface SurfaceDriverOptions {
   createStores: () =>
     | readonly [JournalStore, JournalStore]
     | Promise<readonly [JournalStore, JournalStore]>;
+  /** the TanStack AI and MCP surfaces, for the cases whose schedules use them */
+  surfaces?: SurfaceAdapters;
 }
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
@@ -167,6 +202,8 @@ export async function playSurfaceCase(
     decisionEvents: [],
     denials: [],
     violations: [],
+    refusals: [],
+    shownCards: [],
   };
   const effect = async (gated: boolean, input: unknown, context: CallContext) => {
     trace.effects.push({
@@ -214,6 +251,8 @@ export async function playSurfaceCase(
   };
   /** what arrives while the next read of a run's pending calls is in flight (armed by a step) */
   let onPendingRead: (() => Promise<unknown>) | undefined;
+  /** what arrives while the next MCP question is open, before its answer (armed by a step) */
+  let onQuestion: (() => Promise<unknown>) | undefined;
   const watched = (store: JournalStore): JournalStore => ({
     scope: store.scope ?? store,
     journal(name) {
@@ -463,12 +502,40 @@ export async function playSurfaceCase(
     return { min: 0, max: pointer.paused ? 0 : 1 };
   };
 
+  const context: SurfaceContext = {
+    testCase,
+    trace,
+    step: () => step,
+    tick,
+    runtime,
+    guard,
+    violation: (what) => trace.violations.push(`step ${step}: ${what}`),
+    stillWaits,
+    knownRuns,
+    questionOpen: async () => {
+      const arrives = onQuestion;
+      onQuestion = undefined;
+      await arrives?.();
+    },
+    startedNow: () =>
+      trace.starts.filter((start) => start.step === step).map((start) => start.executionId),
+  };
+  const tanstack = options.surfaces?.tanstack && tanstackPlayer(context, options.surfaces.tanstack);
+  const mcp = options.surfaces?.mcp && mcpPlayer(context, options.surfaces.mcp);
+
   /** Plays one action; returns how many runs it may start, at least and at most. */
   const play = async (
     action: SurfaceAction,
     solo: boolean,
     record: StepRecord,
   ): Promise<{ min: number; max: number }> => {
+    const surface = surfaceOf(action);
+    if (surface) {
+      const player = surface === "tanstack" ? tanstack : mcp;
+      if (!player)
+        throw new Error(`This suite was given no ${surface} surface for: ${action.kind}.`);
+      return player.play(action, solo);
+    }
     switch (action.kind) {
       case "call": {
         const toolCallId = `call-${callIds.length}`;
@@ -484,6 +551,8 @@ export async function playSurfaceCase(
         return settleNewCall(record, toolCallId, pointer, ids);
       }
       case "repeat": {
+        // nothing to repeat before the model's first AI SDK tool call (the first came elsewhere)
+        if (callIds.length === 0) return { min: 0, max: 0 };
         const toolCallId = callIds[action.of % callIds.length] as string;
         const code = codeOf.get(toolCallId) as string;
         const messages = render(conversation.parts(), action.shape);
@@ -494,6 +563,7 @@ export async function playSurfaceCase(
         return { min: 0, max: 0 };
       }
       case "continue": {
+        if (callIds.length === 0) return { min: 0, max: 0 };
         const earlier = callIds[action.of % callIds.length] as string;
         const code = codeOf.get(earlier) as string;
         const runs = knownRuns();
@@ -692,34 +762,48 @@ export async function playSurfaceCase(
           runtime(action.on).execute({ code: programSource(testCase.program) }),
         );
         return { min: 1, max: 1 };
+      default:
+        return { min: 0, max: 0 };
     }
   };
 
-  for (const [index, planned] of testCase.steps.entries()) {
-    step = index;
-    const record: StepRecord = { index, minRuns: 0, maxRuns: 0 };
-    let bounds: Array<{ min: number; max: number }>;
-    const other = planned.with;
-    if (other && planned.during === "read") {
-      // the second message arrives while the first reads what waits (or after it, if it reads none)
-      let arrived: Promise<{ min: number; max: number }> | undefined;
-      onPendingRead = () => {
-        arrived = play(other, false, record);
-        return arrived;
-      };
-      const first = await play(planned.action, false, record);
-      onPendingRead = undefined;
-      bounds = [first, await (arrived ?? play(other, false, record))];
-    } else {
-      const actions = other ? [planned.action, other] : [planned.action];
-      bounds = await Promise.all(
-        actions.map((action) => play(action, actions.length === 1, record)),
-      );
-    }
-    record.minRuns = bounds.reduce((sum, bound) => sum + bound.min, 0);
-    record.maxRuns = bounds.reduce((sum, bound) => sum + bound.max, 0);
-    trace.steps.push(record);
+  try {
+    await playSteps();
+  } finally {
+    await mcp?.close();
   }
   step = testCase.steps.length;
   return trace;
+
+  async function playSteps() {
+    for (const [index, planned] of testCase.steps.entries()) {
+      step = index;
+      const record: StepRecord = { index, minRuns: 0, maxRuns: 0 };
+      let bounds: Array<{ min: number; max: number }>;
+      const other = planned.with;
+      if (other && planned.during) {
+        // the second message arrives while the first reads what waits, or while an MCP question of
+        // the first is open (or after it, if it reads or asks none)
+        let arrived: Promise<{ min: number; max: number }> | undefined;
+        const arrive = () => {
+          arrived = play(other, false, record);
+          return arrived;
+        };
+        if (planned.during === "read") onPendingRead = arrive;
+        else onQuestion = arrive;
+        const first = await play(planned.action, false, record);
+        onPendingRead = undefined;
+        onQuestion = undefined;
+        bounds = [first, await (arrived ?? play(other, false, record))];
+      } else {
+        const actions = other ? [planned.action, other] : [planned.action];
+        bounds = await Promise.all(
+          actions.map((action) => play(action, actions.length === 1, record)),
+        );
+      }
+      record.minRuns = bounds.reduce((sum, bound) => sum + bound.min, 0);
+      record.maxRuns = bounds.reduce((sum, bound) => sum + bound.max, 0);
+      trace.steps.push(record);
+    }
+  }
 }

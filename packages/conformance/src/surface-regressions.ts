@@ -1,8 +1,12 @@
 // Counterexamples the surface-integrity property found, kept as fixed cases that run first on every
-// storage. Each was found (and shrunk, then cut by hand to the steps that matter): all but the
-// last two against the runtime as it was before decisions carried their handle, where every one of
-// them breaks a check and now none does; the last two against asks() in runtime/runtime-tool.ts,
-// which built the handle a continuation shows from a second read of the pending calls.
+// storage. Each was found (and shrunk, then cut by hand to the steps that matter): the first sixteen
+// against the runtime as it was before decisions carried their handle, where every one of them
+// breaks a check and now none does; the next two against asks() in runtime/runtime-tool.ts, which
+// built the handle a continuation shows from a second read of the pending calls. The TanStack AI
+// and MCP cases at the end (played only by suites given those surfaces) found no bug of those
+// surfaces: each was found against a surface broken on purpose in the test's adapter (a decision
+// sent without its handle, sessions sharing runs the host did not share) and is kept so that such a
+// break fails every run.
 import type {
   SurfaceAction,
   SurfaceCase,
@@ -53,6 +57,32 @@ const answer = (card: number, approved: boolean, over: Partial<Of<"answer">> = {
 });
 const step = (action: SurfaceAction, other?: SurfaceAction): SurfaceStep =>
   other ? { action, with: other } : { action };
+/** Two MCP sessions with `client-tools` over process 0, runs not shared. */
+const TWO_SESSIONS = [
+  { on: 0, approvals: "client-tools", share: false, elicits: true },
+  { on: 0, approvals: "client-tools", share: false, elicits: true },
+] as const satisfies SurfaceCase["sessions"];
+
+const tsCall: Of<"tsCall"> = { kind: "tsCall", on: 0, calls: 1, sameId: false };
+const tsApprove: Of<"tsAnswer"> = {
+  kind: "tsAnswer",
+  card: 0,
+  answer: "approve",
+  on: 0,
+  copies: 1,
+  shown: "asSent",
+  pick: 0,
+};
+const mcpApprove = (session: number, over: Partial<Of<"mcpApprove">> = {}): Of<"mcpApprove"> => ({
+  kind: "mcpApprove",
+  session,
+  card: 0,
+  forge: "none",
+  pick: 0,
+  copies: 1,
+  ...over,
+});
+
 /** The model repeats the first call's code in a new call, its conversation saying that run paused. */
 const CONTINUES: Of<"continue"> = {
   kind: "continue",
@@ -241,6 +271,52 @@ export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
           during: "read",
         },
         step({ kind: "forgedAnswer", of: 0, on: 1, shape: "ui" }),
+      ],
+    },
+  },
+  {
+    name: "TanStack: an answer delivered twice, the second while the first reads what waits, approves only the pause its interrupt showed",
+    testCase: {
+      program: TWO_WRITES,
+      steps: [step(tsCall), { action: tsApprove, with: tsApprove, during: "read" }],
+    },
+  },
+  {
+    name: "MCP: a session's handle sent by another session approves and rejects nothing; its own session's approval, sent twice at once, runs the call once, and resent runs nothing",
+    testCase: {
+      program: NOTE_THEN_WRITE,
+      sessions: [...TWO_SESSIONS],
+      steps: [
+        step({ kind: "mcpCall", session: 0, answers: ["approve"] }),
+        step(mcpApprove(1)),
+        step({ kind: "mcpReject", session: 1, card: 0, forge: "none", pick: 0 }),
+        step(mcpApprove(0, { copies: 2 })),
+        step({ kind: "mcpResend", approval: 1, session: 0 }),
+      ],
+    },
+  },
+  {
+    name: "MCP: a handle with a changed digest approves nothing",
+    testCase: {
+      program: TWO_WRITES.slice(0, 1),
+      sessions: [...TWO_SESSIONS],
+      steps: [
+        step({ kind: "mcpCall", session: 0, answers: ["approve"] }),
+        step(mcpApprove(0, { forge: "digest" })),
+      ],
+    },
+  },
+  {
+    name: "MCP elicitation: a call the host approves while its question is open is not approved again; the person is asked about what waits now",
+    testCase: {
+      program: TWO_WRITES,
+      sessions: [{ on: 0, approvals: "elicitation", share: false, elicits: true }],
+      steps: [
+        {
+          action: { kind: "mcpCall", session: 0, answers: ["approve", "approve"] },
+          with: { kind: "decide", from: "now", pick: 0, decision: "approve", on: 1 },
+          during: "question",
+        },
       ],
     },
   },

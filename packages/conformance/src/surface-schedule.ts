@@ -5,7 +5,14 @@
 // the approval cards (approved or denied, duplicated, resent word for word, for a card never shown,
 // delivered to the second process), and the host's own decisions (the queue's approve and reject
 // with the handle it read, now or from a tab opened earlier; the bare approve; rollback, delete,
-// expiry, prune; a run the host starts itself). A step is one message, or two delivered at once.
+// expiry, prune; a run the host starts itself). With the TanStack AI and MCP surfaces given
+// (`surface-adapters.ts`), schedules also carry their messages: TanStack chat requests whose model
+// calls the `codemode` tool, continuations answering its interrupts (approved, denied, cancelled,
+// sent twice, resent, with a payload the client altered or pointed at another run) and later turns
+// that only say "approve"; MCP sessions over either process (elicitation, or `client-tools`, runs
+// shared across sessions or not) whose client runs code, answers the server's questions, lists what
+// waits and approves or rejects with a handle, its own or another session's, forged, twice, resent.
+// A step is one message, or two delivered at once.
 import fc from "fast-check";
 
 /**
@@ -28,6 +35,41 @@ export type SurfaceProgram = SurfaceStatement[];
 export type Process = 0 | 1;
 /** How the conversation reaches the tool: UI messages, or the model messages the AI SDK makes of them. */
 export type Shape = "ui" | "model";
+
+/** How the person behind an MCP client answers one elicitation question of the server. */
+export type ElicitAnswer =
+  /** accepts the form with `approve: true` */
+  | "approve"
+  /** accepts the form with `approve: false` */
+  | "deny"
+  | "decline"
+  | "cancel"
+  /** the client fails the question (an error response) */
+  | "fail"
+  /** the client cancels its `codemode` call while the question is open, and never answers */
+  | "abort";
+
+/**
+ * An MCP session of a case: a codemode MCP server (`registerCodemodeTools`) over one process's
+ * runtime, connected to its own MCP client.
+ */
+export interface McpSessionSpec {
+  on: Process;
+  approvals: "elicitation" | "client-tools";
+  /** the host's `shareRunsAcrossSessions` for this session: it may decide every run */
+  share: boolean;
+  /** whether the client said at `initialize` that it answers form elicitation */
+  elicits: boolean;
+}
+
+/** What a TanStack continuation sends back for an interrupt it answers. */
+export type PayloadShown =
+  /** the payload as the server sent it, shown to the person */
+  | "asSent"
+  /** a client that showed (and sends back) another input for the first call */
+  | "altered"
+  /** the payload pointing at another known run (`pick`), with the calls of the card */
+  | "otherRun";
 
 export type SurfaceAction =
   /** the model's new tool call (`variant` 1: the code differs by one statement); `twice`: emitted twice at once */
@@ -78,30 +120,124 @@ export type SurfaceAction =
   | { kind: "expire"; on: Process }
   | { kind: "prune"; keep: 0 | 1; on: Process }
   /** the host runs the model's code itself (`runtime.execute`) */
-  | { kind: "execute"; on: Process };
+  | { kind: "execute"; on: Process }
+  /**
+   * TanStack AI: a new chat request whose model turn calls the `codemode` tool (once, or twice in
+   * one turn, under two ids or `sameId`); every run that pauses becomes an interrupt (a card)
+   */
+  | { kind: "tsCall"; on: Process; calls: 1 | 2; sameId: boolean }
+  /**
+   * TanStack AI: the continuation answering interrupt `card` (counted back from the newest, 0),
+   * approved, denied or cancelled; `others`: it also answers every other interrupt its chat run
+   * ended with, so; `copies: 2` sends it to both processes at once; `shown` says what the client
+   * sent back as the payload (and showed); `pick` names the other run of `shown: "otherRun"`
+   */
+  | {
+      kind: "tsAnswer";
+      card: number;
+      answer: "approve" | "deny" | "cancel";
+      others?: "approve" | "deny";
+      on: Process;
+      copies: 1 | 2;
+      shown: PayloadShown;
+      pick: number;
+    }
+  /** TanStack AI: the exact continuation of an earlier `tsAnswer` again */
+  | { kind: "tsResend"; answer: number; on: Process }
+  /**
+   * TanStack AI: a later request with interrupt `card`'s history (counted back from the newest) and
+   * "approve it" from the user, no resume
+   */
+  | { kind: "tsSay"; card: number; on: Process }
+  /**
+   * MCP: session `session`'s client calls `codemode`; an elicitation session's person answers the
+   * questions in turn with `answers` (then fails any further one)
+   */
+  | { kind: "mcpCall"; session: number; answers: ElicitAnswer[] }
+  /**
+   * MCP: the session's client calls `codemode_pending` (for known run `run`, perhaps another
+   * session's); every run it lists becomes a card
+   */
+  | { kind: "mcpList"; session: number; run?: number }
+  /**
+   * MCP: the client of session `session` (`"card"`: the session that was shown the card) calls
+   * `codemode_approve` with MCP card `card`'s handle (counted back from the newest, 0), as given
+   * (`forge: "none"`), with a digest changed, or pointed at another known run (`pick`); `copies: 2`
+   * sends the request twice at once
+   */
+  | {
+      kind: "mcpApprove";
+      session: number | "card";
+      card: number;
+      forge: "none" | "digest" | "otherRun";
+      pick: number;
+      copies: 1 | 2;
+    }
+  /**
+   * MCP: the session's client (as for `mcpApprove`) calls `codemode_reject` for the first call of
+   * MCP card `card`, with its handle forged as `mcpApprove` may
+   */
+  | {
+      kind: "mcpReject";
+      session: number | "card";
+      card: number;
+      forge: "none" | "digest" | "otherRun";
+      pick: number;
+    }
+  /** MCP: the exact request of an earlier `mcpApprove` again, through session `session` */
+  | { kind: "mcpResend"; approval: number; session: number };
 
 /**
  * One message, or two: delivered at the same time, or (`during: "read"`) the second while the first
- * reads a run's pending calls from the journal, between that read and what it decides from it.
+ * reads a run's pending calls from the journal, between that read and what it decides from it, or
+ * (`during: "question"`) while a question of the first (an MCP elicitation) waits for its answer.
  */
 export interface SurfaceStep {
   action: SurfaceAction;
   with?: SurfaceAction;
-  during?: "read";
+  during?: "read" | "question";
 }
 
 export interface SurfaceCase {
   program: SurfaceProgram;
   steps: SurfaceStep[];
+  /** the MCP sessions the schedule's MCP actions go through (session `i % sessions.length`) */
+  sessions?: McpSessionSpec[];
 }
 
-/** Actions that start a run (a step holds at most one) and the bare approve (only alone). */
+/**
+ * Actions that start a run: a step holds at most one, but for two of the TanStack, MCP and host
+ * ones at once (the AI SDK binding's are always alone); the bare approve is only alone.
+ */
 export const STARTS_RUNS = new Set<SurfaceAction["kind"]>([
   "call",
   "repeat",
   "continue",
   "execute",
+  "tsCall",
+  "mcpCall",
 ]);
+
+/** The surfaces a case's actions need besides the AI SDK binding and the host API. */
+export type SurfaceName = "tanstack" | "mcp";
+
+export function surfaceOf(action: SurfaceAction): SurfaceName | undefined {
+  if (action.kind.startsWith("ts")) return "tanstack";
+  if (action.kind.startsWith("mcp")) return "mcp";
+  return undefined;
+}
+
+/** The surfaces `testCase` needs. */
+export function surfacesOf(testCase: SurfaceCase): Set<SurfaceName> {
+  const needed = new Set<SurfaceName>();
+  for (const step of testCase.steps) {
+    for (const action of step.with ? [step.action, step.with] : [step.action]) {
+      const surface = surfaceOf(action);
+      if (surface) needed.add(surface);
+    }
+  }
+  return needed;
+}
 
 const callSource = (call: SurfaceCall) =>
   `svc.${call.gated ? "write" : "note"}({ key: ${call.key}${call.ms ? `, ms: ${call.ms}` : ""} })`;
@@ -259,8 +395,225 @@ export const surfaceCaseArbitrary: fc.Arbitrary<SurfaceCase> = fc
   })
   .map(({ program, first, steps }) => ({ program, steps: [{ action: first }, ...steps] }));
 
+const session = fc.nat(2);
+/** the session a decision goes through: mostly the one that was shown the card */
+const decider = fc.oneof(
+  { weight: 2, arbitrary: fc.constant("card" as const) },
+  { weight: 1, arbitrary: session },
+);
+/** a TanStack or MCP card, counted back from the newest (0): mostly the one just shown */
+const recent = fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, pick);
+/** `recent` as a failure names it */
+const back = (card: number) => {
+  const nth = card + 1;
+  return card === 0
+    ? "the newest"
+    : `the ${nth}${nth === 2 ? "nd" : nth === 3 ? "rd" : "th"} newest`;
+};
+const tsCall = fc.record({
+  kind: fc.constant("tsCall" as const),
+  on: side,
+  calls: fc.constantFrom<1 | 2>(1, 1, 1, 2),
+  sameId: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, fc.constant(true)),
+});
+const tsAnswer = fc.record(
+  {
+    kind: fc.constant("tsAnswer" as const),
+    card: recent,
+    others: fc.constantFrom("approve" as const, "deny" as const),
+    answer: fc.constantFrom(
+      "approve" as const,
+      "approve" as const,
+      "approve" as const,
+      "deny" as const,
+      "cancel" as const,
+    ),
+    on: side,
+    copies: fc.constantFrom<1 | 2>(1, 1, 2),
+    shown: fc.constantFrom<PayloadShown>("asSent", "asSent", "asSent", "altered", "otherRun"),
+    pick,
+  },
+  { requiredKeys: ["kind", "card", "answer", "on", "copies", "shown", "pick"] },
+);
+const tsResend = fc.record({ kind: fc.constant("tsResend" as const), answer: pick, on: side });
+const tsSay = fc.record({ kind: fc.constant("tsSay" as const), card: recent, on: side });
+const elicitAnswer = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<ElicitAnswer>("approve") },
+  fc.constantFrom<ElicitAnswer>("deny", "decline", "cancel", "fail", "abort"),
+);
+const mcpCall = fc.record({
+  kind: fc.constant("mcpCall" as const),
+  session,
+  answers: fc.array(elicitAnswer, { minLength: 1, maxLength: 4 }),
+});
+const mcpList = fc.record(
+  { kind: fc.constant("mcpList" as const), session, run: pick },
+  { requiredKeys: ["kind", "session"] },
+);
+const mcpApprove = fc.record({
+  kind: fc.constant("mcpApprove" as const),
+  session: decider,
+  card: recent,
+  forge: fc.constantFrom(
+    "none" as const,
+    "none" as const,
+    "none" as const,
+    "digest" as const,
+    "otherRun" as const,
+  ),
+  pick,
+  copies: fc.constantFrom<1 | 2>(1, 1, 2),
+});
+const mcpReject = fc.record({
+  kind: fc.constant("mcpReject" as const),
+  session: decider,
+  card: recent,
+  forge: fc.constantFrom("none" as const, "none" as const, "digest" as const, "otherRun" as const),
+  pick,
+});
+const mcpResend = fc.record({
+  kind: fc.constant("mcpResend" as const),
+  approval: pick,
+  session,
+});
+const sessionSpec: fc.Arbitrary<McpSessionSpec> = fc.record({
+  on: side,
+  approvals: fc.constantFrom(
+    "elicitation" as const,
+    "client-tools" as const,
+    "client-tools" as const,
+  ),
+  share: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, fc.constant(true)),
+  elicits: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false)),
+});
+
+type Weighted = { weight: number; arbitrary: fc.Arbitrary<SurfaceAction> };
+
+/** The actions of each surface: solo (any step) and partner (delivered beside another). */
+const SURFACE_ACTIONS: Record<
+  SurfaceName,
+  { solo: Weighted[]; partner: Weighted[]; first: fc.Arbitrary<SurfaceAction> }
+> = {
+  tanstack: {
+    first: tsCall,
+    solo: [
+      { weight: 4, arbitrary: tsCall },
+      { weight: 6, arbitrary: tsAnswer },
+      { weight: 1, arbitrary: tsResend },
+      { weight: 1, arbitrary: tsSay },
+    ],
+    partner: [
+      { weight: 3, arbitrary: tsAnswer },
+      { weight: 1, arbitrary: tsResend },
+    ],
+  },
+  mcp: {
+    first: mcpCall,
+    solo: [
+      { weight: 5, arbitrary: mcpCall },
+      { weight: 2, arbitrary: mcpList },
+      { weight: 5, arbitrary: mcpApprove },
+      { weight: 2, arbitrary: mcpReject },
+      { weight: 1, arbitrary: mcpResend },
+    ],
+    partner: [
+      { weight: 3, arbitrary: mcpApprove },
+      { weight: 1, arbitrary: mcpReject },
+      { weight: 1, arbitrary: mcpResend },
+      { weight: 1, arbitrary: mcpList },
+    ],
+  },
+};
+
+/**
+ * Cases whose schedules also carry the messages of `surfaces` (the TanStack AI chat route, MCP
+ * sessions): the first tool call comes through any of them, and so may every later message.
+ */
+export function surfaceCaseArbitraryWith(
+  surfaces: ReadonlySet<SurfaceName>,
+): fc.Arbitrary<SurfaceCase> {
+  if (surfaces.size === 0) return surfaceCaseArbitrary;
+  const extra = [...surfaces].map((name) => SURFACE_ACTIONS[name]);
+  const soloWith = fc.oneof(
+    { weight: 5, arbitrary: call },
+    { weight: 2, arbitrary: repeat },
+    { weight: 3, arbitrary: continuation },
+    { weight: 7, arbitrary: answer },
+    { weight: 2, arbitrary: resend },
+    { weight: 1, arbitrary: forgedAnswer },
+    { weight: 2, arbitrary: look },
+    { weight: 3, arbitrary: decide },
+    { weight: 2, arbitrary: bare },
+    { weight: 2, arbitrary: end },
+    { weight: 1, arbitrary: expire },
+    { weight: 1, arbitrary: prune },
+    { weight: 1, arbitrary: execute },
+    ...extra.flatMap((each) => each.solo),
+  );
+  const partnerWith = fc.oneof(
+    { weight: 5, arbitrary: answer },
+    { weight: 2, arbitrary: resend },
+    { weight: 1, arbitrary: forgedAnswer },
+    { weight: 3, arbitrary: decide },
+    { weight: 1, arbitrary: end },
+    { weight: 1, arbitrary: expire },
+    { weight: 1, arbitrary: prune },
+    ...extra.flatMap((each) => each.partner),
+  );
+  const stepWith: fc.Arbitrary<SurfaceStep> = fc.oneof(
+    { weight: 3, arbitrary: soloWith.map((action) => ({ action })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          soloWith.filter((action) => action.kind !== "bare"),
+          partnerWith,
+          fc.nat(2),
+        )
+        .map(([action, other, when]) =>
+          when === 0
+            ? { action, with: other, during: "read" as const }
+            : when === 1 && action.kind === "mcpCall"
+              ? { action, with: other, during: "question" as const }
+              : { action, with: other },
+        ),
+    },
+  );
+  // two new runs at once through the TanStack route, MCP sessions (two of them) or the host
+  const starter = fc.oneof(execute, ...extra.map((each) => each.first));
+  const startersAtOnce: fc.Arbitrary<SurfaceStep> = fc
+    .tuple(starter, starter, fc.nat(2))
+    .map(([action, other, when]) => ({
+      action,
+      with:
+        action.kind === "mcpCall" && other.kind === "mcpCall"
+          ? { ...other, session: action.session + 1 }
+          : other,
+      ...(when === 0 ? { during: "read" as const } : {}),
+      ...(when === 1 && action.kind === "mcpCall" ? { during: "question" as const } : {}),
+    }));
+  return fc
+    .record({
+      program: surfaceProgramArbitrary,
+      first: fc.oneof(
+        { weight: 2, arbitrary: call },
+        ...extra.map((each) => ({ weight: 1, arbitrary: each.first })),
+      ),
+      steps: fc.array(
+        fc.oneof({ weight: 12, arbitrary: stepWith }, { weight: 1, arbitrary: startersAtOnce }),
+        { minLength: 1, maxLength: 12 },
+      ),
+      sessions: fc.array(sessionSpec, { minLength: 2, maxLength: 3 }),
+    })
+    .map(({ program, first, steps, sessions }) => ({
+      program,
+      steps: [{ action: first }, ...steps],
+      ...(surfaces.has("mcp") ? { sessions } : {}),
+    }));
+}
+
 function actionText(action: SurfaceAction): string {
-  const on = ` @${action.on}`;
+  const on = "on" in action ? ` @${action.on}` : "";
   switch (action.kind) {
     case "call":
       return `model calls${action.variant ? " (other code)" : ""}${action.twice ? " twice at once" : ""}${on}`;
@@ -288,6 +641,24 @@ function actionText(action: SurfaceAction): string {
       return `host pruneExecutions(${action.keep})${on}`;
     case "execute":
       return `host execute(code)${on}`;
+    case "tsCall":
+      return `TanStack: model calls codemode${action.calls === 2 ? ` twice in one turn${action.sameId ? " under one id" : ""}` : ""}${on}`;
+    case "tsAnswer":
+      return `TanStack: person ${action.answer === "approve" ? "approves" : action.answer === "deny" ? "denies" : "cancels"} ${back(action.card)} interrupt${action.others ? ` and ${action.others === "approve" ? "approves" : "denies"} the others of its chat run` : ""}${action.shown === "altered" ? " (the client showed and sends back another input)" : action.shown === "otherRun" ? ` (its payload pointed at run #${action.pick})` : ""}${action.copies === 2 ? " (sent to both processes)" : ""}${on}`;
+    case "tsResend":
+      return `TanStack: continuation #${action.answer} resent${on}`;
+    case "tsSay":
+      return `TanStack: a later turn after ${back(action.card)} interrupt says "approve it" (no resume)${on}`;
+    case "mcpCall":
+      return `MCP session ${action.session}: codemode (elicitation answers ${action.answers.join(", ")})`;
+    case "mcpList":
+      return `MCP session ${action.session}: codemode_pending${action.run === undefined ? "" : ` of run #${action.run}`}`;
+    case "mcpApprove":
+      return `MCP ${action.session === "card" ? "the card's session" : `session ${action.session}`}: codemode_approve with ${back(action.card)} MCP card's handle${action.forge === "digest" ? " (a digest changed)" : action.forge === "otherRun" ? ` (pointed at run #${action.pick})` : ""}${action.copies === 2 ? " twice at once" : ""}`;
+    case "mcpReject":
+      return `MCP ${action.session === "card" ? "the card's session" : `session ${action.session}`}: codemode_reject of ${back(action.card)} MCP card${action.forge === "digest" ? " (a digest changed)" : action.forge === "otherRun" ? ` (pointed at run #${action.pick})` : ""}`;
+    case "mcpResend":
+      return `MCP session ${action.session}: codemode_approve #${action.approval} resent`;
   }
 }
 
@@ -295,10 +666,15 @@ function actionText(action: SurfaceAction): string {
 export function describeSurfaceCase(testCase: SurfaceCase): string {
   const steps = testCase.steps.map(
     (step, index) =>
-      `  ${index}. ${actionText(step.action)}${step.with ? `  ‖ ${step.during ? "while it reads what waits" : "at once"}: ${actionText(step.with)}` : ""}`,
+      `  ${index}. ${actionText(step.action)}${step.with ? `  ‖ ${step.during === "read" ? "while it reads what waits" : step.during === "question" ? "while its question is open" : "at once"}: ${actionText(step.with)}` : ""}`,
+  );
+  const sessions = (testCase.sessions ?? []).map(
+    (spec, index) =>
+      `  ${index}. @${spec.on} approvals: "${spec.approvals}"${spec.share ? ", shareRunsAcrossSessions" : ""}${spec.elicits ? "" : ", the client does not elicit"}`,
   );
   return [
     `program:\n${programSource(testCase.program)}`,
+    ...(sessions.length > 0 ? [`MCP sessions:\n${sessions.join("\n")}`] : []),
     `schedule:\n${steps.join("\n")}`,
     `case: ${JSON.stringify(testCase)}`,
   ].join("\n");
