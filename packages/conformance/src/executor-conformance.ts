@@ -13,6 +13,7 @@ import { callsAtOnceTests } from "./calls-at-once-conformance.ts";
 import { determinismTests } from "./determinism-conformance.ts";
 import { divergenceTests } from "./divergence-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
+import { modelProgramsTests } from "./model-programs-corpus.ts";
 import { pauseTests } from "./pause-conformance.ts";
 import { reachabilityTests } from "./reachability-conformance.ts";
 import { replayProperty } from "./replay-property.ts";
@@ -75,6 +76,7 @@ export type ExecutorConformanceGroup =
   | "replay"
   | "divergence"
   | "determinism"
+  | "model programs"
   | "pause"
   | "reachability"
   | "console";
@@ -1161,6 +1163,14 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
 
     section("pause", () => pauseTests({ test, createExecutor: create }));
     section("determinism", () => determinismTests({ test, createExecutor: create }));
+    section("model programs", () =>
+      modelProgramsTests({
+        test,
+        createExecutor: create,
+        executor: options.name,
+        platformTimers: options.sandboxGlobals?.includes("setTimeout") ?? false,
+      }),
+    );
     section("reachability", () => reachabilityTests({ test, createExecutor: create }));
 
     section("divergence", () =>
