@@ -11,16 +11,19 @@ import {
   describeNamespaces,
   type ErrorInfo,
   errorReply,
+  type HostReply,
   hostTimers,
   LogSink,
   messageOf,
+  type OkOutcome,
+  okReply,
+  outcomeError,
+  type ProblemOutcome,
   positive,
   positiveInteger,
-  stackError,
+  readPassOutcome,
   type TimerHandle,
-  thrownError,
   timeoutError,
-  unserializableResultError,
 } from "@codemode/executor-kit";
 import { clockMovesDuringCode } from "./clock-moves.ts";
 import {
@@ -35,6 +38,7 @@ import {
 import { type BridgeScope, type HostBridge, type OutboundService, Pass } from "./host-bridge.ts";
 import { instrumentProgram } from "./instrument-program.ts";
 import { TICK_SOURCE } from "./tick-source.ts";
+import { type HarnessEntrypoint, OUTCOME_KINDS } from "./worker-harness.ts";
 
 /** The code of a worker to load; the shape of `WorkerLoaderWorkerCode` this executor uses. */
 export interface DynamicWorkerCode {
@@ -141,11 +145,6 @@ const MAX_BATCH_CHARS = 8 * 1024 * 1024;
 const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
 const disposeSymbol = (Symbol as { dispose?: symbol }).dispose;
 
-interface Harness {
-  /** answers JSON text of `{ outcome, logs? }` */
-  evaluate(bridge: HostBridge, input?: string): Promise<string>;
-}
-
 interface HarnessReply {
   outcome: HarnessOutcome;
   /** console lines since the last message: JSON text of `[lines, dropped]` */
@@ -154,15 +153,20 @@ interface HarnessReply {
   replayed?: unknown;
 }
 
-/** The harness's reply, read on the host (JSON text: nothing in it can run code of the sandbox). */
+/**
+ * The harness's reply, read on the host (JSON text: nothing in it can run code of the sandbox). An
+ * outcome that is not one the harness reports, of its shape (`readPassOutcome`), is a reply the host
+ * cannot read: the pass fails.
+ */
 function parseReply(text: unknown): HarnessReply {
   // (Workers RPC bounds its size)
   const reply =
     typeof text === "string" ? (JSON.parse(text) as Partial<HarnessReply> | null) : undefined;
-  if (typeof reply !== "object" || reply === null || !Array.isArray(reply.outcome)) {
-    throw new Error("the sandbox worker's reply is not readable");
-  }
-  const outcome = reply.outcome.map((part) => (typeof part === "string" ? part : ""));
+  const outcome =
+    typeof reply === "object" && reply !== null
+      ? readPassOutcome(reply.outcome, OUTCOME_KINDS)
+      : undefined;
+  if (!reply || !outcome) throw new Error("the sandbox worker's reply is not readable");
   return { outcome, logs: reply.logs, replayed: reply.replayed };
 }
 
@@ -353,9 +357,9 @@ export class DynamicWorkerExecutor implements Executor {
         return { error, logs: logs.snapshot() };
       }
       const outcome = ended.reply.outcome;
-      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", String(outcome[1]));
-      if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
-      return { error: outcomeError(outcome, timeoutMs), logs: logs.snapshot() };
+      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", outcome[1]);
+      if (outcome[0] === "ok") return decodeResult(outcome[1], logs.snapshot());
+      return { error: passError(outcome, timeoutMs), logs: logs.snapshot() };
     } finally {
       hostTimers.clearTimeout(watchdog.timer);
       if (signal && onAbort) signal.removeEventListener("abort", onAbort);
@@ -385,7 +389,7 @@ export class DynamicWorkerExecutor implements Executor {
     spec: HarnessSpec,
     prelude: string | undefined,
     program: string,
-  ): { harness: Harness; dispose(): void } {
+  ): { harness: HarnessEntrypoint; dispose(): void } {
     const modules: Record<string, string> = {
       ...this.#modules,
       [MODULE_NAMES.harness]: harnessSource(spec),
@@ -403,7 +407,7 @@ export class DynamicWorkerExecutor implements Executor {
     };
     if (this.#bindings && Object.keys(this.#bindings).length > 0) code.env = this.#bindings;
     const worker = this.#loader.load(code);
-    const harness = worker.getEntrypoint() as Harness;
+    const harness = worker.getEntrypoint() as HarnessEntrypoint;
     return {
       harness,
       dispose() {
@@ -435,7 +439,7 @@ export class DynamicWorkerExecutor implements Executor {
     scope: BridgeScope,
     source: string,
     input: string,
-  ): Promise<string> {
+  ): Promise<HostReply> {
     const program = instrumentedProgram(source, ticks);
     if (typeof program !== "string") {
       return errorReply({ name: program.name, message: program.message, code: program.code });
@@ -455,8 +459,12 @@ export class DynamicWorkerExecutor implements Executor {
         return errorReply({ name: "Error", code: "ABORTED", message: "The run has ended." });
       }
       const outcome = reply.outcome;
-      if (outcome[0] === "ok") return `r${outcome[1] ?? ""}`;
-      const error = outcomeError(outcome, timeoutMs);
+      if (outcome[0] === "ok") return okReply(outcome[1]);
+      // a saved program runs on the namespaces of its pass, which had no problem with them
+      const error =
+        outcome[0] === "problem"
+          ? { name: "Error", message: outcome[1], code: "INVALID_CONFIG" }
+          : passError(outcome, timeoutMs);
       return errorReply({ name: error.name, message: error.message, code: error.code });
     } catch (error) {
       const failure = crashError(error);
@@ -535,20 +543,18 @@ function replayable(hint: ExecuteRequest["replay"]): HarnessSpec["replay"] {
 }
 
 /** The error of a pass that did not return. */
-function outcomeError(outcome: HarnessOutcome, timeoutMs: number): SandboxError {
-  const [kind = "", a = "", b = "", c = "", d = "", e = ""] = outcome;
-  if (kind === "timeout") return timeoutError(timeoutMs);
-  if (kind === "load") return loadError(a, { name: b, message: c, stack: d });
-  const info: ErrorInfo = { name: a || "Error", message: b, stack: c || undefined, code: d };
-  if (kind === "unserializable" && info.code === "NOT_SERIALIZABLE") {
-    return unserializableResultError(info.message);
-  }
-  if (info.name === "RangeError" && /call stack/i.test(info.message)) return stackError();
-  return thrownError({ ...info, method: e });
+function passError(
+  outcome: Exclude<HarnessOutcome, OkOutcome | ProblemOutcome>,
+  timeoutMs: number,
+): SandboxError {
+  if (outcome[0] === "timeout") return timeoutError(timeoutMs);
+  if (outcome[0] !== "load") return outcomeError(outcome);
+  const [, stage, name, message, stack] = outcome;
+  return loadError(stage, { name, message, stack });
 }
 
 /** The prelude or the program failed to load: a syntax error, with the program's own line numbers. */
-function loadError(stage: string, info: ErrorInfo): SandboxError {
+function loadError(stage: "prelude" | "program", info: ErrorInfo): SandboxError {
   if (info.name !== "SyntaxError") {
     return {
       name: info.name,
@@ -577,7 +583,7 @@ function crashError(error: unknown): SandboxError {
     message,
   );
   if (syntax) {
-    const stage = syntax[2] ?? "program";
+    const stage = syntax[2] === "prelude" ? "prelude" : "program";
     return loadError(stage, {
       name: "SyntaxError",
       message: syntax[1] ?? message,

@@ -677,7 +677,7 @@ describe("DynamicWorkerExecutor against a hostile program", () => {
           const input = JSON.stringify("x".repeat(400));
           const replies = await Promise.all([1, 2, 3, 4, 5].map(() => bridge.call("ns", "slow", input)));
           const after = await bridge.call("ns", "slow", input);
-          return JSON.stringify({ outcome: ["ok", JSON.stringify([...replies, after].map((reply) => reply[0] === "r" ? "ran" : JSON.parse(reply.slice(1)).code))] });
+          return JSON.stringify({ outcome: ["ok", JSON.stringify([...replies, after].map(({ reply }) => reply[0] === "ok" ? "ran" : reply[3]))] });
         }
       }`;
     let running = 0;

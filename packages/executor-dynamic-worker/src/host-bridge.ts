@@ -3,8 +3,11 @@ import type { HostNamespaces, SandboxError } from "@codemode/core";
 import {
   callHost,
   errorReply,
+  type HostReply,
   type LogSink,
   type ReplyLimit,
+  type RpcReply,
+  rpcReply,
   tooMuchInFlightMessage,
 } from "@codemode/executor-kit";
 
@@ -41,8 +44,13 @@ export interface PassOptions {
   outbound: OutboundService | null;
   /** the sandbox answered this many more recorded calls itself (see `ReplayHint`) */
   advance?(count: number): void;
-  /** runs a nested program's source in a worker of its own, talking to `bridge`; answers a reply string */
-  evaluate(source: string, input: string, bridge: HostBridge, scope: BridgeScope): Promise<string>;
+  /** runs a nested program's source in a worker of its own, talking to `bridge`; answers its reply */
+  evaluate(
+    source: string,
+    input: string,
+    bridge: HostBridge,
+    scope: BridgeScope,
+  ): Promise<HostReply>;
 }
 
 const LATE = errorReply({
@@ -51,13 +59,13 @@ const LATE = errorReply({
   message:
     "The run ended before this call finished; its result was dropped. Await every call before returning.",
 });
-const ended = (what: string) =>
+const ended = (what: string): HostReply =>
   errorReply({
     name: "Error",
     code: "ABORTED",
     message: `The run has ended; ${what} was not run.`,
   });
-const badMessage = (what: string) =>
+const badMessage = (what: string): HostReply =>
   errorReply({ name: "TypeError", message: `The sandbox sent an unreadable ${what}.` });
 
 /**
@@ -74,7 +82,7 @@ export class Pass {
   #charsInFlight = 0;
   #nestedRuns = 0;
   #close!: () => void;
-  readonly closing = new Promise<string>((resolve) => {
+  readonly closing = new Promise<HostReply>((resolve) => {
     this.#close = () => resolve(LATE);
   });
   #fail!: (error: SandboxError) => void;
@@ -266,7 +274,7 @@ export class HostBridge extends RpcTarget {
   readonly #pass: Pass;
   readonly #scope: BridgeScope;
   /** replies of batched calls not asked for yet, by ticket */
-  readonly #held = new Map<number, Promise<string> | string>();
+  readonly #held = new Map<number, Promise<HostReply> | HostReply>();
   #nextTicket = 0;
 
   constructor(pass: Pass, scope: BridgeScope) {
@@ -275,16 +283,16 @@ export class HostBridge extends RpcTarget {
     this.#scope = scope;
   }
 
-  /** `namespace.method(input)`: a reply string (`"r"` + result, `"e"` + error). */
+  /** `namespace.method(input)`: its reply. */
   call(
     namespace: unknown,
     method: unknown,
     input: unknown,
     logs?: unknown,
     replayed?: unknown,
-  ): Promise<string> | string {
-    if (!this.#scope.take(logs, replayed, true)) return ended("this call");
-    return this.#one(namespace, method, input);
+  ): Promise<RpcReply> | RpcReply {
+    if (!this.#scope.take(logs, replayed, true)) return rpcReply(ended("this call"));
+    return enveloped(this.#one(namespace, method, input));
   }
 
   /**
@@ -319,7 +327,7 @@ export class HostBridge extends RpcTarget {
     const first = this.#nextTicket;
     // host values parsed from text: reading them runs no code of the sandbox
     for (const item of list as unknown[]) {
-      let reply: Promise<string> | string;
+      let reply: Promise<HostReply> | HostReply;
       if (!live) reply = ended("this call");
       else if (!Array.isArray(item) || item.length !== 3) reply = badMessage("call");
       else reply = this.#one(item[0], item[1], item[2]);
@@ -328,18 +336,18 @@ export class HostBridge extends RpcTarget {
     return first;
   }
 
-  /** The reply of the call a batch gave `ticket` to, once; a reply string. */
-  reply(ticket: unknown): Promise<string> | string {
+  /** The reply of the call a batch gave `ticket` to, once. */
+  reply(ticket: unknown): Promise<RpcReply> | RpcReply {
     const held = typeof ticket === "number" ? this.#held.get(ticket) : undefined;
     if (held === undefined) {
       this.#pass.violate("a reply asked for twice, or of no call");
-      return ended("this call");
+      return rpcReply(ended("this call"));
     }
     this.#held.delete(ticket as number);
-    return held;
+    return enveloped(held);
   }
 
-  #one(namespace: unknown, method: unknown, input: unknown): Promise<string> | string {
+  #one(namespace: unknown, method: unknown, input: unknown): Promise<HostReply> | HostReply {
     if (typeof namespace !== "string" || typeof method !== "string") {
       return badMessage("method name");
     }
@@ -369,20 +377,29 @@ export class HostBridge extends RpcTarget {
     const served = this.#serve(() =>
       callHost(options.globals, namespace, method, input, options.replyLimit),
     );
-    if (typeof served === "string") {
+    if (!(served instanceof Promise)) {
       this.#pass.release(input.length);
       return served;
     }
     return served.finally(() => this.#pass.release(input.length));
   }
 
-  /** `codemode.run`: a saved program's source and its encoded input; a reply string. */
+  /** `codemode.run`: a saved program's source and its encoded input; its reply. */
   evaluate(
     source: unknown,
     input: unknown,
     logs?: unknown,
     replayed?: unknown,
-  ): Promise<string> | string {
+  ): Promise<RpcReply> | RpcReply {
+    return enveloped(this.#evaluate(source, input, logs, replayed));
+  }
+
+  #evaluate(
+    source: unknown,
+    input: unknown,
+    logs: unknown,
+    replayed: unknown,
+  ): Promise<HostReply> | HostReply {
     if (!this.#scope.take(logs, replayed, true)) return ended("codemode.run");
     const options = this.#pass.options;
     if (typeof source !== "string" || source.length > options.maxSourceChars) {
@@ -418,7 +435,7 @@ export class HostBridge extends RpcTarget {
   }
 
   /** Runs host work of a call unless the pass is over or too many calls are in flight. */
-  #serve(work: () => Promise<string>): Promise<string> | string {
+  #serve(work: () => Promise<HostReply>): Promise<HostReply> | HostReply {
     if (this.#scope.closed) return ended("this call");
     if (!this.#pass.enter()) {
       return errorReply({
@@ -430,6 +447,11 @@ export class HostBridge extends RpcTarget {
     const running = work().finally(() => this.#pass.done());
     return Promise.race([running, this.#pass.closing]);
   }
+}
+
+/** A reply as an RPC method of the bridge returns it (see `RpcReply`). */
+function enveloped(reply: Promise<HostReply> | HostReply): Promise<RpcReply> | RpcReply {
+  return reply instanceof Promise ? reply.then(rpcReply) : rpcReply(reply);
 }
 
 function tooMany(limit: number): string {

@@ -7,6 +7,7 @@ import {
   type HostNamespaces,
   memoryStore,
 } from "@codemode/core";
+import type { HostReply } from "@codemode/executor-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { disposeAll, executor, hostileFrame, resultOf } from "../test/hostile-frame.ts";
 import { MAX_BATCH_CHARS } from "./sandbox-frame.ts";
@@ -15,7 +16,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 afterEach(disposeAll);
 
-const OK = 'r"ok"';
+const OK: HostReply = ["ok", '"ok"'];
 
 interface Invocation {
   method: string;
@@ -167,7 +168,7 @@ describe("iframe batching: forged calls messages", () => {
     const { heard } = hostileFrame(
       `(data, port) => {
         let refused = 0;
-        port.onmessage = (event) => { if (event.data.reply.includes("BUDGET_EXCEEDED")) refused++; };
+        port.onmessage = (event) => { if (event.data.reply[3] === "BUDGET_EXCEEDED") refused++; };
         const list = Array.from({ length: 8 }, (_, i) => [i + 1, "ns", "echo", "1"]);
         port.postMessage({ type: "calls", nonce: data.nonce, calls: JSON.stringify(list) });
         port.postMessage({ type: "calls", nonce: data.nonce, calls: JSON.stringify(Array.from({ length: 9 }, (_, i) => [i + 100, "ns", "echo", "1"])) });

@@ -11,13 +11,12 @@ import {
   decodeResult,
   describeNamespaces,
   errorReply,
+  type HostReply,
   LogSink,
+  outcomeError,
   positive,
   positiveInteger,
-  stackError,
-  thrownError,
   timeoutError,
-  unserializableResultError,
 } from "@codemode/executor-kit";
 import { cspProblem, DEFAULT_CSP, iframeDocument } from "./iframe-document.ts";
 import { MAX_BATCH_CHARS, SandboxFrame } from "./sandbox-frame.ts";
@@ -179,8 +178,8 @@ export class IframeSandboxExecutor implements Executor {
           frame.reply(id, endedReply(namespace, method));
           return;
         }
-        void callHost(globals, namespace, method, input, limit).then((text) =>
-          frame.reply(id, text),
+        void callHost(globals, namespace, method, input, limit).then((reply) =>
+          frame.reply(id, reply),
         );
       },
       log: (line) => logs.add(line),
@@ -197,9 +196,9 @@ export class IframeSandboxExecutor implements Executor {
       const end = await ended;
       if ("stopped" in end) return { error: end.stopped, logs: logs.snapshot() };
       const outcome = end.outcome;
-      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", outcome[1] ?? "");
-      if (outcome[0] === "ok") return decodeResult(outcome[1] ?? "", logs.snapshot());
-      return { error: outcomeError(outcome), logs: logs.snapshot() };
+      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", outcome[1]);
+      if (outcome[0] === "ok") return decodeResult(outcome[1], logs.snapshot());
+      return { error: passError(outcome), logs: logs.snapshot() };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -263,7 +262,7 @@ export class IframeSandboxExecutor implements Executor {
 }
 
 /** The reply to a call that came after its pass ended: refused without reaching the host. */
-function endedReply(namespace: string, method: string): string {
+function endedReply(namespace: string, method: string): HostReply {
   return errorReply({
     name: "Error",
     code: "ABORTED",
@@ -272,16 +271,14 @@ function endedReply(namespace: string, method: string): string {
 }
 
 /** The error of a pass that did not return. */
-function outcomeError(outcome: HarnessOutcome): SandboxError {
-  const [kind = "", a = "", b = "", c = "", d = "", e = ""] = outcome;
-  if (kind === "syntax") {
-    return {
-      name: "SyntaxError",
-      code: "SYNTAX_ERROR",
-      message: a === "prelude" ? `The prelude failed: ${b}` : b,
-    };
-  }
-  if (kind === "unserializable" && d === "NOT_SERIALIZABLE") return unserializableResultError(b);
-  if ((a || "Error") === "RangeError" && /call stack/i.test(b)) return stackError();
-  return thrownError({ name: a, message: b, stack: c, code: d, method: e });
+function passError(
+  outcome: Exclude<HarnessOutcome, readonly ["ok" | "problem", string]>,
+): SandboxError {
+  if (outcome[0] !== "syntax") return outcomeError(outcome);
+  const [, stage, message] = outcome;
+  return {
+    name: "SyntaxError",
+    code: "SYNTAX_ERROR",
+    message: stage === "prelude" ? `The prelude failed: ${message}` : message,
+  };
 }

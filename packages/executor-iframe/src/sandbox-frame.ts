@@ -1,12 +1,19 @@
 import type { SandboxError } from "@codemode/core";
-import { errorReply, tooManyCallsMessage, tooMuchInFlightMessage } from "@codemode/executor-kit";
-import type {
-  HarnessOutcome,
-  PassMessage,
-  ReadyMessage,
-  RelayMessage,
-  ReplyMessage,
-  RunMessage,
+import {
+  errorReply,
+  type HostReply,
+  readPassOutcome,
+  tooManyCallsMessage,
+  tooMuchInFlightMessage,
+} from "@codemode/executor-kit";
+import {
+  type HarnessOutcome,
+  OUTCOME_KINDS,
+  type PassMessage,
+  type ReadyMessage,
+  type RelayMessage,
+  type ReplyMessage,
+  type RunMessage,
 } from "./worker-harness.ts";
 
 /**
@@ -35,11 +42,8 @@ export const MAX_INPUT_CHARS = 32 * 1024 * 1024;
  * larger call on its own), so the page parses no more at once than one call's input.
  */
 export const MAX_BATCH_CHARS = 8 * 1024 * 1024;
-/** How a pass may end, as the harness says it (`HarnessOutcome`). */
-const OUTCOME_KINDS = new Set(["ok", "thrown", "unserializable", "syntax", "problem"]);
-
 /** The refusal of a call past the limit of calls in flight (the harness says the same). */
-function tooManyCalls(namespace: string, method: string, most: number): string {
+function tooManyCalls(namespace: string, method: string, most: number): HostReply {
   return errorReply({
     name: "RangeError",
     code: "BUDGET_EXCEEDED",
@@ -140,17 +144,17 @@ export class SandboxFrame {
   }
 
   /** Answers an admitted call, once; anything else is dropped. */
-  reply(id: number, text: string): void {
+  reply(id: number, reply: HostReply): void {
     const size = this.#inFlight.get(id);
     if (size === undefined) return;
     this.#inFlight.delete(id);
     this.#charsInFlight -= size;
     if (this.#retired || this.#ended) return;
-    this.#post(id, text);
+    this.#post(id, reply);
   }
 
-  #post(id: number, text: string): void {
-    const message: ReplyMessage = { type: "reply", nonce: this.#nonce, id, reply: text };
+  #post(id: number, reply: HostReply): void {
+    const message: ReplyMessage = { type: "reply", nonce: this.#nonce, id, reply };
     this.#port?.postMessage(message);
   }
 
@@ -349,18 +353,16 @@ export class SandboxFrame {
       this.#heard = true;
       handlers.log(data.line);
     } else if (data.type === "done") {
-      const outcome = data.outcome as unknown;
-      if (!Array.isArray(outcome) || outcome.length < 1 || outcome.length > 6) return;
-      for (const item of outcome) if (typeof item !== "string") return;
-      const kind = outcome[0] as string;
-      if (!OUTCOME_KINDS.has(kind)) return;
+      // a copy, of a kind the harness reports and of that kind's shape; anything else is not heard
+      const outcome = readPassOutcome(data.outcome, OUTCOME_KINDS);
+      if (!outcome) return;
       // the harness reports a problem before the program runs, never after it was heard from
-      if (kind === "problem" && this.#heard) return;
+      if (outcome[0] === "problem" && this.#heard) return;
       const dropped = data.dropped;
       this.#ended = true;
       clearInterval(this.#heartbeat);
       handlers.done(
-        [...(outcome as string[])],
+        outcome,
         typeof dropped === "number" && Number.isSafeInteger(dropped) && dropped > 0 ? dropped : 0,
       );
     }

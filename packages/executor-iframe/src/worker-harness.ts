@@ -1,5 +1,9 @@
 import type {
   BootstrapSpec,
+  ErrorReply,
+  HostReply,
+  isHostReply,
+  OutcomeOf,
   sandboxBootstrap,
   sandboxEncoder,
   sandboxErrors,
@@ -20,12 +24,15 @@ export interface RunMessage {
   prelude?: string;
 }
 
+/** The kinds of `PassOutcome` this harness reports (the page takes no other). */
+export const OUTCOME_KINDS = ["ok", "thrown", "unserializable", "syntax", "problem"] as const;
+
 /**
- * How a pass ended, as the harness reports it: `["ok", encodedResult]`,
- * `["thrown" | "unserializable", name, message, stack, code, unknownMethod]`, `["syntax", stage, message]`,
- * `["problem", text]`.
+ * How a pass ended, as the harness reports it (the kit's `PassOutcome`): `["ok", encodedResult]`,
+ * `["thrown", name, message, stack, code, unknownMethod]`,
+ * `["unserializable", name, message, stack, code]`, `["syntax", stage, message]`, `["problem", text]`.
  */
-export type HarnessOutcome = string[];
+export type HarnessOutcome = OutcomeOf<(typeof OUTCOME_KINDS)[number]>;
 
 /** The sandbox's frame tells the page, once, that it can take the pass. */
 export interface ReadyMessage {
@@ -52,7 +59,7 @@ export interface ReplyMessage {
   type: "reply";
   nonce: string;
   id: number;
-  reply: string;
+  reply: HostReply;
 }
 
 /**
@@ -70,6 +77,8 @@ export function workerHarness(
   tagged: typeof sandboxTaggedWriter,
   createValueCodec: () => unknown,
   createRenderer: (maxLineChars: number) => unknown,
+  /** `isHostReply` of the kit, pasted the same way */
+  isReply: typeof isHostReply,
 ): void {
   const scope = globalThis as unknown as {
     addEventListener(type: string, listener: (event: Event) => void): void;
@@ -77,7 +86,6 @@ export function workerHarness(
     eval(source: string): unknown;
   };
   const evaluate = scope.eval;
-  const PromiseType = Promise;
   const then = Promise.prototype.then;
   const resolvePromise = Promise.resolve.bind(Promise);
   // the channel's built-ins, taken before the program runs: a program that replaces them sees
@@ -86,10 +94,11 @@ export function workerHarness(
   const send = MessagePort.prototype.postMessage;
   const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data")?.get;
   const stringify = JSON.stringify;
+  const isArray = Array.isArray;
   const queueTask = queueMicrotask;
   // calls waiting for the page, by id: an object without a prototype, so a program that replaces
   // built-ins (Map's methods, iterators) does not see or change them
-  const pending = Object.create(null) as Record<number, ((reply: string) => void) | undefined>;
+  const pending = Object.create(null) as Record<number, ((reply: HostReply) => void) | undefined>;
   // A worker that closes itself ends without a word to anyone: the program gets no way to do it.
   for (
     let object: object | null = globalThis;
@@ -98,12 +107,14 @@ export function workerHarness(
   ) {
     if (Object.hasOwn(object, "close")) Reflect.deleteProperty(object, "close");
   }
-  const LATE = `e${JSON.stringify({
-    name: "Error",
-    code: "ABORTED",
-    message:
-      "The code finished before this call was made; it was not run. Await every call before returning.",
-  })}`;
+  /** The reply to a call made after the pass ended (a new tuple each time: the program gets it). */
+  const late = (): ErrorReply => [
+    "error",
+    "Error",
+    "The code finished before this call was made; it was not run. Await every call before returning.",
+    "ABORTED",
+    "",
+  ];
   let port: MessagePort | undefined;
   let nonce = "";
   let finished = false;
@@ -124,21 +135,25 @@ export function workerHarness(
   let maxLogChars = 0;
 
   /** The reply to a call past the limit: the same words as the page's (sandbox-frame.ts). */
-  function tooMany(namespace: string, method: string, most: number): string {
-    return `e${stringify({
-      name: "RangeError",
-      code: "BUDGET_EXCEEDED",
-      message: `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`,
-    })}`;
+  function tooMany(namespace: string, method: string, most: number): ErrorReply {
+    return [
+      "error",
+      "RangeError",
+      `${namespace}.${method} was not called: more than ${most} calls of this run would be in flight at once. Await calls before starting more (in batches of at most ${most} with Promise.all).`,
+      "BUDGET_EXCEEDED",
+      "",
+    ];
   }
 
   /** The reply to a call past the budget of input in flight: the same words as the page's. */
-  function tooMuch(namespace: string, method: string, chars: number, most: number): string {
-    return `e${stringify({
-      name: "RangeError",
-      code: "BUDGET_EXCEEDED",
-      message: `${namespace}.${method} was not called: with the calls still in flight its input would make ${chars} characters of input waiting on the host, more than the ${most} one run may have in flight. Await calls before sending more, or send less at once.`,
-    })}`;
+  function tooMuch(namespace: string, method: string, chars: number, most: number): ErrorReply {
+    return [
+      "error",
+      "RangeError",
+      `${namespace}.${method} was not called: with the calls still in flight its input would make ${chars} characters of input waiting on the host, more than the ${most} one run may have in flight. Await calls before sending more, or send less at once.`,
+      "BUDGET_EXCEEDED",
+      "",
+    ];
   }
 
   const post = (message: PassMessage) => {
@@ -195,14 +210,14 @@ export function workerHarness(
     return `[${item.id},${stringify(item.namespace)},${stringify(item.method)},${stringify(item.input)}]`;
   }
 
-  function settle(outcome: string[]): void {
+  function settle(outcome: HarnessOutcome): void {
     if (finished) return;
     finished = true;
     post({ type: "done", nonce, outcome, dropped: droppedLines });
     for (const id in pending) {
-      const resolve = pending[id as unknown as number];
+      const answer = pending[id as unknown as number];
       delete pending[id as unknown as number];
-      resolve?.(LATE);
+      answer?.(late());
     }
   }
 
@@ -237,27 +252,29 @@ export function workerHarness(
     maxBatchChars = message.spec.maxBatchChars;
     maxLogChars = message.spec.maxLineChars;
     const api = bootstrap(
-      (namespace, method, input) => {
-        if (finished || returned) return LATE;
+      (namespace, method, input, answer) => {
+        if (finished || returned) return answer(late());
         // the page refuses these too: refused here, they cost it nothing
-        if (inFlight >= maxConcurrentCalls) return tooMany(namespace, method, maxConcurrentCalls);
+        if (inFlight >= maxConcurrentCalls) {
+          return answer(tooMany(namespace, method, maxConcurrentCalls));
+        }
         if (charsInFlight + input.length > maxInputCharsInFlight) {
-          return tooMuch(namespace, method, charsInFlight + input.length, maxInputCharsInFlight);
+          return answer(
+            tooMuch(namespace, method, charsInFlight + input.length, maxInputCharsInFlight),
+          );
         }
         inFlight++;
         charsInFlight += input.length;
         const id = nextId++;
         const size = input.length;
-        return new PromiseType<string>((resolve) => {
-          pending[id] = (reply: string) => {
-            charsInFlight -= size;
-            resolve(reply);
-          };
-          enqueue({ next: undefined, id, namespace, method, input });
-        });
+        pending[id] = (reply: HostReply) => {
+          charsInFlight -= size;
+          answer(reply);
+        };
+        enqueue({ next: undefined, id, namespace, method, input });
       },
       log,
-      (...outcome) => settle(outcome as string[]),
+      settle,
       () => {},
       // each reply is a message of its own, handed to the program in a task of its own
       null,
@@ -272,7 +289,7 @@ export function workerHarness(
       settle(["problem", api.problem]);
       return;
     }
-    let stage = "prelude";
+    let stage: "prelude" | "program" = "prelude";
     try {
       if (typeof message.prelude === "string") evaluate(message.prelude);
       stage = "program";
@@ -297,7 +314,7 @@ export function workerHarness(
       if (name === "SyntaxError") settle(["syntax", stage, text]);
       else {
         const prefix = stage === "prelude" ? "The prelude failed: " : "";
-        settle(["thrown", name, prefix + text, stack, ""]);
+        settle(["thrown", name, prefix + text, stack, "", ""]);
       }
     }
   }
@@ -316,11 +333,11 @@ export function workerHarness(
       ) as Partial<ReplyMessage> | null;
       if (typeof answer !== "object" || answer === null || answer.nonce !== nonce) return;
       const id = answer.id;
-      const resolve = typeof id === "number" ? pending[id] : undefined;
-      if (resolve && typeof answer.reply === "string") {
+      const waiting = typeof id === "number" ? pending[id] : undefined;
+      if (waiting && isReply(answer.reply, isArray)) {
         delete pending[id as number];
         inFlight--;
-        resolve(answer.reply);
+        waiting(answer.reply);
       }
     };
     start(pass as RunMessage);

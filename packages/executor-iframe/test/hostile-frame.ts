@@ -1,6 +1,7 @@
 // Shared by the Chromium tests that attack the page: executors disposed after each test, and a
 // sandbox frame whose document speaks the protocol itself, so every message it posts is forged.
 import type { ExecuteResult } from "@codemode/core";
+import type { HostReply } from "@codemode/executor-kit";
 import { IframeSandboxExecutor, type IframeSandboxExecutorOptions } from "../src/index.ts";
 import { MAX_BATCH_CHARS, type PassHandlers, SandboxFrame } from "../src/sandbox-frame.ts";
 import type { HarnessOutcome } from "../src/worker-harness.ts";
@@ -57,7 +58,7 @@ export interface Heard {
 /**
  * A sandbox whose document is `script` instead of the harness: it gets the pass as
  * `run(data, port, relayPort)` and answers the page's heartbeat on the relay's port unless told not
- * to. With `reply`, the page answers every call it starts with that reply string at once; with
+ * to. With `reply`, the page answers every call it starts with that reply at once; with
  * `failing: "throws"`, a failure of the sandbox throws instead of being heard. `ended` settles at the
  * pass's first `done`.
  */
@@ -67,7 +68,7 @@ export function hostileFrame(
     maxConcurrentCalls?: number;
     maxInputCharsInFlight?: number;
     heartbeat?: boolean;
-    reply?: string;
+    reply?: HostReply;
     failing?: "heard" | "throws";
   } = {},
 ): { frame: SandboxFrame; heard: Heard; ended: Promise<void> } {

@@ -19,20 +19,23 @@ describe("callHost", () => {
   it("decodes the input, calls the method and encodes its result", async () => {
     const input = { when: new Date(0), tags: new Set(["a"]), n: 1n };
     const reply = await callHost(globals, "ns", "echo", codec.encode(input));
-    expect(reply[0]).toBe("r");
-    expect(codec.decode(reply.slice(1))).toStrictEqual(input);
+    expect(reply).toHaveLength(2);
+    expect(reply[0]).toBe("ok");
+    expect(codec.decode(reply[1])).toStrictEqual(input);
   });
 
   it("answers failures as error replies, never rejecting", async () => {
-    expect(JSON.parse((await callHost(globals, "ns", "fail", "null")).slice(1))).toEqual({
-      name: "RangeError",
-      message: "no such page",
-      code: "NOT_FOUND",
-    });
+    expect(await callHost(globals, "ns", "fail", "null")).toEqual([
+      "error",
+      "RangeError",
+      "no such page",
+      "NOT_FOUND",
+      "",
+    ]);
     const unknown = await callHost(globals, "ns", "toString", "null");
-    expect(JSON.parse(unknown.slice(1))).toMatchObject({ code: "UNKNOWN_METHOD" });
+    expect(unknown).toEqual(["error", "TypeError", expect.any(String), "UNKNOWN_METHOD", ""]);
     const unreadable = await callHost(globals, "ns", "echo", "{not json");
-    expect(unreadable).toMatch(/^e.*unreadable/);
+    expect(unreadable).toEqual(["error", "TypeError", expect.stringMatching(/unreadable/), "", ""]);
   });
 
   it("serves only the own, enumerable methods describeNamespaces lists", async () => {
@@ -43,14 +46,15 @@ describe("callHost", () => {
       enumerable: false,
     });
     expect(describeNamespaces(hidden)).toEqual({ ns: ["visible"] });
-    expect(await callHost(hidden, "ns", "visible", "null")).toBe('r"ok"');
+    expect(await callHost(hidden, "ns", "visible", "null")).toEqual(["ok", '"ok"']);
     for (const [namespace, method] of [
       ["ns", "secret"],
       ["internal", "run"],
       ["ns", "__proto__"],
     ]) {
       const reply = await callHost(hidden, namespace as string, method as string, "null");
-      expect(JSON.parse(reply.slice(1))).toMatchObject({ code: "UNKNOWN_METHOD" });
+      expect(reply[0]).toBe("error");
+      expect(reply[3]).toBe("UNKNOWN_METHOD");
     }
   });
 
@@ -72,19 +76,22 @@ describe("callHost", () => {
         },
       },
     };
-    const http = JSON.parse((await callHost(data, "ns", "http", "null")).slice(1));
-    expect(http).toMatchObject({ name: "Error", code: "HTTP_ERROR" });
-    expect(codec.decode(http.data)).toEqual({ status: 404 });
-    const proxy = JSON.parse((await callHost(data, "ns", "proxy", "null")).slice(1));
-    expect(proxy).toMatchObject({ name: "Error" });
+    const http = await callHost(data, "ns", "http", "null");
+    expect(http).toEqual(["error", "Error", "GET /x failed", "HTTP_ERROR", expect.any(String)]);
+    expect(codec.decode(http[4] as string)).toEqual({ status: 404 });
+    const proxy = await callHost(data, "ns", "proxy", "null");
+    expect(proxy).toEqual(["error", "Error", expect.any(String), "", ""]);
   });
 
   it("refuses a result larger than the limit, saying why", async () => {
     const reply = await callHost(globals, "ns", "big", "null", { chars: 10, reason: "fits here" });
-    expect(JSON.parse(reply.slice(1))).toMatchObject({
-      code: "TOO_LARGE",
-      message: expect.stringContaining("more than fits here"),
-    });
+    expect(reply).toEqual([
+      "error",
+      "RangeError",
+      expect.stringContaining("more than fits here"),
+      "TOO_LARGE",
+      "",
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type HostNamespaces,
 } from "@codemode/core";
 import { errorRecordOf, knownEncodings, messageOf } from "@codemode/core/internal";
+import { errorReply, type HostReply, okReply } from "./sandbox-wire.ts";
 
 /** A failure as it crosses the boundary. */
 export interface ErrorInfo {
@@ -66,24 +67,14 @@ export function errorInfoOf(error: unknown): ErrorInfo {
   };
 }
 
-/** The reply to a host call that failed: `"e"` and the error as JSON. */
-export function errorReply(info: ErrorInfo): string {
-  return `e${JSON.stringify({
-    name: info.name,
-    message: info.message,
-    ...(info.code ? { code: info.code } : {}),
-    ...(info.data ? { data: info.data } : {}),
-  })}`;
-}
-
-/** The reply to a host call that returned: `"r"` and the value's encoding, or an error reply. */
+/** The reply to a host call that returned: the value's encoding, or an error reply. */
 export function resultReply(
   namespace: string,
   method: string,
   value: unknown,
   limit?: ReplyLimit,
   known?: string,
-): string {
+): HostReply {
   let text: string;
   try {
     text = known ?? hostCodec.encode(value);
@@ -103,12 +94,12 @@ export function resultReply(
       code: "TOO_LARGE",
     });
   }
-  return `r${text}`;
+  return okReply(text);
 }
 
 /**
  * The host half of one sandbox call: finds `globals[namespace][method]`, decodes the input, calls it
- * and answers with a reply string. Never rejects: every failure is an error reply.
+ * and answers with its `HostReply`. Never rejects: every failure is an error reply.
  */
 export async function callHost(
   globals: HostNamespaces,
@@ -116,7 +107,7 @@ export async function callHost(
   method: string,
   inputText: string,
   limit?: ReplyLimit,
-): Promise<string> {
+): Promise<HostReply> {
   // only what describeNamespaces lists is served: an own, enumerable function of an own namespace
   const methods = isEnumerable.call(globals, namespace) ? globals[namespace] : undefined;
   const fn = methods && isEnumerable.call(methods, method) ? methods[method] : undefined;

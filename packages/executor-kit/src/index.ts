@@ -4,7 +4,6 @@ export {
   describeNamespaces,
   type ErrorInfo,
   errorInfoOf,
-  errorReply,
   messageOf,
   type ReplyLimit,
   resultReply,
@@ -41,3 +40,25 @@ export {
 export { createRenderer, type SandboxRenderer } from "./sandbox-renderer.ts";
 export { sandboxSource } from "./sandbox-source.ts";
 export { sandboxTaggedWriter, TAGGED_WRITER_BUILTINS } from "./sandbox-tagged-writer.ts";
+export {
+  type ErrorReply,
+  errorReply,
+  type HostReply,
+  isHostReply,
+  type LoadOutcome,
+  type OkOutcome,
+  type OkReply,
+  type OutcomeKind,
+  type OutcomeOf,
+  okReply,
+  outcomeError,
+  type PassOutcome,
+  type ProblemOutcome,
+  type RpcReply,
+  readPassOutcome,
+  rpcReply,
+  type SyntaxOutcome,
+  type ThrownOutcome,
+  type TimeoutOutcome,
+  type UnserializableOutcome,
+} from "./sandbox-wire.ts";

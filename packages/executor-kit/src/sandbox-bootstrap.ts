@@ -2,6 +2,7 @@ import type { sandboxEncoder } from "./sandbox-encoder.ts";
 import type { sandboxErrors } from "./sandbox-parts.ts";
 import type { SandboxRenderer } from "./sandbox-renderer.ts";
 import type { sandboxTaggedWriter } from "./sandbox-tagged-writer.ts";
+import type { HostReply, OkOutcome, ThrownOutcome, UnserializableOutcome } from "./sandbox-wire.ts";
 
 /** The value codec's shape, as the sandbox sees it. */
 interface SandboxCodec {
@@ -43,15 +44,24 @@ export interface SandboxApi {
  * The value codec and the console renderer are compiled on first use; plain JSON replies and
  * primitive results do not need the codec (its encoding of them is plain JSON too).
  *
- * Host protocol: `hostCall(namespace, method, encodedInput)` returns (a promise of) a reply string,
- * `"r" + encodedResult` or `"e" + JSON { name, message, code? }`; `hostSettle(kind, ...)` ends the pass
- * with kind `ok` (encoded result) or `thrown` / `unserializable` (name, message, stack, code, and
- * for `thrown` the `[namespace, method]` JSON of an unknown method, see `thrownError`).
+ * Host protocol (sandbox-wire.ts): `hostCall(namespace, method, encodedInput, answer)` answers the
+ * call once with its `HostReply` through `answer` (at once, or later), `["ok", encodedResult]` or
+ * `["error", name, message, code, data]`; `hostSettle(outcome)` ends the pass with an `OkOutcome`
+ * (the encoded result), or a `ThrownOutcome` or `UnserializableOutcome` (name, message, stack, code,
+ * and for `thrown` the `[namespace, method]` JSON of an unknown method, see `thrownError`). Replies
+ * are read by index only and never settle a promise (a promise settled with an array looks up `then`
+ * on it, which a program can put on `Array.prototype`), and outcomes are made as array literals: no
+ * accessor or method a program put on a prototype is reached.
  */
 export function sandboxBootstrap(
-  hostCall: (namespace: string, method: string, input: string) => string | Promise<string>,
+  hostCall: (
+    namespace: string,
+    method: string,
+    input: string,
+    answer: (reply: HostReply) => void,
+  ) => void,
   hostLog: (line: string) => void,
-  hostSettle: (kind: string, a: string, b?: string, c?: string, d?: string, e?: string) => void,
+  hostSettle: (outcome: OkOutcome | ThrownOutcome | UnserializableOutcome) => void,
   hostTimer: (id: number, delay: number) => void,
   /**
    * Runs a callback in a task of its own, once the sandbox's microtasks have all run (a macrotask
@@ -159,6 +169,7 @@ export function sandboxBootstrap(
   /** A call's reply slot, in call order; object literals only, so no prototype setter is reached. */
   interface Slot {
     ready: boolean;
+    /** hands the reply over to the call */
     settle: () => void;
     next: Slot | null;
   }
@@ -180,27 +191,19 @@ export function sandboxBootstrap(
     slot.settle();
     wake();
   }
-  /** The reply of one call, handed over in its turn. */
-  function inTurn(pending: string | Promise<string>): Promise<string> {
-    return new PromiseType<string>((resolve, reject) => {
-      const slot: Slot = { ready: false, settle: () => {}, next: null };
-      if (lastSlot === null) firstSlot = slot;
-      else lastSlot.next = slot;
-      lastSlot = slot;
-      const ready = (settle: () => void) => {
-        slot.settle = settle;
-        slot.ready = true;
-        wake();
-      };
-      if (typeof pending === "string") ready(() => resolve(pending));
-      else {
-        then.call(
-          pending,
-          (reply: unknown) => ready(() => resolve(reply as string)),
-          (error: unknown) => ready(() => reject(error)),
-        );
-      }
-    });
+  /**
+   * A slot for the reply of one call, after the slots of the calls made before it: `settle` runs in
+   * its turn, once the function answered is called (the reply came).
+   */
+  function inTurn(settle: () => void): () => void {
+    const slot: Slot = { ready: false, settle, next: null };
+    if (lastSlot === null) firstSlot = slot;
+    else lastSlot.next = slot;
+    lastSlot = slot;
+    return () => {
+      slot.ready = true;
+      wake();
+    };
   }
 
   // ---- namespaces --------------------------------------------------------------------------------
@@ -222,17 +225,24 @@ export function sandboxBootstrap(
     } catch (error) {
       throw inputError(namespace, method, error);
     }
-    const pending = hostCall(namespace, method, text);
-    const reply = await (hostIdle === null ? pending : inTurn(pending));
-    if (reply[0] === "r") return decode(reply.slice(1));
-    const detail = parse(reply.slice(1)) as {
-      name: string;
-      message: string;
-      code?: string;
-      data?: string;
-    };
-    const data = typeof detail.data === "string" ? decode(detail.data) : undefined;
-    throw fail(detail.name, detail.message, detail.code ?? "", data);
+    // The reply is kept here, and the promise awaited settles with nothing (no `then` is looked up
+    // on the reply): when the reply comes, or (with `hostIdle`) in its turn. The first answer counts.
+    let reply: HostReply | undefined;
+    let ready: (() => void) | undefined;
+    hostCall(namespace, method, text, (answer) => {
+      if (reply !== undefined) return;
+      reply = answer;
+      if (ready !== undefined) ready();
+    });
+    await new PromiseType<void>((resolve) => {
+      ready = hostIdle === null ? resolve : inTurn(resolve);
+      if (reply !== undefined) ready();
+    });
+    const given = reply as unknown as HostReply;
+    if (given[0] === "ok") return decode(given[1]);
+    // ["error", name, message, code, data]: "" for a code or data the error does not have
+    const data = given[4] !== "" ? decode(given[4]) : undefined;
+    throw fail(given[1], given[2], given[3], data);
   }
 
   let problem = "";
@@ -323,16 +333,16 @@ export function sandboxBootstrap(
           try {
             text = encode(value);
           } catch (error) {
-            const [name, message, stack, code] = describe(error);
-            hostSettle("unserializable", name, message, stack, code);
+            const info = describe(error);
+            hostSettle(["unserializable", info[0], info[1], info[2], info[3]]);
             return;
           }
-          hostSettle("ok", text);
+          hostSettle(["ok", text]);
         },
         (error: unknown) => {
           returned = true;
-          const [name, message, stack, code, method] = describe(error);
-          hostSettle("thrown", name, message, stack, code, method);
+          const info = describe(error);
+          hostSettle(["thrown", info[0], info[1], info[2], info[3], info[4]]);
         },
       );
     },
@@ -343,8 +353,8 @@ export function sandboxBootstrap(
       try {
         callback();
       } catch (error) {
-        const [name, message] = describe(error);
-        hostLog(`[error] Uncaught in a setTimeout callback: ${name}: ${message}`);
+        const info = describe(error);
+        hostLog(`[error] Uncaught in a setTimeout callback: ${info[0]}: ${info[1]}`);
       }
     },
   };

@@ -10,8 +10,10 @@ import {
   callHost,
   decodeResult,
   type ErrorInfo,
+  type ErrorReply,
   errorInfoOf,
   errorReply,
+  type HostReply,
   hostTimers,
   LogSink,
   mebibytes,
@@ -595,7 +597,12 @@ export class Pass {
     return deferred.handle;
   }
 
-  #onReply(sandbox: Sandbox, deferred: QuickJSDeferredPromise, reply: string, size: number): void {
+  #onReply(
+    sandbox: Sandbox,
+    deferred: QuickJSDeferredPromise,
+    reply: HostReply,
+    size: number,
+  ): void {
     this.#inflight--;
     this.#charsInFlight -= size;
     if (this.#closed) return;
@@ -603,11 +610,12 @@ export class Pass {
     this.#guard(() => {
       try {
         let value: QuickJSHandle;
-        let rejected = reply[0] !== "r";
+        let rejected = reply[0] !== "ok";
         try {
-          value = rejected
-            ? this.#hostError(sandbox, reply.slice(1))
-            : decodeInSandbox(sandbox, reply.slice(1));
+          value =
+            reply[0] === "ok"
+              ? decodeInSandbox(sandbox, reply[1])
+              : this.#hostError(sandbox, reply);
         } catch (error) {
           if (!(error instanceof Lifetime)) throw error;
           value = error;
@@ -627,14 +635,14 @@ export class Pass {
   }
 
   /**
-   * The error a failed host call rejects with in the sandbox: `{ name, message, code?, data? }` of
-   * the reply (host-made JSON), made by the errors part, with the error's own data properties
-   * (`data`, value-codec text) decoded in the sandbox and assigned onto it.
+   * The error a failed host call rejects with in the sandbox: name, message and code of the reply,
+   * made by the errors part, with the error's own data properties (`data`, value-codec text; "" when
+   * it has none) decoded in the sandbox and assigned onto it.
    */
-  #hostError(sandbox: Sandbox, text: string): QuickJSHandle {
-    const { name, message, code, data } = JSON.parse(text) as ErrorInfo & { data?: unknown };
-    const strings = [name, message, code ?? ""];
-    if (typeof data !== "string") return errorsCall(sandbox, "fail", strings);
+  #hostError(sandbox: Sandbox, reply: ErrorReply): QuickJSHandle {
+    const [, name, message, code, data] = reply;
+    const strings = [name, message, code];
+    if (data === "") return errorsCall(sandbox, "fail", strings);
     const decoded = decodeInSandbox(sandbox, data);
     try {
       return errorsCall(sandbox, "fail", strings, decoded);
