@@ -1,8 +1,9 @@
 // The wire between a sandbox and its host, the same for every executor: what answers a call
 // (`HostReply`, host to sandbox) and how a pass ended (`PassOutcome`, sandbox to host). Both are
-// tuples of strings, of a fixed length for each kind: Workers RPC and `postMessage` copy them as
-// cheaply as one string, QuickJS's host reads them without parsing, and the sandbox reads every item
-// as an own index of an array it was handed, so no accessor a program put on `Array.prototype` or
+// tuples of strings, of a fixed length for each kind: Workers RPC and `postMessage` copy them for a
+// few microseconds more than one string, with no prefix to add or slice off and no JSON of an error
+// to write and parse; QuickJS's host reads them as they are; and the sandbox reads every item as an
+// own index of an array it was handed, so no accessor a program put on `Array.prototype` or
 // `Object.prototype` is reached (an absent field is "", never a missing index or property). No
 // promise is ever settled with a tuple in a sandbox, since that looks `then` up on it (the
 // bootstrap takes replies through a callback; Workers RPC returns them in an `RpcReply`).
@@ -12,7 +13,6 @@
 import type { SandboxError } from "@codemode/core";
 import { thrownError } from "./sandbox-error.ts";
 import { stackError, unserializableResultError } from "./sandbox-errors.ts";
-import type { Described } from "./sandbox-parts.ts";
 
 /** A call that returned: the value codec's text of its result. */
 export type OkReply = readonly [kind: "ok", result: string];
@@ -46,15 +46,18 @@ export interface RpcReply {
 
 /** The program returned: the value codec's text of its result. */
 export type OkOutcome = readonly [kind: "ok", result: string];
-/** The program threw (or its promise rejected): what the sandbox's `describe` said of the error. */
+/**
+ * The program threw (or its promise rejected): what the sandbox's `describe` said of the error
+ * (`Described`), the last item the `[namespace, method]` JSON of the sandbox's own unknown-method
+ * error, else "".
+ */
 export type ThrownOutcome = readonly [
   kind: "thrown",
-  name: Described[0],
-  message: Described[1],
-  stack: Described[2],
-  code: Described[3],
-  /** `[namespace, method]` as JSON for the sandbox's own unknown-method error, else "" */
-  method: Described[4],
+  name: string,
+  message: string,
+  stack: string,
+  code: string,
+  method: string,
 ];
 /** The program returned a value that cannot be encoded: what `describe` said of the encoder's error. */
 export type UnserializableOutcome = readonly [
