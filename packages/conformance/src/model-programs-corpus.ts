@@ -1748,8 +1748,6 @@ const PROGRAMS: ModelProgram[] = [
   },
   {
     name: "retry: two retry chains with exponential backoff and random jitter, slept with setTimeout, at once",
-    // which chain's sleep ends first can differ on replay, where the failures answer at once
-    mayDiverge: "platform timers",
     code: `async () => {
   const sleep = (ms) => new Promise((resolve) => (typeof setTimeout === "function" ? setTimeout(resolve, ms) : resolve()));
   async function fetchWithBackoff(id, maxAttempts = 4) {
@@ -2518,8 +2516,6 @@ const PROGRAMS: ModelProgram[] = [
   },
   {
     name: "arrival order: a p-limit style mapLimit (Promise.race over a Set of running chains), three at a time",
-    // each turn of its loop starts with a tick, where a Dynamic Worker may yield (see CRUNCH)
-    mayDiverge: "runaway ticks",
     code: `async () => {
   async function mapLimit(items, limit, fn) {
     const results = new Array(items.length);
@@ -2727,26 +2723,7 @@ const KNOWN_FAILURES: ReadonlyArray<{
   reason: string;
   cause: keyof typeof CAUSES;
   tests: readonly string[];
-}> = [
-  {
-    reason:
-      "the platform's setTimeout (workerd, Chromium) fires by wall time, not in an order of the program's own: live a slow call lets a staggered timer fire before the call's result arrives, on replay the recorded result arrives at once and the next call comes first, so the approval ends in \"Replay divergence\" (whose message says timers read the same on every pass)",
-    cause: "platform timers",
-    tests: [STAGGERED],
-  },
-  {
-    reason:
-      'in local workerd (interruptRunaway "auto"), a tick the Dynamic Worker puts into every loop and function body yields to the event loop (a 0 ms timer) once about 25 ms have passed since the last yield; the harness hands the next reply over at any such yield, so a reply that had arrived is delivered in the middle of a chain: live the slow export had not answered yet, on replay its recorded answer had, and its follow-up call takes the number of the chain\'s billing call ("Replay divergence at call #2"); with interruptRunaway: false the corpus passes',
-    cause: "runaway ticks",
-    tests: [CRUNCH],
-  },
-  {
-    reason:
-      'in Chromium the sandbox\'s code runs from a blob: URL made anew for every pass, and every stack frame names it ("at fail (blob:null/<uuid>:652:17)" in an error a call threw, "eval at start (blob:null/<uuid>:203:20)" in the program\'s own): an input built from error.stack differs on replay, and the approval ends in "Replay divergence"',
-    cause: "blob stacks",
-    tests: [STACKS],
-  },
-];
+}> = [];
 
 export function modelProgramsTests(options: ModelProgramsTestOptions): void {
   const known = new Set(

@@ -35,8 +35,9 @@ export const TICK_TUNING = {
  *   host's `modules`, nor this module, unless the host named them).
  * - `arm(timeoutMs, imports)`: the harness's, called once per pass before any code of the pass runs;
  *   it starts the deadline, sets the specifiers `importable` lets through, and answers
- *   `{ expired, halt }` (whether the deadline has passed; make every later tick answer -2). Any later
- *   call throws, so a program that imports this module gains nothing.
+ *   `{ expired, halt, yielding }` (whether the deadline has passed; make every later tick answer -2;
+ *   whether a `pause()` has not resumed yet, so the program is yielding, not idle). Any later call
+ *   throws, so a program that imports this module gains nothing.
  *
  * Built-ins are taken when the module is evaluated, which happens before any code of the pass runs
  * (the harness imports it statically), so a program that replaces `Date.now`, `Error` or
@@ -72,6 +73,8 @@ const state = {
   every: ${TICK_TUNING.firstTicks},
   lastCheck: 0,
   lastYield: 0,
+  // pauses whose timer has not fired yet: the program is not idle, only yielding
+  pausing: 0,
 };
 
 // the specifiers the program may import (own properties of an object without a prototype)
@@ -108,8 +111,10 @@ export function stop() {
 
 export function pause() {
   if (over()) return new PromiseType((resolve, reject) => reject(stopped));
+  state.pausing++;
   return new PromiseType((resolve, reject) => {
     startTimer(() => {
+      state.pausing--;
       const now = clock();
       state.lastYield = now;
       state.lastCheck = now;
@@ -146,6 +151,7 @@ export function arm(timeoutMs, allowed) {
     halt: () => {
       state.ended = 1;
     },
+    yielding: () => state.pausing > 0,
   };
 }
 `;

@@ -58,7 +58,7 @@ export type HarnessOutcome = OutcomeOf<(typeof OUTCOME_KINDS)[number]>;
 export type ArmDeadline = (
   timeoutMs: number,
   imports: string[],
-) => { expired(): boolean; halt(): void };
+) => { expired(): boolean; halt(): void; yielding(): boolean };
 
 /**
  * The host's `HostBridge` as the sandbox sees it, over Workers RPC: every method answers a promise,
@@ -201,6 +201,7 @@ export function workerHarness(
   // passed (a tick of the program saw it, or the clock says so), and what makes every later tick throw.
   let expired = () => false;
   let halt = () => {};
+  let yielding = () => false;
   // How the pass ended, first come first served. Past the deadline it is a timeout, whatever the
   // program returned or threw since (it may have caught the ticks' error, or a getter of its result
   // may have been stopped while the result was encoded); from then on every tick of the program throws.
@@ -483,14 +484,18 @@ export function workerHarness(
       } else droppedLines++;
     },
     end,
-    () => {},
-    // replies (replayed ones answered here at once too) reach the program one at a time, at idle
+    // replies (replayed ones answered here at once too) and timers reach the program one at a
+    // time, at idle: a yield of the program's ticks (its instrumented loops) is not idle
     (callback) => {
-      startTimer(callback, 0);
+      const atIdle = () => {
+        if (yielding()) startTimer(atIdle, 0);
+        else callback();
+      };
+      startTimer(atIdle, 0);
     },
     (name) =>
       (name === "codec" ? createValueCodec : createRenderer) as (...args: never[]) => unknown,
-    quote({ namespaces: spec.namespaces, timers: false, maxLineChars: spec.maxLineChars }),
+    quote({ namespaces: spec.namespaces, timers: true, maxLineChars: spec.maxLineChars }),
     encoder,
     errors,
     tagged,
@@ -571,6 +576,7 @@ export function workerHarness(
       const deadline = arm(spec.timeoutMs, spec.imports);
       expired = deadline.expired;
       halt = deadline.halt;
+      yielding = deadline.yielding;
       // nothing of the pass has run yet: these lookups reach the stub itself
       let host = bridge as Bridge | null;
       hostCall = (host as Bridge).call;

@@ -18,7 +18,7 @@ const WORKER_DIRECTIVE = "worker-src blob:";
 
 // Strict code throughout: no caller chain or stack frame hands the program a function of the
 // harness (its own code, compiled with an indirect eval, keeps the mode it declares).
-const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(sandboxTaggedWriter)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)}, ${sandboxSource(isHostReply)});`;
+const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(sandboxTaggedWriter)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)}, ${sandboxSource(isHostReply)});\n//# sourceURL=codemode-sandbox.js`;
 const FRAME_SCRIPT = `"use strict";(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
 
 /**

@@ -142,7 +142,7 @@ export class IframeSandboxExecutor implements Executor {
     const pass: Omit<RunMessage, "type" | "nonce"> = {
       spec: {
         namespaces: describeNamespaces(globals),
-        timers: false,
+        timers: true,
         maxLineChars: this.#maxLogChars,
         maxLogLines: this.#maxLogLines,
         maxConcurrentCalls: this.#maxConcurrentCalls,

@@ -96,6 +96,25 @@ export function workerHarness(
   const stringify = JSON.stringify;
   const isArray = Array.isArray;
   const queueTask = queueMicrotask;
+  // The bootstrap's `hostIdle`: a task of its own, a message on a channel only this closure holds
+  // (a timer would be clamped to 4 ms once nested). Callbacks wait in a list of object literals.
+  const idleChannel = new MessageChannel();
+  let idleFirst: { run: () => void; next: unknown } | null = null;
+  let idleLast: { run: () => void; next: unknown } | null = null;
+  idleChannel.port1.onmessage = () => {
+    const task = idleFirst;
+    if (task === null) return;
+    idleFirst = task.next as typeof idleFirst;
+    if (idleFirst === null) idleLast = null;
+    task.run();
+  };
+  const atIdle = (run: () => void) => {
+    const task = { run, next: null };
+    if (idleLast === null) idleFirst = task;
+    else idleLast.next = task;
+    idleLast = task;
+    apply(send, idleChannel.port2, [0]);
+  };
   // calls waiting for the page, by id: an object without a prototype, so a program that replaces
   // built-ins (Map's methods, iterators) does not see or change them
   const pending = Object.create(null) as Record<number, ((reply: HostReply) => void) | undefined>;
@@ -275,9 +294,8 @@ export function workerHarness(
       },
       log,
       settle,
-      () => {},
-      // each reply is a message of its own, handed to the program in a task of its own
-      null,
+      // replies and timers reach the program one at a time, each once it is idle
+      atIdle,
       (name) =>
         (name === "codec" ? createValueCodec : createRenderer) as (...args: never[]) => unknown,
       JSON.stringify(message.spec),
@@ -291,9 +309,12 @@ export function workerHarness(
     }
     let stage: "prelude" | "program" = "prelude";
     try {
-      if (typeof message.prelude === "string") evaluate(message.prelude);
+      // named scripts: a stack trace reads the same on every pass (no per-pass blob: URL)
+      if (typeof message.prelude === "string") {
+        evaluate(`${message.prelude}\n//# sourceURL=codemode-prelude.js`);
+      }
       stage = "program";
-      const program = evaluate(`(${message.code}\n)`);
+      const program = evaluate(`(${message.code}\n)\n//# sourceURL=codemode-program.js`);
       api.run(typeof program === "function" ? watched(program as () => unknown) : program);
     } catch (error) {
       let name = "Error";

@@ -14,7 +14,12 @@ interface SandboxCodec {
 export interface BootstrapSpec {
   /** namespace name → its host method names */
   namespaces: Record<string, string[]>;
-  /** whether `setTimeout` / `clearTimeout` exist */
+  /**
+   * whether the sandbox's own `setTimeout` / `setInterval` (and their `clear…`) become events of the
+   * program (needs `hostIdle`): a timer fires only once the program waits on no call, the earliest
+   * due first by a clock of the timers' own, and not before its delay has passed, so it fires at the
+   * same point live and on replay
+   */
   timers: boolean;
   /** a rendered console line is cut at this many characters */
   maxLineChars: number;
@@ -24,8 +29,6 @@ export interface BootstrapSpec {
 export interface SandboxApi {
   /** calls the program and reports how it ended through `settle` */
   run(program: unknown): void;
-  /** runs the callback of a timer whose host timer fired */
-  fire(id: number): void;
   /** a reason the configuration cannot work (a namespace shadows a built-in), or "" */
   problem: string;
   /** the value codec the namespaces use, for values the sandbox's own host code moves */
@@ -35,11 +38,11 @@ export interface SandboxApi {
 
 /**
  * Runs INSIDE the sandbox: the host evaluates this function's source text there and calls it once per
- * pass with five host functions, the spec and the parts it is made of. It must stay self-contained (no imports, no references
+ * pass with its host functions, the spec and the parts it is made of. It must stay self-contained (no imports, no references
  * outside its body) and plain JavaScript once types are stripped.
  *
  * It installs `console`, one global per namespace (a Proxy that names the available methods when the
- * code asks for one that does not exist), optionally `setTimeout`, and returns `run` and `fire`. The
+ * code asks for one that does not exist), optionally timers that are events of the program, and returns `run`. The
  * host functions stay in this closure: the program, evaluated at global scope, cannot see them.
  * The value codec and the console renderer are compiled on first use; plain JSON replies and
  * primitive results do not need the codec (its encoding of them is plain JSON too).
@@ -62,7 +65,6 @@ export function sandboxBootstrap(
   ) => void,
   hostLog: (line: string) => void,
   hostSettle: (outcome: OkOutcome | ThrownOutcome | UnserializableOutcome) => void,
-  hostTimer: (id: number, delay: number) => void,
   /**
    * Runs a callback in a task of its own, once the sandbox's microtasks have all run (a macrotask
    * the program cannot reach or delay). Given, every reply reaches the program through it: in the
@@ -98,6 +100,7 @@ export function sandboxBootstrap(
   const rejected = Promise.reject.bind(Promise);
   const ErrorType = Error;
   const TypeErrorType = TypeError;
+  const RangeErrorType = RangeError;
   const ProxyType = Proxy;
   const PromiseType = Promise;
 
@@ -190,6 +193,8 @@ export function sandboxBootstrap(
     if (firstSlot === null) lastSlot = null;
     slot.settle();
     wake();
+    // no call left waiting: a timer may be next
+    if (firstSlot === null) considerTimers();
   }
   /**
    * A slot for the reply of one call, after the slots of the calls made before it: `settle` runs in
@@ -246,7 +251,7 @@ export function sandboxBootstrap(
   }
 
   let problem = "";
-  const reserved = ["console", "setTimeout", "clearTimeout"];
+  const reserved = ["console", "setTimeout", "clearTimeout", "setInterval", "clearInterval"];
   for (const namespace of keysOf(spec.namespaces)) {
     if (namespace in global || reserved.includes(namespace)) {
       problem = `The namespace "${namespace}" would hide the sandbox's built-in global of that name; rename it.`;
@@ -285,33 +290,159 @@ export function sandboxBootstrap(
     configurable: true,
   });
 
-  // ---- timers (only when granted) ----------------------------------------------------------------
+  // ---- timers: events of the program (`spec.timers`, with `hostIdle`) -------------------------
 
-  const callbacks = new Map<number, () => void>();
+  // the sandbox's own, and the real clock, taken before the prelude or the program runs
+  const nativeSetTimeout = global.setTimeout as
+    | ((callback: () => void, ms: number) => unknown)
+    | undefined;
+  const nativeClearTimeout = global.clearTimeout as ((handle: unknown) => void) | undefined;
+  const realNow = Date.now;
+  const toNumber = Number;
+  const largest = Math.max;
+  const smallest = Math.min;
+  const MAX_TIMERS = 1000;
+  const MAX_DELAY = 2147483647;
+  /** A pending timer; object literals only, in a list sorted by `due`, then by `id`. */
+  interface Timer {
+    id: number;
+    /** on the timers' own clock */
+    due: number;
+    /** by the real clock: it fires no earlier */
+    notBefore: number;
+    /** `setInterval`'s delay, or -1 */
+    every: number;
+    run: () => void;
+    next: Timer | null;
+  }
+  let timers: Timer | null = null;
+  let timerCount = 0;
   let nextTimer = 1;
-  if (spec.timers) {
-    define(global, "setTimeout", {
-      value: function setTimeout(callback: unknown, delay?: unknown, ...args: unknown[]) {
-        if (typeof callback !== "function") {
-          throw new TypeErrorType("setTimeout needs a function as its first argument.");
-        }
-        const id = nextTimer++;
-        callbacks.set(id, () => callback(...args));
-        hostTimer(id, Math.max(Number(delay) || 0, 0));
-        return id;
-      },
-      writable: true,
-      enumerable: false,
-      configurable: true,
+  let timerClock = 0;
+  let armed: { id: number; handle: unknown } | null = null;
+  let considering = false;
+  function insertTimer(timer: Timer): void {
+    if (timers === null || timer.due < timers.due) {
+      timer.next = timers;
+      timers = timer;
+    } else {
+      let at = timers;
+      while (at.next !== null && at.next.due <= timer.due) at = at.next;
+      timer.next = at.next;
+      at.next = timer;
+    }
+    timerCount++;
+  }
+  function removeTimer(id: number): boolean {
+    let before: Timer | null = null;
+    for (let at = timers; at !== null; before = at, at = at.next) {
+      if (at.id !== id) continue;
+      if (before === null) timers = at.next;
+      else before.next = at.next;
+      timerCount--;
+      return true;
+    }
+    return false;
+  }
+  /**
+   * At an idle point: once the program waits on no call, the first timer is armed to fire when its
+   * delay has passed. Nothing else happens to the program meanwhile but a call it makes, which the
+   * firing checks for.
+   */
+  function considerTimers(): void {
+    if (considering || hostIdle === null) return;
+    considering = true;
+    hostIdle(() => {
+      considering = false;
+      const first = timers;
+      if (armed !== null || first === null || firstSlot !== null || returned) return;
+      const wait = first.notBefore - realNow();
+      const id = first.id;
+      armed = {
+        id,
+        handle: (nativeSetTimeout as (callback: () => void, ms: number) => unknown)(
+          () => (hostIdle as (callback: () => void) => void)(() => fire(id)),
+          largest(wait, 0),
+        ),
+      };
     });
-    define(global, "clearTimeout", {
-      value: function clearTimeout(id: unknown) {
-        if (typeof id === "number" && callbacks.delete(id)) hostTimer(id, -1);
-      },
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
+  }
+  function fire(id: number): void {
+    if (armed === null || armed.id !== id) return;
+    armed = null;
+    const timer = timers;
+    if (timer === null || timer.id !== id || firstSlot !== null || returned) {
+      considerTimers();
+      return;
+    }
+    timers = timer.next;
+    timerCount--;
+    if (timer.due > timerClock) timerClock = timer.due;
+    if (timer.every >= 0) {
+      insertTimer({
+        id,
+        due: timerClock + timer.every,
+        notBefore: realNow() + timer.every,
+        every: timer.every,
+        run: timer.run,
+        next: null,
+      });
+    }
+    try {
+      timer.run();
+    } catch (error) {
+      const info = describe(error);
+      hostLog(`[error] Uncaught in a timer callback: ${info[0]}: ${info[1]}`);
+    }
+    considerTimers();
+  }
+  function schedule(name: string, every: boolean) {
+    return function timer(callback: unknown, delay?: unknown, ...args: unknown[]): number {
+      if (typeof callback !== "function") {
+        throw new TypeErrorType(`${name} needs a function as its first argument.`);
+      }
+      if (timerCount >= MAX_TIMERS) {
+        throw new RangeErrorType(`Too many pending timers (at most ${MAX_TIMERS}).`);
+      }
+      const given = toNumber(delay);
+      // NaN and negative delays are 0, as the platform's
+      const ms = given > 0 ? smallest(given, MAX_DELAY) : 0;
+      const id = nextTimer++;
+      insertTimer({
+        id,
+        due: timerClock + ms,
+        notBefore: realNow() + ms,
+        every: every ? ms : -1,
+        run: () => callback(...args),
+        next: null,
+      });
+      considerTimers();
+      return id;
+    };
+  }
+  function clear(id: unknown): void {
+    if (typeof id !== "number" || !removeTimer(id)) return;
+    if (armed !== null && armed.id === id) {
+      (nativeClearTimeout as (handle: unknown) => void)(armed.handle);
+      armed = null;
+      considerTimers();
+    }
+  }
+  if (
+    spec.timers &&
+    hostIdle !== null &&
+    typeof nativeSetTimeout === "function" &&
+    typeof nativeClearTimeout === "function"
+  ) {
+    const globals: [string, unknown][] = [
+      ["setTimeout", schedule("setTimeout", false)],
+      ["setInterval", schedule("setInterval", true)],
+      ["clearTimeout", clear],
+      ["clearInterval", clear],
+    ];
+    for (const [name, value] of globals) {
+      define(global, name, { value, writable: true, enumerable: true, configurable: true });
+    }
   }
 
   return {
@@ -345,17 +476,6 @@ export function sandboxBootstrap(
           hostSettle(["thrown", info[0], info[1], info[2], info[3], info[4]]);
         },
       );
-    },
-    fire(id: number) {
-      const callback = callbacks.get(id);
-      if (!callback) return;
-      callbacks.delete(id);
-      try {
-        callback();
-      } catch (error) {
-        const info = describe(error);
-        hostLog(`[error] Uncaught in a setTimeout callback: ${info[0]}: ${info[1]}`);
-      }
     },
   };
 }

@@ -147,7 +147,6 @@ describe("the bootstrap on the wire", () => {
         },
         () => {},
         settle,
-        () => {},
         null,
         (name) => (name === "codec" ? codec : createRenderer),
         JSON.stringify({ namespaces: { ns: ["echo", "fail"] }, timers: false, maxLineChars: 100 }),
