@@ -156,14 +156,17 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("chains" as const),
-      links: fc.array(fc.record({
+      links: fc.array(
+        fc.record({
           key: fc.nat(50),
           next: fc.constantFrom("read", "list", null),
           hops: fc.nat(3),
-        }), {
-        minLength: 2,
-        maxLength: 3,
-      }),
+        }),
+        {
+          minLength: 2,
+          maxLength: 3,
+        },
+      ),
       data,
       prev: fc.option(fc.nat(20)),
     }),
