@@ -147,7 +147,12 @@ beforeAll(async () => {
       { do: "expire", maxAgeMs: 1_000 },
       { do: "inspect" },
     ],
-    "rollback-killed": [{ do: "approve" }, { do: "rollback" }, { do: "inspect" }],
+    "rollback-killed": [
+      { do: "approve" },
+      { do: "rollback" },
+      { do: "rollback", revertAgain: [1] },
+      { do: "inspect" },
+    ],
     "ran-while-paused": [
       { do: "approve" },
       { do: "expire", maxAgeMs: 1_000 },
@@ -361,7 +366,7 @@ describe("a paused run, recovered by a new process", () => {
 });
 
 describe("a process killed during a rollback of a paused run", () => {
-  it("leaves it rolled back, never resumable; a second rollback reverts again with the same key", () => {
+  it("leaves it rolled back, never resumable; the revert is in doubt until the host says to revert again, under the same key", () => {
     const name = "rollback-killed";
     expect(ended.get(name)).toMatchObject({ signal: "SIGKILL", outcomes: [] });
     // the rollback took the run before reverting, so no approval can resume it on a reverted write
@@ -371,17 +376,20 @@ describe("a process killed during a rollback of a paused run", () => {
       calls: ["0 read applied", "1 write reverting", "2 send pending"],
       ledger: ["read", "apply a", "revert a"],
     });
-    const [approve, rollback, final] = recovered.get(name) as StepOutcome[];
+    const [approve, rollback, again, final] = recovered.get(name) as StepOutcome[];
     expect(ok(approve)).toMatchObject({
       status: "error",
       error: expect.stringMatching(/is rolled_back/),
     });
-    expect(withoutCalls(ok(rollback))).toEqual({ reverted: [1], skipped: [0] });
+    // the revert ran while its outcome was not recorded: no rollback runs it again by itself
+    expect(withoutCalls(ok(rollback))).toEqual({ reverted: [], skipped: [0], unrecorded: [1] });
+    expect(JSON.stringify(ok(rollback))).toContain(`${idOf(name)}:1:revert`);
+    // the host said to revert it again: it runs again, under the same key
+    expect(withoutCalls(ok(again))).toEqual({ reverted: [1], skipped: [0] });
     expect(ok(final)).toMatchObject({
       status: "rolled_back",
       calls: [{ state: "applied" }, { state: "reverted" }, { state: "withdrawn" }],
     });
-    // the revert ran while its outcome was not recorded: it runs again, under the same key
     expect(effects(ledger, idOf(name))).toEqual(["read", "apply a", "revert a", "revert a"]);
     expect(new Set(keys(name, "revert"))).toEqual(new Set([`${idOf(name)}:1:revert`]));
   });

@@ -22,6 +22,8 @@ export type Step = { name: string } & Action;
 export type Action =
   | { do: "execute"; code: string }
   | { do: "approve" | "rollback" | "inspect" }
+  /** a rollback that reverts again the reverts in doubt at these seqs (the host checked) */
+  | { do: "rollback"; revertAgain: number[] }
   | { do: "reject"; seq: number }
   | { do: "resolve"; seq: number; result: unknown }
   | { do: "expire"; maxAgeMs: number }
@@ -160,7 +162,10 @@ async function perform(runtime: CodemodeRuntime, step: Action, executionId: stri
     case "approve":
       return runtime.approve({ executionId });
     case "rollback":
-      return runtime.rollback({ executionId });
+      return runtime.rollback({
+        executionId,
+        ...("revertAgain" in step ? { revertAgain: step.revertAgain } : {}),
+      });
     case "reject":
       return runtime.reject({ executionId, seq: step.seq });
     case "resolve":

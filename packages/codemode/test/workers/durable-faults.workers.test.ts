@@ -334,10 +334,24 @@ describe("a Durable Object evicted during a rollback", () => {
       expect(await fresh.rows("tracker_tasks")).toHaveLength(taskReverted ? 0 : 1);
       expect(await fresh.rows("tracker_comments")).toHaveLength(commentUndone ? 0 : 1);
 
-      expect(withoutCalls(await fresh.rollbackLater(run.executionId))).toEqual({
-        reverted: taskReverted ? [1] : [2, 1],
-        skipped: [0],
-      });
+      if (mode === "abort-after-commit") {
+        // a revert taken and never recorded is in doubt: no later rollback runs it by itself
+        expect(withoutCalls(await fresh.rollbackLater(run.executionId))).toEqual({
+          reverted: [],
+          skipped: [0],
+          unrecorded: [1],
+        });
+        // the host checked and says to revert it again: once more, under the same key
+        expect(withoutCalls(await fresh.rollbackLater(run.executionId, [1]))).toEqual({
+          reverted: [1],
+          skipped: [0],
+        });
+      } else {
+        expect(withoutCalls(await fresh.rollbackLater(run.executionId))).toEqual({
+          reverted: taskReverted ? [1] : [2, 1],
+          skipped: [0],
+        });
+      }
       expect(await fresh.status(run.executionId)).toBe("rolled_back");
       // a third rollback finds nothing left to revert
       expect(withoutCalls(await fresh.rollback(run.executionId))).toEqual({
@@ -348,7 +362,8 @@ describe("a Durable Object evicted during a rollback", () => {
       const { ledger, count } = await effects(fresh);
       expect(count("create_task")).toBe(1);
       expect(count("revert_create_task")).toBe(1);
-      // the crash window of a revert: undone but not yet recorded, so it runs again, same key
+      // the crash window of a revert: undone but not yet recorded; run again (by the host's
+      // word), under the same key
       const reverts = ledger.filter((row) => row.method === "revert_add_comment");
       expect(reverts.map((row) => row.key)).toEqual(
         Array(commentUndone ? 2 : 1).fill(`${run.executionId}:1:revert`),

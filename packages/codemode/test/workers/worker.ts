@@ -52,9 +52,12 @@ export class TestAgent extends DurableObject<Env> {
   rollback(executionId: string) {
     return this.runtime.rollback({ executionId });
   }
-  /** a rollback a minute later: a revert an evicted instance had taken is stale by then */
-  rollbackLater(executionId: string) {
-    return this.#later.rollback({ executionId });
+  /**
+   * a rollback a minute later: a revert an evicted instance had taken is stale by then, in doubt
+   * (reverted again only when named in `revertAgain`)
+   */
+  rollbackLater(executionId: string, revertAgain?: number[]) {
+    return this.#later.rollback({ executionId, ...(revertAgain ? { revertAgain } : {}) });
   }
   pending() {
     return this.runtime.pending();
