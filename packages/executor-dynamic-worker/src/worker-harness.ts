@@ -294,8 +294,11 @@ export function workerHarness(
     method: string;
     /** the call's input, counted in `charsInFlight` until it is answered; undefined for a nested run */
     input: string | undefined;
-    /** takes the reply (never a promise settled with it: that would look `then` up on the tuple) */
-    deliver: (reply: HostReply) => void;
+    /**
+     * takes the reply (never a promise settled with it: that would look `then` up on the tuple), and
+     * whether it came in a task of its own while the program was idle (see `sandboxBootstrap`)
+     */
+    deliver: (reply: HostReply, atIdle?: boolean) => void;
   }
 
   // A host call whose reply `got` takes, and a promise of this realm that settles (with nothing)
@@ -318,7 +321,7 @@ export function workerHarness(
     namespace: string,
     method: string,
     input: string,
-    deliver: (reply: HostReply) => void,
+    deliver: (reply: HostReply, atIdle?: boolean) => void,
   ): void {
     inFlight++;
     charsInFlight += input.length;
@@ -364,10 +367,10 @@ export function workerHarness(
     return `[${quote(item.namespace)},${quote(item.method)},${quote(item.input)}]`;
   }
   // Every queued call is answered once, and leaves the count in flight then.
-  function answer(item: Waiting, reply: HostReply): void {
+  function answer(item: Waiting, reply: HostReply, atIdle = false): void {
     inFlight--;
     if (item.input !== undefined) charsInFlight -= item.input.length;
-    item.deliver(reply);
+    item.deliver(reply, atIdle);
   }
   // The reply in the `RpcReply` the host answered with; a lost one if it is anything else.
   function replyOf(envelope: unknown): HostReply {
@@ -389,8 +392,9 @@ export function workerHarness(
       answer(item, describeLoss(error, sentBefore));
       return;
     }
+    // an RPC's answer comes in a task of its own: the program is idle there unless its ticks yield
     pending.then(
-      (envelope) => answer(item, replyOf(envelope)),
+      (envelope) => answer(item, replyOf(envelope), !yielding()),
       (error) => answer(item, describeLoss(error, true)),
     );
   }

@@ -117,7 +117,10 @@ export function workerHarness(
   };
   // calls waiting for the page, by id: an object without a prototype, so a program that replaces
   // built-ins (Map's methods, iterators) does not see or change them
-  const pending = Object.create(null) as Record<number, ((reply: HostReply) => void) | undefined>;
+  const pending = Object.create(null) as Record<
+    number,
+    ((reply: HostReply, atIdle?: boolean) => void) | undefined
+  >;
   // A worker that closes itself ends without a word to anyone: the program gets no way to do it.
   for (
     let object: object | null = globalThis;
@@ -286,9 +289,9 @@ export function workerHarness(
         charsInFlight += input.length;
         const id = nextId++;
         const size = input.length;
-        pending[id] = (reply: HostReply) => {
+        pending[id] = (reply: HostReply, atIdle = false) => {
           charsInFlight -= size;
-          answer(reply);
+          answer(reply, atIdle);
         };
         enqueue({ next: undefined, id, namespace, method, input });
       },
@@ -358,7 +361,8 @@ export function workerHarness(
       if (waiting && isReply(answer.reply, isArray)) {
         delete pending[id as number];
         inFlight--;
-        waiting(answer.reply);
+        // a message of its own: the program is idle in this task
+        waiting(answer.reply, true);
       }
     };
     start(pass as RunMessage);

@@ -61,7 +61,12 @@ export function sandboxBootstrap(
     namespace: string,
     method: string,
     input: string,
-    answer: (reply: HostReply) => void,
+    /**
+     * `atIdle`: the host answers from a task of its own in which nothing of the program has run
+     * (a reply that just arrived, not one given at once): the reply may then reach the program at
+     * once if it is its turn, saving a task
+     */
+    answer: (reply: HostReply, atIdle?: boolean) => void,
   ) => void,
   hostLog: (line: string) => void,
   hostSettle: (outcome: OkOutcome | ThrownOutcome | UnserializableOutcome) => void,
@@ -179,6 +184,8 @@ export function sandboxBootstrap(
   let firstSlot: Slot | null = null;
   let lastSlot: Slot | null = null;
   let waking = false;
+  // a reply was handed over at once in this task: the next one waits for a task of its own
+  let direct = false;
   function wake(): void {
     if (!waking && firstSlot !== null && firstSlot.ready && hostIdle !== null) {
       waking = true;
@@ -200,13 +207,22 @@ export function sandboxBootstrap(
    * A slot for the reply of one call, after the slots of the calls made before it: `settle` runs in
    * its turn, once the function answered is called (the reply came).
    */
-  function inTurn(settle: () => void): () => void {
+  function inTurn(settle: () => void): (atIdle: boolean) => void {
     const slot: Slot = { ready: false, settle, next: null };
     if (lastSlot === null) firstSlot = slot;
     else lastSlot.next = slot;
     lastSlot = slot;
-    return () => {
+    return (atIdle) => {
       slot.ready = true;
+      // its turn, and the program idle in a task of the reply's own: handed over now
+      if (atIdle && !direct && !waking && firstSlot === slot && hostIdle !== null) {
+        direct = true;
+        hostIdle(() => {
+          direct = false;
+        });
+        deliver();
+        return;
+      }
       wake();
     };
   }
@@ -233,15 +249,17 @@ export function sandboxBootstrap(
     // The reply is kept here, and the promise awaited settles with nothing (no `then` is looked up
     // on the reply): when the reply comes, or (with `hostIdle`) in its turn. The first answer counts.
     let reply: HostReply | undefined;
-    let ready: (() => void) | undefined;
-    hostCall(namespace, method, text, (answer) => {
+    let ready: ((atIdle: boolean) => void) | undefined;
+    hostCall(namespace, method, text, (answer, atIdle) => {
       if (reply !== undefined) return;
       reply = answer;
-      if (ready !== undefined) ready();
+      if (ready !== undefined) ready(atIdle === true);
     });
     await new PromiseType<void>((resolve) => {
-      ready = hostIdle === null ? resolve : inTurn(resolve);
-      if (reply !== undefined) ready();
+      const take = hostIdle === null ? () => resolve() : inTurn(resolve);
+      ready = take;
+      // answered at once (a replayed answer): the program is running, not idle
+      if (reply !== undefined) take(false);
     });
     const given = reply as unknown as HostReply;
     if (given[0] === "ok") return decode(given[1]);
