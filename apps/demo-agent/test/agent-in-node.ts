@@ -12,6 +12,7 @@ import { ChatHistory } from "../src/chat-history.ts";
 import { ChatSession } from "../src/chat-session.ts";
 import { demoConnectors } from "../src/demo-connectors.ts";
 import { createDemoStores } from "../src/demo-stores.ts";
+import type { AgentApi } from "../src/handle-api.ts";
 import { offlineAgentModel } from "../src/offline-demo-model.ts";
 import { RunEvents } from "../src/run-events.ts";
 import { sqlOver } from "./sqlite-adapter.ts";
@@ -89,5 +90,21 @@ export function agentInNode(options: { model?: () => LanguageModelV3 } = {}) {
     say,
     answer,
     turn,
+  };
+}
+
+/** What the page's HTTP API is given in Node, as the Durable Object gives it; `changed` hears notes. */
+export function nodeAgent(
+  demo: ReturnType<typeof agentInNode>,
+  changed: AgentApi["changed"] = () => {},
+): AgentApi {
+  return {
+    runtime: demo.runtime,
+    stores: demo.stores,
+    connectors: ["tracker", "notes", "catalog"],
+    events: demo.events,
+    model: () => ({ provider: "offline", label: "offline" }),
+    changed,
+    decide: (executionId, decision) => demo.chat.decide(executionId, decision),
   };
 }

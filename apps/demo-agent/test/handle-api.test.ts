@@ -1,24 +1,16 @@
 // The page's HTTP API over the agent's pieces in Node: snippets run with input, a run's timeline,
 // rollback's preview and its message, and decisions from the queue.
 import { describe, expect, it } from "vitest";
-import { type AgentApi, handleApi } from "../src/handle-api.ts";
+import { handleApi } from "../src/handle-api.ts";
 import type { WaitingRun } from "../src/waiting-run.ts";
-import { agentInNode } from "./agent-in-node.ts";
+import { agentInNode, nodeAgent } from "./agent-in-node.ts";
 
 function api() {
   const demo = agentInNode();
   const notes: string[] = [];
-  const agent: AgentApi = {
-    runtime: demo.runtime,
-    stores: demo.stores,
-    connectors: ["tracker", "notes", "catalog"],
-    events: demo.events,
-    model: () => ({ provider: "offline", label: "offline" }),
-    changed: (note) => {
-      if (note) notes.push(note);
-    },
-    decide: (executionId, decision) => demo.chat.decide(executionId, decision),
-  };
+  const agent = nodeAgent(demo, (note) => {
+    if (note) notes.push(note);
+  });
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await handleApi(
       new Request(`http://demo${path}`, {

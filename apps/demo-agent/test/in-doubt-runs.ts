@@ -4,8 +4,8 @@
 // approval card) and one from the page's API (the queue); and the page's HTTP API over the agent.
 import { type CodeModeOutput, decisionHandleOf } from "codemode";
 import type { ApprovalCard } from "../src/chat-event.ts";
-import { type AgentApi, handleApi } from "../src/handle-api.ts";
-import type { agentInNode } from "./agent-in-node.ts";
+import { handleApi } from "../src/handle-api.ts";
+import { type agentInNode, nodeAgent } from "./agent-in-node.ts";
 
 type Demo = ReturnType<typeof agentInNode>;
 
@@ -19,15 +19,7 @@ async function stopDuring(demo: Demo, executionId: string, seq: number): Promise
 
 /** The page's HTTP API over the agent in Node, as the Durable Object answers it. */
 export function agentApi(demo: Demo): (request: Request) => Promise<Response> {
-  const agent: AgentApi = {
-    runtime: demo.runtime,
-    stores: demo.stores,
-    connectors: ["tracker", "notes", "catalog"],
-    events: demo.events,
-    model: () => ({ provider: "offline", label: "offline" }),
-    changed: () => {},
-    decide: (executionId, decision) => demo.chat.decide(executionId, decision),
-  };
+  const agent = nodeAgent(demo);
   return (request) => handleApi(request, agent);
 }
 

@@ -1163,14 +1163,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
 
     section("pause", () => pauseTests({ test, createExecutor: create }));
     section("determinism", () => determinismTests({ test, createExecutor: create }));
-    section("model programs", () =>
-      modelProgramsTests({
-        test,
-        createExecutor: create,
-        executor: options.name,
-        platformTimers: options.sandboxGlobals?.includes("setTimeout") ?? false,
-      }),
-    );
+    section("model programs", () => modelProgramsTests({ test, createExecutor: create }));
     section("reachability", () => reachabilityTests({ test, createExecutor: create }));
 
     section("divergence", () =>

@@ -12,9 +12,8 @@
 // program is expected to compute is worked out here from the connectors' data and the run's start,
 // never from timing.
 //
-// Programs that diverge on some executor for a cause outside the program are KNOWN_FAILURES there
-// (expected failures); a program that shows such a cause on some runs only accepts a "Replay
-// divergence" there (`mayDiverge`), as long as the approved call never ran and nothing ran twice.
+// A program that fails on some executor for a cause outside the program is a known gap of that
+// executor (`knownGaps` of the suite), as any other case.
 import {
   type Connector,
   createCodemodeRuntime,
@@ -23,22 +22,14 @@ import {
   memoryStore,
   type PendingAction,
 } from "@codemode/core";
-import { expect, it } from "vitest";
+import { expect } from "vitest";
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
-declare const console: { info(...values: unknown[]): void };
 
 export interface ModelProgramsTestOptions {
   /** the suite's `it` (known gaps applied), named by group and test */
   test: (group: string, name: string, body: () => Promise<void>, timeout?: number) => void;
   createExecutor: () => Promise<Executor>;
-  /** the executor's name in the suite (`ExecutorConformanceOptions.name`), for KNOWN_FAILURES */
-  executor: string;
-  /**
-   * the sandbox has the platform's own `setTimeout` (workerd's, a browser's), not QuickJS's ordered
-   * timers: programs that race timers against calls may diverge there (see KNOWN_FAILURES)
-   */
-  platformTimers: boolean;
 }
 
 const GROUP = "model programs";
@@ -459,30 +450,12 @@ interface Outcome {
   inputs(connector: string, method: string): Rec[];
 }
 
-/** Where each cause of a known failure applies. */
-const CAUSES = {
-  /** the sandbox has the platform's setTimeout (workerd's, Chromium's), firing by wall time */
-  "platform timers": (options: ModelProgramsTestOptions) => options.platformTimers,
-  /** the Dynamic Worker's ticks against runaway code yield to the event loop by wall time */
-  "runaway ticks": (options: ModelProgramsTestOptions) =>
-    options.executor.startsWith("DynamicWorkerExecutor"),
-  /** Chromium's stack frames name a blob: URL made anew for every pass */
-  "blob stacks": (options: ModelProgramsTestOptions) =>
-    options.executor.startsWith("IframeSandboxExecutor"),
-} as const;
-
 interface ModelProgram {
   /** "<class>: <what the program does>" */
   name: string;
   code: string;
   /** how many gated calls the run makes in all (default 1) */
   gated?: number;
-  /**
-   * Where the program diverges on some runs only, for a cause a known failure shows on every run
-   * (see KNOWN_FAILURES): there a "Replay divergence" on approval is accepted (and logged), as long
-   * as the approved call never ran and nothing ran twice. Elsewhere the test is strict.
-   */
-  mayDiverge?: keyof typeof CAUSES;
   check(outcome: Outcome): void;
 }
 
@@ -546,16 +519,6 @@ async function survives(
   expect(twice, "calls that reached a connector twice").toEqual([]);
 
   const gatedCalls = world.ledger.filter(isGated);
-  const mayDiverge = program.mayDiverge !== undefined && CAUSES[program.mayDiverge](options);
-  if (output.status === "error" && mayDiverge && /Replay divergence/.test(output.error)) {
-    // the approval is wasted, but the approved call never ran
-    console.info(`[model programs] ${program.name}: ${output.error.split("\n")[0]}`);
-    const last = pauses[pauses.length - 1] as (typeof pauses)[number];
-    for (const action of last.pending) {
-      expect(gatedCalls.filter((call) => call.seq === action.seq)).toEqual([]);
-    }
-    return;
-  }
   if (output.status !== "completed") {
     throw new Error(`the approval did not complete the run: ${describeOutput(output)}`);
   }
@@ -609,12 +572,6 @@ const shownAt = (outcome: Outcome, index = 0) => outcome.shown[index] as Rec;
 
 // ---------------------------------------------------------------------------------------------
 // The programs
-
-const STAGGERED =
-  "timers: requests to a slow API staggered 25 ms apart with setTimeout, each a read-then-read chain";
-const CRUNCH =
-  "Promise.all: one chain formats 90 days of hourly amounts with toLocaleString before its next call, beside a slow export";
-const STACKS = "errors: the caught errors' messages and first stack lines put in the ticket";
 
 const PROGRAMS: ModelProgram[] = [
   // ---- timestamps ----------------------------------------------------------------------------
@@ -2424,7 +2381,7 @@ const PROGRAMS: ModelProgram[] = [
     },
   },
   {
-    name: STACKS,
+    name: "errors: the caught errors' messages and first stack lines put in the ticket",
     code: `async () => {
   const problems = [];
   for (const id of [7, 8, 17]) {
@@ -2663,7 +2620,7 @@ const PROGRAMS: ModelProgram[] = [
     },
   },
   {
-    name: CRUNCH,
+    name: "Promise.all: one chain formats 90 days of hourly amounts with toLocaleString before its next call, beside a slow export",
     code: `async () => {
   const [usage, exported] = await Promise.all([
     crm.getCustomer({ id: 12 }).then(async (customer) => {
@@ -2690,7 +2647,7 @@ const PROGRAMS: ModelProgram[] = [
     },
   },
   {
-    name: STAGGERED,
+    name: "timers: requests to a slow API staggered 25 ms apart with setTimeout, each a read-then-read chain",
     code: `async () => {
   const sleep = (ms) => new Promise((r) => (typeof setTimeout === "function" ? setTimeout(r, ms) : r()));
   const orderIds = [5000, 5001, 5002, 5003];
@@ -2714,24 +2671,13 @@ const PROGRAMS: ModelProgram[] = [
   },
 ];
 
-/**
- * Programs that fail on some executors, for a reason outside the program: each runs as an expected
- * failure where its cause applies (`it.fails`), so a fix shows up as a failing test until its entry
- * goes.
- */
-const KNOWN_FAILURES: ReadonlyArray<{
-  reason: string;
-  cause: keyof typeof CAUSES;
-  tests: readonly string[];
-}> = [];
-
 export function modelProgramsTests(options: ModelProgramsTestOptions): void {
-  const known = new Set(
-    KNOWN_FAILURES.filter((entry) => CAUSES[entry.cause](options)).flatMap((entry) => entry.tests),
-  );
   for (const [index, program] of PROGRAMS.entries()) {
-    const body = () => survives(options, program, index % 2 === 0);
-    if (known.has(program.name)) it.fails(program.name, body, SLOW_TEST_MS);
-    else options.test(GROUP, program.name, body, SLOW_TEST_MS);
+    options.test(
+      GROUP,
+      program.name,
+      () => survives(options, program, index % 2 === 0),
+      SLOW_TEST_MS,
+    );
   }
 }
