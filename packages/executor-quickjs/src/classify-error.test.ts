@@ -1,5 +1,13 @@
+import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { describe, expect, it } from "vitest";
-import { classifyError, hostFault, type PassLimits, syntaxError } from "./classify-error.ts";
+import {
+  classifyError,
+  hostFault,
+  type PassLimits,
+  readError,
+  syntaxError,
+} from "./classify-error.ts";
 
 function limits(overrides: Partial<{ timedOut: boolean; near: boolean }> = {}) {
   const seen = { outOfMemory: false };
@@ -47,6 +55,14 @@ describe("classifyError", () => {
     expect(
       classifyError({ name: "Error", message: "null", code: "NULL" }, limits().value).code,
     ).toBe("THROWN");
+    // an error the sandbox had no memory left to read, at the cap and away from it
+    const unreadable = { name: "Error", message: "[object Object]", code: "UNREADABLE" };
+    expect(classifyError(unreadable, limits({ near: true }).value).code).toBe("MEMORY");
+    expect(classifyError(unreadable, limits().value)).toEqual({
+      name: "Error",
+      message: "[object Object]",
+      code: "THROWN",
+    });
   });
 
   it("crosses an unknown method with its namespace and name, and only what the sandbox wrote", () => {
@@ -87,5 +103,29 @@ describe("hostFault and syntaxError", () => {
       code: "SYNTAX_ERROR",
       message: "unexpected token (line 1, column 4)",
     });
+  });
+});
+
+describe("readError", () => {
+  it("reads an error's name and message, a thrown primitive as text, and marks what it cannot read", async () => {
+    const module = await newQuickJSWASMModuleFromVariant(releaseSyncVariant);
+    const context = module.newContext();
+    try {
+      const read = (code: string) => {
+        const handle = context.unwrapResult(context.evalCode(code));
+        try {
+          return readError(context, handle);
+        } finally {
+          handle.dispose();
+        }
+      };
+      expect(read("new TypeError('no')")).toMatchObject({ name: "TypeError", message: "no" });
+      expect(read("'plain'")).toEqual({ name: "Error", message: "plain" });
+      expect(read("null")).toEqual({ name: "InternalError", message: "out of memory" });
+      // an object that cannot be read as JSON
+      expect(read("({ toJSON() { throw new Error('no') } })").code).toBe("UNREADABLE");
+    } finally {
+      context.dispose();
+    }
   });
 });

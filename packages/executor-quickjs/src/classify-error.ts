@@ -51,7 +51,11 @@ export function classifyError(info: ThrownInfo, limits: PassLimits): SandboxErro
   if (info.name === "InternalError" && info.message === "interrupted") {
     return timeoutError(limits.timeoutMs);
   }
-  if (info.code === "NULL" && limits.nearMemoryLimit()) return memoryError(limits);
+  // QuickJS throws `null` when it cannot allocate the error, and an error it has no memory left to
+  // read comes back unreadable: at the memory cap, both are the sandbox running out of memory.
+  if ((info.code === "NULL" || info.code === "UNREADABLE") && limits.nearMemoryLimit()) {
+    return memoryError(limits);
+  }
   // THROWN, or UNKNOWN_METHOD when the namespace's own error for a missing method ended the pass
   return thrownError(info);
 }
@@ -95,7 +99,12 @@ function textOf(value: unknown): string {
  */
 export function readError(context: QuickJSContext, handle: QuickJSHandle): ErrorInfo {
   try {
+    const object = context.typeof(handle) === "object";
     const value: unknown = context.dump(handle);
+    if (object && (typeof value !== "object" || value === null) && !isNull(context, handle)) {
+      // the object could not be read as JSON (the sandbox ran out of memory doing it): its text
+      return { name: "Error", message: textOf(value), code: "UNREADABLE" };
+    }
     if (typeof value === "object" && value !== null) {
       const record = value as Record<string, unknown>;
       return {
@@ -108,6 +117,14 @@ export function readError(context: QuickJSContext, handle: QuickJSHandle): Error
     if (value === null) return { name: "InternalError", message: "out of memory" };
     return { name: "Error", message: value === undefined ? "undefined" : textOf(value) };
   } catch (error) {
-    return { name: "Error", message: `An unreadable error was thrown (${messageOf(error)}).` };
+    return {
+      name: "Error",
+      message: `An unreadable error was thrown (${messageOf(error)}).`,
+      code: "UNREADABLE",
+    };
   }
+}
+
+function isNull(context: QuickJSContext, handle: QuickJSHandle): boolean {
+  return context.sameValue(handle, context.null);
 }
