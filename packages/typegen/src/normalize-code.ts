@@ -1,5 +1,5 @@
-import { type Node, type Options, type Program, parse } from "acorn";
-import { transform } from "sucrase";
+import { getLineInfo, type Node, type Options, type Program, parse } from "acorn";
+import { stripTypes, UnsupportedTypeScriptError } from "./strip-types.ts";
 import { TypegenError } from "./typegen-error.ts";
 
 const PARSE_OPTIONS: Options = {
@@ -72,24 +72,20 @@ function tryParse(text: string): Program | Error {
   }
 }
 
-/** Reads the position of an acorn error (0-based column) or a sucrase error (1-based column). */
-function failureOf(error: unknown, firstColumn: 0 | 1): Failure {
-  const { message, loc, pos } = error as {
-    message?: unknown;
-    loc?: { line?: unknown; column?: unknown };
-    pos?: unknown;
-  };
-  const line = typeof loc?.line === "number" ? loc.line : 1;
-  const column = typeof loc?.column === "number" ? Math.max(0, loc.column - firstColumn) : 0;
+/** Reads an acorn error (or `stripTypes`'s): its message and position, line and column in `text`. */
+function failureOf(error: unknown, text: string, position = (pos: number) => pos): Failure {
+  const { message, pos } = error as { message?: unknown; pos?: unknown };
+  const at = typeof pos === "number" ? Math.min(position(pos), text.length) : 0;
+  const { line, column } = getLineInfo(text, at);
   return {
     message: String(message ?? error).replace(/\s*\(\d+:\d+\)$/, ""),
     line,
     column,
-    pos: typeof pos === "number" ? pos : -1,
+    pos: typeof pos === "number" ? at : -1,
   };
 }
 
-/** `text` is the text that was parsed: the source text, or the JavaScript sucrase made of it. */
+/** `text` is the text the failure's line and column are in. */
 function syntaxError(failure: Failure, source: Source, text: string): TypegenError {
   let sourceLine = (text.split("\n")[failure.line - 1] ?? "").replace(/\r$/, "");
   let column = failure.column;
@@ -118,29 +114,41 @@ function isFunctionLike(node: AnyNode | undefined): boolean {
 }
 
 /**
- * Parses the program, stripping TypeScript syntax (annotations, `as`, generics, interfaces, enums,
- * non-null `!`) with sucrase when plain JavaScript does not parse. Returns the JavaScript and its AST.
+ * Parses the program, stripping TypeScript syntax (annotations, `as`, `satisfies`, generics, interfaces,
+ * non-null `!`; enums compiled) when plain JavaScript does not parse. Returns the JavaScript, its AST and
+ * the starts of the `;` statements that erased declarations left (not statements of the program).
  */
-function parseProgram(source: Source): { text: string; program: Program } {
+function parseProgram(source: Source): {
+  text: string;
+  program: Program;
+  erased: ReadonlySet<number>;
+} {
   const parsed = tryParse(source.text);
-  if (!(parsed instanceof Error)) return { text: source.text, program: parsed };
-  let stripped: string;
+  if (!(parsed instanceof Error)) return { text: source.text, program: parsed, erased: new Set() };
+  let stripped: ReturnType<typeof stripTypes>;
   try {
-    stripped = transform(source.text, {
-      transforms: ["typescript"],
-      disableESTransforms: true,
-      // an import used only as a type would otherwise vanish instead of being reported
-      keepUnusedImports: true,
-    }).code;
+    stripped = stripTypes(source.text, PARSE_OPTIONS);
   } catch (error) {
-    // Acorn stops at the first TypeScript syntax; when sucrase got further, its error is the real one.
-    const acorn = failureOf(parsed, 0);
-    const sucrase = failureOf(error, 1);
-    throw syntaxError(sucrase.pos > acorn.pos ? sucrase : acorn, source, source.text);
+    // Acorn stops at the first TypeScript syntax; when the TypeScript parser got further, or parsed it
+    // all but found a construct that cannot run, its error is the real one.
+    const acorn = failureOf(parsed, source.text);
+    const typescript = failureOf(error, source.text);
+    const real =
+      error instanceof UnsupportedTypeScriptError || typescript.pos > acorn.pos
+        ? typescript
+        : acorn;
+    throw syntaxError(real, source, source.text);
   }
-  const reparsed = tryParse(stripped);
-  if (reparsed instanceof Error) throw syntaxError(failureOf(reparsed, 0), source, stripped);
-  return { text: stripped, program: reparsed };
+  const reparsed = tryParse(stripped.text);
+  if (reparsed instanceof Error) {
+    // blanking keeps positions, so the error is shown in the source as it was written
+    throw syntaxError(
+      failureOf(reparsed, source.text, stripped.sourcePosition),
+      source,
+      source.text,
+    );
+  }
+  return { text: stripped.text, program: reparsed, erased: stripped.erased };
 }
 
 function wrap(body: string): string {
@@ -165,8 +173,10 @@ export function normalizeCode(input: string): string {
   const fenced = stripFence(input);
   if (fenced.text.trim() === "") return "async () => {}";
   const source = insertDefault(fenced);
-  const { text, program } = parseProgram(source);
-  const body = program.body as AnyNode[];
+  const { text, program, erased } = parseProgram(source);
+  const body = (program.body as AnyNode[]).filter(
+    (statement) => !(statement.type === "EmptyStatement" && erased.has(statement.start)),
+  );
   const slice = (node: Node) => text.slice(node.start, node.end);
 
   for (const statement of body) {
