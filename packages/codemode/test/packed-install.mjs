@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 // Installs `codemode` as a user would, from packed tarballs into a fresh npm project outside the
 // workspace, runs the README's first example there, and fails if the install brought an adapter's
-// stack nobody asked for (the AI SDK, the MCP SDK, the OpenAPI parser), or if a subpath whose
-// adapter is missing fails without naming the package to install. Run after `build`.
+// stack nobody asked for (the AI SDK, the MCP SDK, the OpenAPI parser), more than MAX_PACKAGES
+// packages, or if a subpath whose adapter is missing fails without naming the package to install.
+// Run after `build`.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -26,7 +35,51 @@ function workspaceClosure(folder, seen = new Map()) {
   return seen;
 }
 
+/** The most packages (ours included) that installing `codemode` alone may bring. */
+const MAX_PACKAGES = 12;
+
+/**
+ * Every installed package under `node_modules`: each folder with a package.json, scoped ones and
+ * nested `node_modules` included, `.bin` left out. Returns their paths relative to `root`.
+ */
+function installedPackages(root, modules = join(root, "node_modules"), found = []) {
+  if (!existsSync(modules)) return found;
+  for (const entry of readdirSync(modules)) {
+    if (entry.startsWith(".")) continue;
+    const folder = join(modules, entry);
+    if (entry.startsWith("@")) {
+      for (const scoped of readdirSync(folder)) addPackage(root, join(folder, scoped), found);
+    } else {
+      addPackage(root, folder, found);
+    }
+  }
+  return found;
+}
+
+function addPackage(root, folder, found) {
+  if (!existsSync(join(folder, "package.json"))) return;
+  found.push(
+    relative(root, folder)
+      .split(sep)
+      .join("/")
+      .replace(/^node_modules\//, ""),
+  );
+  installedPackages(root, join(folder, "node_modules"), found);
+}
+
+/** Bytes of the files under `folder`, symlinks not followed. */
+function sizeOf(folder) {
+  let bytes = 0;
+  for (const entry of readdirSync(folder)) {
+    const path = join(folder, entry);
+    const stat = lstatSync(path);
+    bytes += stat.isDirectory() ? sizeOf(path) : stat.size;
+  }
+  return bytes;
+}
+
 const failures = [];
+let summary = "";
 try {
   const tarballs = [...workspaceClosure("codemode").values()].map((folder) => {
     const out = run("pnpm", ["pack", "--pack-destination", project], join(packages, folder));
@@ -37,6 +90,15 @@ try {
     JSON.stringify({ name: "try-codemode", private: true, type: "module" }),
   );
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], project);
+
+  const installed = installedPackages(project);
+  const megabytes = (sizeOf(join(project, "node_modules")) / 1e6).toFixed(1);
+  summary = `${installed.length} packages, ${megabytes} MB in node_modules`;
+  if (installed.length > MAX_PACKAGES) {
+    failures.push(
+      `installing codemode brought ${installed.length} packages, more than ${MAX_PACKAGES}:\n  ${installed.join("\n  ")}`,
+    );
+  }
 
   for (const unwanted of [
     "ai",
@@ -108,5 +170,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  "packed install of codemode: installed alone, ran the README example, brought no adapter stack",
+  `packed install of codemode: installed alone (${summary}), ran the README example, brought no adapter stack`,
 );
