@@ -1,0 +1,72 @@
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { allReadmes, checkReadmes, EXAMPLES_DIR } from "./check-readmes.ts";
+
+const fence = "```";
+const PREFIX = "check-readmes-test.";
+
+afterAll(() => {
+  for (const entry of readdirSync(EXAMPLES_DIR)) {
+    if (entry.startsWith(PREFIX)) rmSync(join(EXAMPLES_DIR, entry));
+  }
+});
+
+describe("checkReadmes", () => {
+  it("finds the root README and every package's", () => {
+    const readmes = allReadmes();
+    expect(readmes[0]).toBe("README.md");
+    expect(readmes).toContain("packages/codemode/README.md");
+    expect(readmes).toContain("packages/core/README.md");
+  });
+
+  it("names the README, the line and the example of an error, and passes what type-checks", () => {
+    const text = [
+      "# a package", // 1
+      `${fence}ts`, // 2
+      'import { memoryStore } from "@codemode/core";', // 3
+      "const store = memoryStore();", // 4
+      fence, // 5
+      `${fence}ts continues`, // 6
+      "store.journal(1);", // 7
+      fence, // 8
+      `${fence}ts`, // 9
+      "// a helper whose parameters have no types", // 10
+      "const refuse = (response, status) => [response, status];", // 11
+      fence, // 12
+      `${fence}ts workers`, // 13
+      'import { DurableObject } from "cloudflare:workers";', // 14
+      "export class Agent extends DurableObject<Env> {", // 15
+      "  loader = this.env.LOADER;", // 16
+      "}", // 17
+      fence, // 18
+    ].join("\n");
+    const result = checkReadmes([{ path: "packages/fake/README.md", text }], PREFIX);
+    expect(result.checked).toHaveLength(4);
+    expect(result.files).toHaveLength(3);
+    expect(result.errors).toHaveLength(3);
+    const [journal, response, status] = result.errors;
+    // the example that continues the first is checked with it, at its own lines
+    expect(journal).toMatch(/^packages\/fake\/README\.md:7:15 - error TS2345/);
+    expect(journal).toContain("    7 | store.journal(1);");
+    expect(journal).toContain("in the example whose fence is at packages/fake/README.md:2");
+    expect(response).toMatch(
+      /^packages\/fake\/README\.md:11:17 - error TS7006: Parameter 'response' implicitly has an 'any' type\./,
+    );
+    expect(response).toContain("in the example whose fence is at packages/fake/README.md:9");
+    expect(status).toMatch(/^packages\/fake\/README\.md:11:27 - error TS7006/);
+  });
+
+  it("checks Workers examples with the Workers types, and others without them", () => {
+    const example = [
+      'import { DurableObject } from "cloudflare:workers";',
+      "export class Agent extends DurableObject<Env> {}",
+    ];
+    const text = [`${fence}ts workers`, ...example, fence, `${fence}ts`, ...example, fence].join(
+      "\n",
+    );
+    const result = checkReadmes([{ path: "README.md", text }], PREFIX);
+    expect(result.errors.length).toBeGreaterThan(0);
+    for (const error of result.errors) expect(error).toMatch(/^README\.md:(6|7):/);
+  });
+});
