@@ -17,7 +17,7 @@ export default defineConfig({
   external: [
     "cloudflare:workers",
     "ai",
-    /^@modelcontextprotocol\/sdk/,
+    /^@modelcontextprotocol\//,
     /^@codemode\//,
     /^@tanstack\//,
   ],

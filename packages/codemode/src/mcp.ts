@@ -15,4 +15,5 @@ export {
   type RegisteredCodemodeTools,
   registerCodemodeTools,
 } from "./mcp/register-codemode-tools.ts";
+export { APPROVAL_STATE_PREFIX, type ApprovalStateKey } from "./mcp/approval-state.ts";
 export { MAX_REPLY_LENGTH } from "./mcp/reply.ts";

@@ -1,7 +1,8 @@
 // The Streamable HTTP servers the codemode/mcp README shows, in TypeScript, on a loopback node:http
-// server: stateless (a new McpServer and transport per request) and with sessions (a transport per
-// session, kept in a map until DELETE or close), each with the SDK's DNS-rebinding protection for the
-// address it serves. Used by the Streamable HTTP tests and the MCP conformance scenarios.
+// server: stateless (`createMcpHandler`, a new McpServer per request, serving the 2026-07-28 protocol
+// and 2025-era clients without sessions) and with sessions (a 2025-era transport per session, kept in
+// a map until DELETE or close), each behind the SDK's Host and Origin guards for the address it
+// serves. Used by the Streamable HTTP tests and the MCP conformance scenarios.
 import { randomUUID } from "node:crypto";
 import {
   createServer,
@@ -11,32 +12,41 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CodemodeRuntime } from "@codemode/core";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  StreamableHTTPServerTransport,
-  type StreamableHTTPServerTransportOptions,
-} from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+  hostHeaderValidation,
+  NodeStreamableHTTPServerTransport,
+  originValidation,
+  toNodeHandler,
+} from "@modelcontextprotocol/node";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { type CodemodeToolsOptions, registerCodemodeTools } from "../src/mcp.ts";
 
 export type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 export type ToolsOptions = Omit<CodemodeToolsOptions, "runtime">;
-/** what a server's transports are told about the Host and Origin headers they accept */
-export type Protection = Pick<
-  StreamableHTTPServerTransportOptions,
-  "enableDnsRebindingProtection" | "allowedHosts" | "allowedOrigins"
->;
+/** the host names (without port) a server accepts in `Host` and `Origin`; none: no protection */
+export interface Protection {
+  hostnames?: string[];
+}
 
 export const refuse = (response: ServerResponse, status: number, message: string) => {
   response.writeHead(status, { "content-type": "application/json" });
   response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 };
 
-/** the README's protection for a server on loopback at `port` */
-export const protectionFor = (port: number): Protection => ({
-  enableDnsRebindingProtection: true,
-  allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
-  allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`],
-});
+/** the README's protection for a server on loopback */
+export const protectionFor = (): Protection => ({ hostnames: ["127.0.0.1", "localhost"] });
+
+/** the SDK's Host and Origin guards, in front of `handle` */
+function guarded(protection: Protection, handle: Handler): Handler {
+  const { hostnames } = protection;
+  if (!hostnames) return handle;
+  const host = hostHeaderValidation(hostnames);
+  const origin = originValidation(hostnames);
+  return async (request, response) => {
+    if (!host(request, response) || !origin(request, response)) return;
+    await handle(request, response);
+  };
+}
 
 /** the application's server: its own tools (none here) and Code Mode's, over the shared runtime */
 function mcpServer(runtime: CodemodeRuntime, options: ToolsOptions) {
@@ -45,34 +55,27 @@ function mcpServer(runtime: CodemodeRuntime, options: ToolsOptions) {
   return server;
 }
 
-/** stateless: a new server and transport for every POST, all over one runtime */
+/** stateless: `createMcpHandler`, a new server for every request, all over one runtime */
 export function statelessHandler(
   runtime: CodemodeRuntime,
   options: ToolsOptions,
   protection: Protection,
 ): Handler {
-  return async (request, response) => {
-    if (request.method !== "POST") return refuse(response, 405, "Method not allowed.");
-    const server = mcpServer(runtime, options);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      ...protection,
-    });
-    response.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  };
+  const handler = toNodeHandler(createMcpHandler(() => mcpServer(runtime, options)));
+  return guarded(protection, async (request, response) => {
+    await handler(request, response);
+  });
 }
 
-/** with sessions: a server and transport per session, found by the mcp-session-id header */
+/** with sessions (2025-era clients): a server and transport per session, by mcp-session-id */
 export function sessionHandler(
   runtime: CodemodeRuntime,
   options: ToolsOptions,
   protection: Protection,
   maxSessions = 100,
 ) {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const handle: Handler = async (request, response) => {
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const handle: Handler = guarded(protection, async (request, response) => {
     const id = request.headers["mcp-session-id"];
     if (id !== undefined) {
       const transport = typeof id === "string" ? sessions.get(id) : undefined;
@@ -81,10 +84,9 @@ export function sessionHandler(
     }
     if (sessions.size >= maxSessions) return refuse(response, 503, "Too many sessions.");
     const server = mcpServer(runtime, options);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
-      ...protection,
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -92,7 +94,7 @@ export function sessionHandler(
     await server.connect(transport);
     await transport.handleRequest(request, response);
     if (transport.sessionId === undefined) await server.close(); // not an initialize request
-  };
+  });
   return { handle, sessions };
 }
 
@@ -120,7 +122,7 @@ export async function loopback(): Promise<Loopback> {
   const { port } = http.address() as AddressInfo;
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
-    protection: protectionFor(port),
+    protection: protectionFor(),
     serve: (next) => {
       handle = next;
     },

@@ -11,10 +11,8 @@ import type {
   TanstackSurface,
   TanstackTurn,
 } from "@codemode/conformance";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport, ProtocolError } from "@modelcontextprotocol/client";
+import { McpServer } from "@modelcontextprotocol/server";
 import { chat, type Interrupt, type ModelMessage } from "@tanstack/ai";
 import { collectRun, payloadOf, resumeItem } from "../../tanstack-ai/src/test/chat-run.ts";
 import { ScriptedAdapter, type ScriptedTurn } from "../../tanstack-ai/src/test/scripted-adapter.ts";
@@ -123,7 +121,7 @@ export const mcpSurface: McpSurface = {
       options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {},
     );
     if (options.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (question) =>
+      client.setRequestHandler("elicitation/create", (question) =>
         options.ask(question.params.message),
       );
     }
@@ -135,11 +133,18 @@ export const mcpSurface: McpSurface = {
     await client.listTools();
     return {
       async callTool(name, args, signal) {
-        const reply = await client.callTool(
-          { name, arguments: args },
-          undefined,
-          signal ? { signal: signal as AbortSignal } : undefined,
-        );
+        let reply: Awaited<ReturnType<typeof client.callTool>>;
+        try {
+          reply = await client.callTool(
+            { name, arguments: args },
+            signal ? { signal: signal as AbortSignal } : undefined,
+          );
+        } catch (error) {
+          // a tool the server does not serve (the approval tools without "client-tools") is a
+          // protocol error in SDK v2: to the schedule, a refusal like any other
+          if (error instanceof ProtocolError) return { isError: true };
+          throw error;
+        }
         return {
           ...(reply.structuredContent
             ? { structuredContent: reply.structuredContent as Record<string, unknown> }

@@ -76,6 +76,8 @@ interface Session {
   /** the answers left for the questions of the call in flight, and the round being answered */
   answers: ElicitAnswer[];
   round: ShownCall[];
+  /** a question of the round was answered with anything but an approval */
+  refused?: boolean;
   solo: boolean;
   abort?: Canceller;
   call?: Promise<unknown>;
@@ -192,14 +194,19 @@ export function mcpPlayer(context: SurfaceContext, adapter: McpSurface) {
       input: question.input,
       digest: at?.digest ?? "",
     };
-    if (question.position === 1) session.round = [];
+    if (question.position === 1) {
+      session.round = [];
+      session.refused = false;
+    }
     session.round.push(shown);
     const by = `the MCP elicitation answers of session ${session.index}`;
     // what a step delivers while the question is open arrives before the person answers
     await context.questionOpen();
     switch (answer) {
       case "approve": {
-        if (question.position === question.count) {
+        // every question of a round is asked (MCP's multi-round-trip requests carry them together):
+        // the round approves its calls only when no answer in it was a "no"
+        if (question.position === question.count && !session.refused) {
           const round = [...session.round];
           trace.decisions.push({ step, by, approves: true, shown: round });
           if (session.solo && (await context.stillWaits(round))) {
@@ -212,6 +219,7 @@ export function mcpPlayer(context: SurfaceContext, adapter: McpSurface) {
       case "decline":
       case "cancel":
         // the server takes anything but an approval as a "no" to the call the question showed
+        session.refused = true;
         trace.decisions.push({ step, by: `${by} (${answer})`, approves: false, shown: [shown] });
         return answer === "deny"
           ? { action: "accept", content: { approve: false } }

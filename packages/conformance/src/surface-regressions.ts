@@ -320,4 +320,21 @@ export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
       ],
     },
   },
+  {
+    name: "MCP elicitation: calls paused together, one not approved and the next approved, reject the run; the oracle took the last approval for the whole round",
+    testCase: {
+      program: [
+        { kind: "one", call: { gated: true, key: 2 } },
+        {
+          kind: "all",
+          calls: [
+            { gated: true, key: 2, ms: 0 },
+            { gated: true, key: 2 },
+          ],
+        },
+      ],
+      sessions: [{ on: 1, approvals: "elicitation", share: true, elicits: true }],
+      steps: [step({ kind: "mcpCall", session: 0, answers: ["approve", "cancel", "approve"] })],
+    },
+  },
 ];

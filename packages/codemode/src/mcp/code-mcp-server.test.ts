@@ -2,9 +2,7 @@
 // run code, pause; approve through elicitation when the client offers it, out of band through the
 // runtime by default, or with tools only when the host opts into them by name; replies stay compact
 // and bounded whatever the code returns.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
 import { type CodeMcpServerOptions, codeMcpServer, MAX_REPLY_LENGTH } from "../mcp.ts";
@@ -30,7 +28,7 @@ function setup({ approvals, answer, transformResult, maxReplyLength }: Setup = {
   );
   const asked: string[] = [];
   if (answer !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler("elicitation/create", async (request) => {
       const { message } = request.params;
       asked.push(message);
       const approve = typeof answer === "function" ? answer(message) : answer;
@@ -96,11 +94,11 @@ describe("approvals by default", () => {
 
     // the model, driving the client, tries to approve its own call: there is no such tool
     for (const name of ["codemode_approve", "codemode_reject"]) {
-      const refused = await client.callTool({
+      const refused = client.callTool({
         name,
         arguments: { executionId: output.executionId, seq: output.pending?.[0]?.seq },
       });
-      expect(refused.isError).toBe(true);
+      await expect(refused).rejects.toThrow(/not found/);
     }
     expect(sent).toEqual([]);
     expect((await runtime.execution(output.executionId))?.status).toBe("paused");

@@ -7,10 +7,23 @@ import {
   decisionHandleOf,
   type PendingAction,
 } from "@codemode/core";
-import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type InputResponses,
+  type McpServer,
+  type RegisteredTool,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { alreadyDecided } from "./already-decided.ts";
+import { type ApprovalRound, askForApproval, decideRound } from "./approval-round.ts";
+import {
+  type ApprovalStateCodec,
+  type ApprovalStateKey,
+  approvalStateCodec,
+  processKey,
+  sha256Text,
+} from "./approval-state.ts";
 import { MAX_REPLY_LENGTH, MIN_REPLY_LENGTH, reply } from "./reply.ts";
-import { canElicit, settleByElicitation } from "./settle-by-elicitation.ts";
 import {
   APPROVE_TOOL,
   approveTool,
@@ -31,13 +44,15 @@ export interface CodemodeToolsOptions {
    * Who approves the calls of a paused run. No default lets the MCP client approve: the model that
    * writes the code usually drives that client.
    *
-   * - `"elicitation"` (default): while the `codemode` call is open, the server asks the client's user
-   *   about every pending call, one question per call with its exact input, before any of them runs;
-   *   they run once all are approved, and a decline of any one rejects the run. When the client has
-   *   no form elicitation (as far as this server knows: a stateless HTTP server never saw the
-   *   client's `initialize`), a question fails, or an input is too large to show, the run is returned
-   *   as paused, for the host application to approve or reject out of band (`runtime.approve`,
-   *   `runtime.reject`).
+   * - `"elicitation"` (default): the `codemode` call asks the client's user about every pending
+   *   call, one form question per call with its exact input, before any of them runs: on the
+   *   2026-07-28 protocol the call answers `input_required` with the questions and a sealed state
+   *   naming the calls (see `approvalStateKey`), and the client retries it with the answers; on a
+   *   2025-era session the MCP SDK sends the same questions as elicitation requests. The calls run
+   *   once all are approved, and a decline of any one rejects the run. When the client declared no
+   *   elicitation (a stateless 2025-era request never declares any), leaves a question unanswered,
+   *   or an input is too large to show, the run is returned as paused, for the host application to
+   *   approve or reject out of band (`runtime.approve`, `runtime.reject`).
    * - `"host"`: never ask through the client; a paused run is returned as paused for the host
    *   application to approve or reject out of band.
    * - `"client-tools"`: also serve `codemode_approve` and `codemode_reject`. The model driving the
@@ -62,6 +77,15 @@ export interface CodemodeToolsOptions {
    * default). `structuredContent` is the same value.
    */
   maxReplyLength?: number;
+  /**
+   * The key that seals the state of an approval round (HMAC-SHA256, at least 32 bytes): give every
+   * instance that serves the runtime the same key, so the client's retry with the person's answers
+   * is decided by whichever instance it reaches. Default: a key made once per process for the
+   * runtime, so a retry must reach the same process. If the server has its own
+   * `requestState.verify` hook, it must pass Code Mode's states (they start with
+   * `APPROVAL_STATE_PREFIX`) through unchanged.
+   */
+  approvalStateKey?: ApprovalStateKey;
 }
 
 /** The tools `registerCodemodeTools` registered (each can be disabled, updated or removed). */
@@ -94,6 +118,33 @@ export const MAX_SESSION_RUNS = 10_000;
 const notThisSessions = (executionId: string) =>
   `This session started no run "${executionId}": it lists and decides only the runs it started.`;
 
+/** the key of a runtime whose host gave none: made once per process */
+const processKeys = new WeakMap<CodemodeRuntime, ApprovalStateCodec>();
+
+function codecFor(options: CodemodeToolsOptions): ApprovalStateCodec {
+  if (options.approvalStateKey !== undefined) return approvalStateCodec(options.approvalStateKey);
+  let codec = processKeys.get(options.runtime);
+  if (!codec) {
+    codec = approvalStateCodec(processKey());
+    processKeys.set(options.runtime, codec);
+  }
+  return codec;
+}
+
+/**
+ * Whether the client answers form questions: the capabilities of this request (2026-07-28) or of
+ * the session's `initialize` (2025 era); a bare `elicitation: {}` means form.
+ */
+function canElicit(server: McpServer, context: ServerContext): boolean {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities =
+    envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities();
+  const elicitation = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
+  if (typeof elicitation !== "object" || elicitation === null) return false;
+  const modes = elicitation as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
+
 function checkOptions(options: CodemodeToolsOptions): {
   approvals: McpApprovals;
   limit: number;
@@ -125,7 +176,7 @@ function checkOptions(options: CodemodeToolsOptions): {
 }
 
 /**
- * Registers Code Mode's tools onto an `McpServer` (from `@modelcontextprotocol/sdk/server/mcp.js`),
+ * Registers Code Mode's tools onto an `McpServer` (from `@modelcontextprotocol/server`, SDK v2),
  * beside the tools the application registered itself: `codemode` runs code and answers with the
  * `CodeModeOutput`, `codemode_pending` lists the calls that wait, and with `approvals:
  * "client-tools"` `codemode_approve` and `codemode_reject` decide them. Replies are compact JSON of
@@ -143,7 +194,7 @@ export function registerCodemodeTools(
   if (typeof server?.registerTool !== "function") {
     throw new CodemodeError(
       "INVALID_CONFIG",
-      "registerCodemodeTools needs an McpServer (from @modelcontextprotocol/sdk/server/mcp.js); codeMcpServer makes one.",
+      "registerCodemodeTools needs an McpServer (from @modelcontextprotocol/server, MCP SDK v2); codeMcpServer makes one.",
     );
   }
   const { approvals, limit } = checkOptions(options);
@@ -177,27 +228,62 @@ export function registerCodemodeTools(
     };
   };
 
+  const codec = codecFor(options);
+  const remember = (executionId: string) => {
+    started.add(executionId);
+    // the newest runs only: a session that runs code without end holds a bounded set
+    if (started.size > MAX_SESSION_RUNS) started.delete(started.values().next().value as string);
+  };
+
   const runtimeTool = runtime.tool();
   const initial = runtimeTool.description;
   const codemode = server.registerTool(
     CODE_TOOL,
     { ...codeTool, description: initial },
-    async ({ code }, extra) => {
-      let output = await runtime.execute({ code });
-      started.add(output.executionId);
-      // the newest runs only: a session that runs code without end holds a bounded set
-      if (started.size > MAX_SESSION_RUNS) started.delete(started.values().next().value as string);
-      if (output.status === "paused" && approvals === "elicitation" && canElicit(server.server)) {
-        output = await settleByElicitation(
-          {
-            runtime,
-            server: server.server,
-            requestId: extra.requestId,
-            signal: extra.signal,
-            limit,
-          },
-          output,
-        );
+    async ({ code }, context) => {
+      const round: ApprovalRound = {
+        runtime,
+        codec,
+        limit,
+        code: await sha256Text(code),
+        principal: context.http?.authInfo?.clientId,
+        now: Date.now,
+      };
+      let output: CodeModeOutput;
+      let ask = true;
+      const sealed = context.mcpReq.requestState();
+      if (sealed === undefined) {
+        output = await runtime.execute({ code });
+      } else {
+        // the retry of an approval round: its state must be one this server sealed for this call
+        const state = await codec.open(sealed, round.now());
+        if (!state || state.code !== round.code || state.principal !== round.principal) {
+          return respond(
+            {
+              status: "error",
+              error:
+                "This retry's approval state is not one this server gave for this call (altered, expired, sealed with another key, or for other code or another caller): nothing was decided.",
+            },
+            true,
+          );
+        }
+        // answers that arrive for a call the client cancelled decide nothing
+        if (context.mcpReq.signal.aborted) throw new Error("The codemode call was cancelled.");
+        ({ output, askAgain: ask } = await decideRound(
+          round,
+          state,
+          context.mcpReq.inputResponses as InputResponses | undefined,
+        ));
+      }
+      if (output.executionId) remember(output.executionId);
+      if (
+        ask &&
+        output.status === "paused" &&
+        approvals === "elicitation" &&
+        canElicit(server, context)
+      ) {
+        const questions = await askForApproval(round, output);
+        if (questions) return questions;
       }
       return respond(shown(output), output.status === "error");
     },

@@ -1,6 +1,6 @@
 // A tool's reply: compact JSON of at most the server's limit, as text and as structured content.
 import type { PendingAction } from "@codemode/core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { boundedJson } from "./bounded-json.ts";
 
 /**

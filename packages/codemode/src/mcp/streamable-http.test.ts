@@ -4,9 +4,7 @@
 // kept in a map until DELETE or close), each refusing a Host or a web page's Origin it does not
 // serve. The clients are the SDK's Client over StreamableHTTPClientTransport.
 import { request as httpRequest } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { FORWARD, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
 import {
@@ -33,7 +31,7 @@ async function connect(
   );
   const asked: string[] = [];
   if (answer) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler("elicitation/create", async (request) => {
       asked.push(request.params.message);
       return { action: "accept", content: { approve: await answer(request.params.message) } };
     });

@@ -1,7 +1,7 @@
 // The tools codemode/mcp serves: names, titles, input and output schemas (Zod, as the MCP SDK's
 // McpServer takes them) and annotations chosen for what each tool can do.
 import { MAX_HANDLE_CALLS } from "@codemode/core";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
 
 export const CODE_TOOL = "codemode";

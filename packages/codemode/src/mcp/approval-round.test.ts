@@ -1,0 +1,188 @@
+// Approval by elicitation as multi-round-trip requests, with the MCP SDK v2's own client and server on
+// both protocol eras: the 2026-07-28 client retries the `codemode` call with the person's answers and
+// the sealed state (auto-fulfilment), the 2025-era session gets the same questions as elicitation
+// requests. Any instance over the shared journal decides a retry; a state altered, expired, for
+// other code or another caller decides nothing.
+import { describe, expect, it } from "vitest";
+import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import {
+  type Era,
+  sessionClient,
+  statelessClient,
+  type TestClient,
+} from "../../test/mcp-clients.ts";
+import { codeMcpServer } from "../mcp.ts";
+import { type ApprovalState, approvalStateCodec } from "./approval-state.ts";
+
+const KEY = "a key of at least thirty-two bytes, shared";
+
+type Output = { status: string; executionId: string; result?: unknown; error?: string };
+
+/** two gated calls in one Promise.all: they pause together */
+const TWO_SENDS = `async () => {
+  await Promise.all([
+    mail.send({ to: "alice", text: "first" }),
+    mail.send({ to: "bob", text: "second" }),
+  ]);
+  return "both sent";
+}`;
+
+async function connect(
+  era: Era,
+  answer: (message: string) => { action: "accept" | "decline" | "cancel"; approve?: boolean },
+) {
+  const { runtime, sent } = mailRuntime();
+  const make = () => codeMcpServer({ runtime, approvalStateKey: KEY });
+  const client: TestClient =
+    era === "2025"
+      ? await sessionClient(make(), { answer })
+      : await statelessClient(make, { answer });
+  return { client, runtime, sent };
+}
+
+const call = (client: TestClient, code: string) =>
+  client.client.callTool({ name: "codemode", arguments: { code } });
+
+describe.each(["2025", "2026"] as const)("approval by elicitation (%s era)", (era) => {
+  it("asks about the gated call with its exact input, runs it once on yes", async () => {
+    const { client, sent } = await connect(era, () => ({ action: "accept", approve: true }));
+    const result = await call(client, FORWARD);
+    expect(result.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
+    expect(client.asked).toEqual([
+      'The code wants to run mail.send({"to":"oncall","text":"Disk full"}). Approve it?',
+    ]);
+    expect(sent).toEqual(["oncall"]);
+    await client.close();
+  });
+
+  it("asks about calls made at once together; a no to one rejects the run, nothing runs", async () => {
+    const { client, sent, runtime } = await connect(era, (message) => ({
+      action: "accept",
+      approve: !message.includes("bob"),
+    }));
+    const result = await call(client, TWO_SENDS);
+    expect(client.asked).toHaveLength(2);
+    expect(client.asked[0]).toContain("2 calls together");
+    expect(result.isError).toBe(true);
+    const output = result.structuredContent as Output;
+    expect(output.error).toContain("did not approve");
+    expect(sent).toEqual([]);
+    expect((await runtime.execution(output.executionId))?.status).toBe("rejected");
+    await client.close();
+  });
+
+  it("a declined question rejects the run", async () => {
+    const { client, sent } = await connect(era, () => ({ action: "decline" }));
+    const result = await call(client, FORWARD);
+    expect(result.isError).toBe(true);
+    expect(sent).toEqual([]);
+    await client.close();
+  });
+});
+
+describe("approval rounds on the 2026-07-28 protocol", () => {
+  it("a retry decided by another instance over the same journal runs the call once", async () => {
+    const { runtime, sent } = mailRuntime();
+    const instances = [0, 1].map(() => () => codeMcpServer({ runtime, approvalStateKey: KEY }));
+    const served: number[] = [];
+    const client = await statelessClient(instances, {
+      answer: () => ({ action: "accept", approve: true }),
+      route: (request) => {
+        served.push(request % 2);
+        return request % 2;
+      },
+    });
+    const result = await call(client, FORWARD);
+    expect(result.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
+    expect(sent).toEqual(["oncall"]);
+    expect(new Set(served)).toEqual(new Set([0, 1]));
+    await client.close();
+  });
+
+  it("a client that does not answer gets the run paused for the host", async () => {
+    const { runtime, sent } = mailRuntime();
+    const client = await statelessClient(() => codeMcpServer({ runtime }));
+    const result = await call(client, FORWARD);
+    expect(result.structuredContent).toMatchObject({ status: "paused" });
+    expect(sent).toEqual([]);
+    await client.close();
+  });
+
+  it("a retry whose state was altered, sealed with another key, or is for other code decides nothing", async () => {
+    const { runtime, sent } = mailRuntime();
+    const paused = await runtime.execute({ code: FORWARD });
+    if (paused.status !== "paused") throw new Error("expected a pause");
+    const { decisionHandleOf } = await import("@codemode/core");
+    const handle = decisionHandleOf(paused.pending, paused.executionId);
+    const { sha256Text } = await import("./approval-state.ts");
+    const state: ApprovalState = {
+      version: 1,
+      executionId: paused.executionId,
+      handle,
+      code: await sha256Text(FORWARD),
+      expires: Math.floor(Date.now() / 1000) + 60,
+    };
+    const forged = [
+      await approvalStateCodec("another key, also of thirty-two bytes").seal(state),
+      await approvalStateCodec(KEY).seal({ ...state, code: await sha256Text("other code") }),
+      await approvalStateCodec(KEY).seal({ ...state, expires: 1 }),
+      `${(await approvalStateCodec(KEY).seal(state)).slice(0, -2)}AA`,
+      "not a state",
+      // sealed for a caller: a request without that caller decides nothing
+      await approvalStateCodec(KEY).seal({ ...state, principal: "alice" }),
+    ];
+    // each retried as a raw 2026-07-28 tools/call with an approving answer, on a fresh server
+    const { createMcpHandler } = await import("@modelcontextprotocol/server");
+    const handler = createMcpHandler(() => codeMcpServer({ runtime, approvalStateKey: KEY }), {
+      legacy: "reject",
+    });
+    for (const requestState of forged) {
+      const response = await handler.fetch(retry(FORWARD, requestState));
+      const text = await response.text();
+      expect(text).toContain("nothing was decided");
+      expect(text).not.toContain('"completed"');
+    }
+    expect(sent).toEqual([]);
+    expect((await runtime.execution(paused.executionId))?.status).toBe("paused");
+    // the same retry with the state the server sealed (the control): the call runs, once
+    const valid = await approvalStateCodec(KEY).seal(state);
+    const response = await handler.fetch(retry(FORWARD, valid));
+    expect(await response.text()).toContain('\\"status\\":\\"completed\\"');
+    expect(sent).toEqual(["oncall"]);
+    const again = await handler.fetch(retry(FORWARD, valid));
+    expect(await again.text()).not.toContain('\\"status\\":\\"completed\\"');
+    expect(sent).toEqual(["oncall"]);
+    await handler.close();
+  });
+});
+
+/** a 2026-07-28 `tools/call` of `codemode` retried with `requestState` and an approving answer */
+function retry(code: string, requestState: string): Request {
+  const body = {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: {
+      name: "codemode",
+      arguments: { code },
+      inputResponses: { "call-1": { action: "accept", content: { approve: true } } },
+      requestState,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+        "io.modelcontextprotocol/clientInfo": { name: "attacker", version: "1" },
+      },
+    },
+  };
+  return new Request("http://codemode.test/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "codemode",
+    },
+    body: JSON.stringify(body),
+  });
+}

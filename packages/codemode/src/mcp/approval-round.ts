@@ -1,0 +1,157 @@
+// approvals: "elicitation" as multi-round-trip requests (MCP 2026-07-28): a paused run's `codemode`
+// call answers `input_required`, one form question per waiting call with its exact input, and a sealed
+// state naming those calls; the client retries the call with the person's answers and the state, on
+// whichever instance it reaches. On a 2025-era connection the MCP SDK asks the same questions as
+// server-to-client elicitations and re-enters the handler with the answers.
+import {
+  type CodeModeOutput,
+  type CodemodeRuntime,
+  decisionHandleOf,
+  type PendingAction,
+} from "@codemode/core";
+import {
+  type InputRequiredResult,
+  type InputResponses,
+  inputRequired,
+  inputResponse,
+} from "@modelcontextprotocol/server";
+import {
+  APPROVAL_STATE_TTL_SECONDS,
+  type ApprovalState,
+  type ApprovalStateCodec,
+} from "./approval-state.ts";
+import { describeCall } from "./describe-call.ts";
+import { visibleText } from "./visible-text.ts";
+
+export interface ApprovalRound {
+  runtime: CodemodeRuntime;
+  codec: ApprovalStateCodec;
+  /** the reply limit, which also bounds an input shown in a question */
+  limit: number;
+  /** SHA-256 of the `codemode` call's code */
+  code: string;
+  principal: string | undefined;
+  now(): number;
+}
+
+/** the question's form: one boolean */
+const QUESTION_SCHEMA = {
+  type: "object" as const,
+  properties: {
+    approve: { type: "boolean" as const, title: "Approve", description: "Run this call." },
+  },
+  required: ["approve"],
+};
+
+/** the key of the question about call `seq` in `inputRequests` and `inputResponses` */
+export const questionKey = (seq: number): string => `call-${seq}`;
+
+/**
+ * The questions about every call the paused run waits for, each with its exact input, and the sealed
+ * state that binds the answers to those calls; undefined when an input is too large to show (the run
+ * then waits for the host).
+ */
+export async function askForApproval(
+  round: ApprovalRound,
+  output: CodeModeOutput & { status: "paused" },
+): Promise<InputRequiredResult | undefined> {
+  const { pending, executionId } = output;
+  if (pending.length === 0) return undefined;
+  const shown: string[] = [];
+  for (const action of pending) {
+    const call = describeCall(action, round.limit);
+    if (call === undefined) return undefined;
+    shown.push(call);
+  }
+  const handle = decisionHandleOf(pending, executionId);
+  const count = pending.length;
+  const inputRequests = Object.fromEntries(
+    pending.map((action, index) => {
+      // a call in doubt may have run already: approving it runs it again (see PendingAction.inDoubt)
+      const doubt = action.inDoubt === undefined ? "" : ` ${visibleText(action.inDoubt)}`;
+      const message =
+        count === 1
+          ? `The code wants to run ${shown[index]}.${doubt} Approve it?`
+          : `The code wants to run ${count} calls together; none runs unless you approve each. Call ${index + 1} of ${count}: ${shown[index]}.${doubt} Approve it?`;
+      return [
+        questionKey(action.seq),
+        inputRequired.elicit({ message, requestedSchema: QUESTION_SCHEMA }),
+      ];
+    }),
+  );
+  const state: ApprovalState = {
+    version: 1,
+    executionId,
+    handle,
+    code: round.code,
+    ...(round.principal === undefined ? {} : { principal: round.principal }),
+    expires: Math.floor(round.now() / 1000) + APPROVAL_STATE_TTL_SECONDS,
+  };
+  return inputRequired({ inputRequests, requestState: await round.codec.seal(state) });
+}
+
+/** what the person answered about one call */
+type Answer = "approved" | "declined" | "missing";
+
+function answerOf(responses: InputResponses | undefined, seq: number): Answer {
+  const view = inputResponse(responses, questionKey(seq));
+  if (view.kind === "missing") return "missing";
+  if (view.kind !== "elicit") return "declined";
+  return view.action === "accept" && view.content?.approve === true ? "approved" : "declined";
+}
+
+/** a round decided: the run's output, and whether the person is asked again if it is paused */
+export interface Decided {
+  output: CodeModeOutput;
+  askAgain: boolean;
+}
+
+/**
+ * Decides a round from the person's answers: every call approved approves the run with the handle
+ * of the calls asked about (the runtime refuses it when they no longer wait as shown); a call not
+ * approved rejects the run with it; an unanswered question leaves the run waiting for the host. The
+ * run may pause again at later calls, or other calls may wait now: the person is asked about those.
+ */
+export async function decideRound(
+  round: ApprovalRound,
+  state: ApprovalState,
+  responses: InputResponses | undefined,
+): Promise<Decided> {
+  const { runtime } = round;
+  const { executionId, handle } = state;
+  const answers = handle.calls.map((call) => ({
+    seq: call.seq,
+    answer: answerOf(responses, call.seq),
+  }));
+  const declined = answers.find(({ answer }) => answer === "declined");
+  if (declined) {
+    const waiting = await runtime.pending(executionId);
+    const action = waiting.find((candidate) => candidate.seq === declined.seq);
+    const call = `call #${declined.seq}${action ? `, ${shownOrName(action, round.limit)}` : ""}`;
+    const rejected = await runtime.reject({ executionId, seq: declined.seq, handle });
+    const error = rejected
+      ? `The person did not approve ${call}; the run ended without running any of its waiting calls.`
+      : `The person did not approve ${call}, and the run no longer waits for it as shown (it was approved, rejected or expired elsewhere).`;
+    return { output: { status: "error", executionId, error }, askAgain: false };
+  }
+  if (answers.some(({ answer }) => answer === "missing")) {
+    // the client did not ask the person: the run waits for the host
+    const pending = await runtime.pending(executionId);
+    return { output: { status: "paused", executionId, pending }, askAgain: false };
+  }
+  const decided = await runtime.approve({ executionId, handle });
+  if (decided.status !== "error" || decided.code !== "DECISION_STALE") {
+    return { output: decided, askAgain: true };
+  }
+  // decided elsewhere since the questions: the person is asked about what waits now, if anything
+  const now = await runtime.pending(executionId);
+  if (now.length === 0) {
+    const error =
+      "The run no longer waits for approval (it was approved, rejected or expired elsewhere).";
+    return { output: { status: "error", executionId, error }, askAgain: false };
+  }
+  return { output: { status: "paused", executionId, pending: now }, askAgain: true };
+}
+
+const shownOrName = (action: PendingAction, limit: number) =>
+  describeCall(action, limit) ?? `${action.connector}.${action.method}(…)`;

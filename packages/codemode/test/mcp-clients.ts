@@ -1,0 +1,93 @@
+// MCP SDK v2 clients of a Code Mode server, on either protocol era: the 2025 era over the SDK's
+// in-memory transport (a session: `initialize`, server-to-client elicitation), the 2026-07-28 era
+// through `createMcpHandler`'s `fetch`, in process (stateless: every request a fresh server).
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
+
+export type Era = "2025" | "2026";
+
+export interface ClientOptions {
+  /** the client answers form questions with this (undefined: it declares no elicitation) */
+  answer?: (message: string) => { action: "accept" | "decline" | "cancel"; approve?: boolean };
+  /** the authenticated caller the HTTP requests carry (2026 era) */
+  clientId?: string;
+}
+
+export interface TestClient {
+  client: Client;
+  /** the questions the client was asked, in order */
+  asked: string[];
+  close(): Promise<void>;
+}
+
+function newClient(options: ClientOptions, era: Era) {
+  const client = new Client(
+    { name: "test-client", version: "1.0.0" },
+    {
+      capabilities: options.answer ? { elicitation: { form: {} } } : {},
+      ...(era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+    },
+  );
+  const asked: string[] = [];
+  const { answer } = options;
+  if (answer) {
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const { message } = request.params;
+      asked.push(message);
+      const { action, approve } = answer(message);
+      return action === "accept" ? { action, content: { approve: approve ?? false } } : { action };
+    });
+  }
+  return { client, asked };
+}
+
+/** a client of `server` over a 2025-era in-memory session */
+export async function sessionClient(
+  server: McpServer,
+  options: ClientOptions = {},
+): Promise<TestClient> {
+  const { client, asked } = newClient(options, "2025");
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return { client, asked, close: () => client.close() };
+}
+
+/**
+ * A 2026-07-28 client of the servers `factory` makes, one per request; `route` picks which of
+ * several handlers (instances over one journal) serves each request, by its number.
+ */
+export async function statelessClient(
+  factory: (() => McpServer) | (() => McpServer)[],
+  options: ClientOptions & { route?: (request: number) => number } = {},
+): Promise<TestClient> {
+  const factories = Array.isArray(factory) ? factory : [factory];
+  const handlers = factories.map((make) => createMcpHandler(() => make(), { legacy: "reject" }));
+  let requests = 0;
+  const { client, asked } = newClient(options, "2026");
+  const authInfo =
+    options.clientId === undefined
+      ? undefined
+      : { token: "t", clientId: options.clientId, scopes: [] as string[] };
+  const transport = new StreamableHTTPClientTransport(new URL("http://codemode.test/mcp"), {
+    fetch: (url, init) => {
+      const which = options.route ? options.route(requests) : 0;
+      requests += 1;
+      const handler = handlers[which % handlers.length];
+      if (!handler) throw new Error("no handler");
+      return handler.fetch(new Request(url, init), authInfo ? { authInfo } : undefined);
+    },
+  });
+  await client.connect(transport);
+  return {
+    client,
+    asked,
+    close: async () => {
+      await client.close();
+      await Promise.all(handlers.map((handler) => handler.close()));
+    },
+  };
+}
