@@ -8,7 +8,7 @@ export type ReplayPolicy = "record" | "reexecute";
 export type PassEndStatus = "completed" | "error" | "paused";
 
 /** The status a run ends with, as a connector's `disposeExecution` hears it. */
-export type ExecutionEndStatus = "completed" | "error" | "rejected" | "rolled_back";
+export type ExecutionEndStatus = "completed" | "error" | "rejected" | "cancelled" | "rolled_back";
 
 /** What a connector method receives besides its input. */
 export interface CallContext {

@@ -46,6 +46,7 @@ export {
 } from "./journal-store.ts";
 export { memoryStore } from "./memory-store.ts";
 export { type ApprovalResponse, approvalResponsesOf } from "./runtime/approval-responses.ts";
+export type { CancelResult } from "./runtime/cancel.ts";
 export {
   type CodeInputSchema,
   type CodemodeApprovalDescriptor,

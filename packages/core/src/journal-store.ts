@@ -1,12 +1,16 @@
 import { CodemodeError } from "./codemode-error.ts";
 
-/** Where a run stands. */
+/**
+ * Where a run stands. `cancelled`: the host (or the AI SDK, aborting the tool call) stopped it with
+ * `runtime.cancel` while it ran or waited; the run's `error` says who, when and why.
+ */
 export type ExecutionStatus =
   | "running"
   | "paused"
   | "completed"
   | "error"
   | "rejected"
+  | "cancelled"
   | "rolled_back";
 
 /** Statuses a run does not leave by itself (it may still be rolled back). */
@@ -14,6 +18,7 @@ export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
   "completed",
   "error",
   "rejected",
+  "cancelled",
   "rolled_back",
 ];
 
@@ -21,7 +26,8 @@ export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
  * Where one journaled call stands: decided and running (`executing`, the crash window), done with its
  * result recorded (`applied`), waiting for a person or an outside result (`pending`), taken by a
  * rollback whose revert is running (`reverting`), undone by a rollback (`reverted`), never run
- * because its run ended while it waited (`withdrawn`: a rejection, a rollback, expiry), or failed
+ * because its run ended while it waited (`withdrawn`: a rejection, a cancellation, a rollback,
+ * expiry, or a call a cancelled pass had recorded but not yet started), or failed
  * the run (`error`).
  */
 export type EntryState =

@@ -2,6 +2,7 @@ import { CodemodeError } from "../codemode-error.ts";
 import { MAX_RECORDED_LENGTH, wellFormed } from "../invariants.ts";
 import { randomHex } from "../platform.ts";
 import type { CodeModeOutput } from "../types.ts";
+import type { PassTicket } from "./cancellation.ts";
 import type { CallObserver } from "./host-globals.ts";
 import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
@@ -31,7 +32,12 @@ export function refusedCode(code: string): string | undefined {
 export async function begin(
   context: RunContext,
   input: { code: string },
-  options: { id?: string; onCall?: CallObserver } = {},
+  options: {
+    id?: string;
+    onCall?: CallObserver;
+    /** cancels the run when it aborts (an AI SDK tool call's `abortSignal`) */
+    signal?: unknown;
+  } = {},
 ): Promise<CodeModeOutput> {
   const config = await context.configurator.configure();
   const code: unknown = (input as { code?: unknown } | null | undefined)?.code;
@@ -48,14 +54,39 @@ export async function begin(
   if (refused) return { status: "error", executionId: "", error: refused };
   const time = context.now();
   const id = options.id ?? newRunId(time);
-  // the run is taken with its first pass's lease, in the write that creates it
+  // the run is taken with its first pass's lease, in the write that creates it; a cancellation
+  // finds the pass from before that write on
   const owner = leaseOwner();
+  const ticket = context.live.enter(id);
+  try {
+    ticket.cancelOn(options.signal, context.now);
+    const connectors = [...config.connectors.keys()];
+    return await firstPass(context, { id, code, owner, ticket, time, connectors }, options);
+  } finally {
+    ticket.leave();
+  }
+}
+
+/** Records the run `running` under `owner`'s lease and runs its first pass. */
+async function firstPass(
+  context: RunContext,
+  run: {
+    id: string;
+    code: string;
+    owner: string;
+    ticket: PassTicket;
+    time: number;
+    connectors: string[];
+  },
+  options: { id?: string; onCall?: CallObserver },
+): Promise<CodeModeOutput> {
+  const { id, code, owner, ticket, time } = run;
   try {
     await context.journal.createExecution({
       id,
       code,
       status: "running",
-      connectors: [...config.connectors.keys()],
+      connectors: run.connectors,
       createdAt: time,
       updatedAt: time,
       lease: { owner, expiresAt: time + context.leaseMs },
@@ -71,5 +102,9 @@ export async function begin(
   await context.journal.pruneExecutions(context.maxExecutions, id);
   const record = await context.journal.getExecution(id);
   if (!record) throw new CodemodeError("STORE_FAILED", `The journal lost execution "${id}".`);
-  return runPass(context, record, { owner, ...(options.onCall ? { onCall: options.onCall } : {}) });
+  return runPass(context, record, {
+    owner,
+    ticket,
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+  });
 }

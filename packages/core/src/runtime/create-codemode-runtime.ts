@@ -11,6 +11,7 @@ import { sqliteStore } from "../sql-store.ts";
 import type { CodeModeOutput, PendingAction } from "../types.ts";
 import { approvalAsksOf } from "./approval-asks.ts";
 import { begin } from "./begin-run.ts";
+import { type CancelResult, cancel } from "./cancel.ts";
 import type { CodemodeApprovalDescriptor, CodemodeTool } from "./code-tool.ts";
 import { createConfigurator } from "./configuration.ts";
 import { approve, reject, resolve } from "./decisions.ts";
@@ -131,6 +132,17 @@ export interface CodemodeRuntime {
   }): Promise<boolean>;
   resolve(options: { executionId: string; seq: number; result: unknown }): Promise<CodeModeOutput>;
   /**
+   * Ends a running or paused run now, as a decision the journal keeps (`by`, `reason` and the time
+   * in the run's `error`; a `decision` event). A paused run ends `cancelled` at once: its waiting
+   * calls never run. A pass in this process is aborted (the executor's signal and every connector
+   * call's), no call starts after, and the run ends `cancelled` once the pass has settled, each
+   * call it started recorded as what it was (applied, failed, or in doubt); `cancel` returns after.
+   * A pass in another process over the same journal stops at its next journal write or lease
+   * renewal (within a third of `leaseMs`). A run that has ended is left as it is (`cancelled: false`,
+   * with its status), as `approve` leaves one. A cancelled run rolls back like a failed one.
+   */
+  cancel(options: { executionId: string; reason?: string; by?: string }): Promise<CancelResult>;
+  /**
    * reverts the run's applied calls, newest first; a revert an earlier rollback started and never
    * recorded is not run again by itself: `revertAgain` names such calls to revert again under the
    * same key, `markReverted` those the host checked were undone
@@ -243,6 +255,11 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
     reject: ({ executionId, seq, handle, reason }) =>
       reject(context, executionId, seq, reason, "api", handle),
     resolve: ({ executionId, seq, result }) => resolve(context, executionId, seq, result),
+    cancel: (options) =>
+      cancel(context, options?.executionId, {
+        ...(options?.reason === undefined ? {} : { reason: options.reason }),
+        ...(options?.by === undefined ? {} : { by: options.by }),
+      }),
     rollback: async (options) =>
       rollback(context, options.executionId, revertResolutionsOf(options, context.maxCalls)),
     previewRollback: ({ executionId }) => previewRollback(context, executionId),

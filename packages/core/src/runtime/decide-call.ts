@@ -252,6 +252,14 @@ export async function callConnector(
     context.emit({ type: "waiting", ...call, for: waitsFor, ...doubt, at: now() });
     throw new CodemodeError("ABORTED", PAUSE);
   }
+  if (pass.cancellation) {
+    // cancelled while its entry was written: it never starts, and its entry says so
+    await context.journal.updateEntry(executionId, seq, ["executing"], {
+      state: "withdrawn",
+      updatedAt: now(),
+    });
+    throw new CodemodeError("ABORTED", pass.cancellation.text);
+  }
   const startedAt = now();
   const ended = (failed: boolean) =>
     context.emit({ type: "call", ...call, live: true, startedAt, endedAt: now(), failed });

@@ -3,6 +3,7 @@ import { encodeForJournal, messageOf } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
 import { retried } from "./apply-outcome.ts";
 import { leaseOwner } from "./begin-run.ts";
+import { type PassTicket, reasonText } from "./cancellation.ts";
 import { missingConnectors } from "./configuration.ts";
 import type { CallObserver } from "./host-globals.ts";
 import type { RunContext } from "./run-context.ts";
@@ -30,6 +31,25 @@ export async function resume(
   claimed?: () => Promise<CodeModeOutput | undefined>,
   approved: ReadonlySet<number> = new Set(),
   onCall?: CallObserver,
+  signal?: unknown,
+): Promise<CodeModeOutput> {
+  // a cancellation finds the pass from before the write that takes the run on
+  const ticket = context.live.enter(executionId);
+  try {
+    ticket.cancelOn(signal, context.now);
+    return await takeAndRun(context, executionId, ticket, claimed, approved, onCall);
+  } finally {
+    ticket.leave();
+  }
+}
+
+async function takeAndRun(
+  context: RunContext,
+  executionId: string,
+  ticket: PassTicket,
+  claimed: (() => Promise<CodeModeOutput | undefined>) | undefined,
+  approved: ReadonlySet<number>,
+  onCall: CallObserver | undefined,
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
   const execution = await journal.getExecution(executionId);
@@ -59,7 +79,7 @@ export async function resume(
   return runPass(
     context,
     { ...execution, status: "running" },
-    { approved, owner, ...(onCall ? { onCall } : {}) },
+    { approved, owner, ticket, ...(onCall ? { onCall } : {}) },
   );
 }
 
@@ -75,11 +95,6 @@ function badSeqs(seqs: unknown, maxCalls: number): string | undefined {
     : `seqs must name the waiting calls the person approved: a non-empty list of at most ${maxCalls} seq numbers (each a \`pending[].seq\`).`;
 }
 
-/** A person's reason for a decision, as kept: trimmed, at most 1,000 characters ("" for none). */
-function reasonText(reason: unknown): string {
-  return typeof reason === "string" ? reason.trim().slice(0, 1000) : "";
-}
-
 export interface ApproveOptions {
   /** why the person approved: kept with the decision (its `decision` event), at most 1,000 characters */
   reason?: string;
@@ -92,6 +107,8 @@ export interface ApproveOptions {
   seqs?: readonly number[];
   onCall?: CallObserver;
   source?: DecisionSource;
+  /** cancels the run when it aborts while the approved pass runs (an AI SDK tool call's `abortSignal`) */
+  signal?: unknown;
 }
 
 /**
@@ -174,7 +191,7 @@ export async function approve(
       });
       return undefined;
     };
-    return await resume(context, executionId, taken, shown, onCall);
+    return await resume(context, executionId, taken, shown, onCall, options.signal);
   } finally {
     asked.done();
   }

@@ -1,8 +1,12 @@
+import type { PassEndStatus } from "../connector.ts";
 import type { ExecuteResult, SandboxError } from "../executor.ts";
 import { encodeForJournal, MAX_ERROR_MESSAGE_LENGTH, MAX_RECORDED_LENGTH } from "../invariants.ts";
 import type { ExecutionRecord } from "../journal-store.ts";
 import type { CodeModeOutput } from "../types.ts";
+import { retried } from "./apply-outcome.ts";
+import type { Cancellation } from "./cancellation.ts";
 import type { Configuration } from "./configuration.ts";
+import { withdrawPending } from "./decisions.ts";
 import { pendingEntries } from "./history.ts";
 import { LEASE_LOST, type PassState } from "./pass-state.ts";
 import { codec, preview, type RunContext } from "./run-context.ts";
@@ -18,7 +22,7 @@ export async function failPass(
   owner: string,
   logs?: string[],
 ): Promise<CodeModeOutput> {
-  await context.journal.updateExecution(
+  const written = await context.journal.updateExecution(
     executionId,
     ["running"],
     {
@@ -30,6 +34,12 @@ export async function failPass(
     },
     { owner },
   );
+  if (!written) {
+    const ended = await context.journal.getExecution(executionId);
+    if (ended?.status === "cancelled") {
+      return endCancelled(context, executionId, undefined, ended.error ?? message, "error", logs);
+    }
+  }
   await context.hooks(executionId, "error", "error");
   return { status: "error", executionId, error: message, ...(logs?.length ? { logs } : {}) };
 }
@@ -74,6 +84,83 @@ export async function passErrorMessage(
 }
 
 /**
+ * A run that ended cancelled: what it waited for is withdrawn (never run), the decision is told,
+ * the connectors dispose of the run; the caller of the pass reads the cancellation.
+ */
+export async function endCancelled(
+  context: RunContext,
+  executionId: string,
+  cancellation: Pick<Cancellation, "at" | "by" | "reason" | "source"> | undefined,
+  text: string,
+  pass: PassEndStatus | undefined,
+  logs: string[] = [],
+): Promise<CodeModeOutput> {
+  const seqs = await withdrawPending(context, executionId);
+  if (cancellation) {
+    context.emit({
+      type: "decision",
+      executionId,
+      decision: "cancelled",
+      seqs,
+      at: cancellation.at,
+      source: cancellation.source,
+      ...(cancellation.by ? { by: cancellation.by } : {}),
+      ...(cancellation.reason ? { reason: cancellation.reason } : {}),
+    });
+  }
+  await context.hooks(executionId, pass, "cancelled");
+  return {
+    status: "error",
+    executionId,
+    error: text,
+    code: "ABORTED",
+    ...(logs.length ? { logs } : {}),
+  };
+}
+
+/**
+ * The pass was cancelled in this process (`runtime.cancel`), and has settled: the run ends
+ * `cancelled` (under the pass's lease), whatever the program did; a call whose outcome is unknown
+ * is named too.
+ */
+async function finishCancelled(
+  context: RunContext,
+  pass: PassState,
+  cancellation: Cancellation,
+  logs: string[],
+): Promise<CodeModeOutput> {
+  const { executionId } = pass;
+  const text = pass.endsInFailure
+    ? `${cancellation.text} ${pass.endsInFailure}`
+    : cancellation.text;
+  const written = await retried(() =>
+    context.journal.updateExecution(
+      executionId,
+      ["running"],
+      {
+        status: "cancelled",
+        error: preview(text, MAX_RECORDED_LENGTH),
+        ...(logs.length ? { logs } : {}),
+        updatedAt: context.now(),
+        lease: undefined,
+      },
+      { owner: pass.owner },
+    ),
+  ).catch(() => false);
+  if (!written) {
+    return endedFromOutside(
+      context,
+      executionId,
+      logs,
+      await context.journal.getExecution(executionId),
+      pass,
+    );
+  }
+  pass.endedCancelled = true;
+  return endCancelled(context, executionId, cancellation, text, "error", logs);
+}
+
+/**
  * The outcome of a pass whose run is no longer running (it failed, or was ended from outside
  * meanwhile): the model hears what the journal says.
  */
@@ -84,6 +171,13 @@ async function endedFromOutside(
   ended: ExecutionRecord | undefined,
   pass?: PassState,
 ): Promise<CodeModeOutput> {
+  if (ended?.status === "cancelled") {
+    // cancelled by another process (or this one, when the pass was not found in time): this pass
+    // saw it at its next write to the journal, and stopped there
+    if (pass) pass.endedCancelled = true;
+    const text = ended.error ?? "The run was cancelled while this pass ran.";
+    return endCancelled(context, executionId, undefined, text, "error", logs);
+  }
   await context.hooks(executionId, "error", "error");
   const why =
     ended?.error ??
@@ -108,6 +202,7 @@ export async function finishPass(
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
   const { executionId } = pass;
+  if (pass.cancellation) return finishCancelled(context, pass, pass.cancellation, outcome.logs);
   if (pass.endsInFailure !== undefined) {
     return failPass(context, executionId, pass.endsInFailure, pass.owner, outcome.logs);
   }

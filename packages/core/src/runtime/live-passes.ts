@@ -1,8 +1,22 @@
+import { type Cancellation, PassTicket } from "./cancellation.ts";
+
 /** The runs that have a pass running (and the reverts running), for one store in this process. */
 export interface LivePasses {
   add(id: string): void;
   delete(id: string): void;
   has(id: string): boolean;
+  /**
+   * A pass of this process is about to take run `id` (or holds it): its ticket, until it leaves,
+   * is what `runtime.cancel` stops
+   */
+  enter(id: string): PassTicket;
+  /** the tickets of run `id` in this process */
+  tickets(id: string): readonly PassTicket[];
+  /**
+   * `runtime.cancel` of run `id` is under way: every ticket of it, those that enter meanwhile too,
+   * is cancelled, until the returned function is called
+   */
+  cancelling(id: string, cancellation: Cancellation): () => void;
 }
 
 const scopes = new WeakMap<object, LivePasses>();
@@ -18,7 +32,34 @@ export function livePassesOf(scope: object): LivePasses {
   let live = scopes.get(scope);
   if (!live) {
     const counts = new Map<string, number>();
+    const tickets = new Map<string, Set<PassTicket>>();
+    const intents = new Map<string, Cancellation[]>();
     live = {
+      enter(id) {
+        const held = tickets.get(id) ?? new Set<PassTicket>();
+        tickets.set(id, held);
+        const ticket = new PassTicket(id, () => {
+          held.delete(ticket);
+          if (held.size === 0 && tickets.get(id) === held) tickets.delete(id);
+        });
+        held.add(ticket);
+        const [cancellation] = intents.get(id) ?? [];
+        if (cancellation) ticket.cancel(cancellation);
+        return ticket;
+      },
+      cancelling(id, cancellation) {
+        const under = intents.get(id) ?? [];
+        intents.set(id, [...under, cancellation]);
+        for (const ticket of tickets.get(id) ?? []) ticket.cancel(cancellation);
+        return () => {
+          const left = (intents.get(id) ?? []).filter((each) => each !== cancellation);
+          if (left.length > 0) intents.set(id, left);
+          else intents.delete(id);
+        };
+      },
+      tickets(id) {
+        return [...(tickets.get(id) ?? [])];
+      },
       add(id) {
         counts.set(id, (counts.get(id) ?? 0) + 1);
       },

@@ -1,6 +1,7 @@
 import { CodemodeError } from "../codemode-error.ts";
 import type { JournalEntry, LeaseClaim } from "../journal-store.ts";
 import { after, createAbortController, every, randomHex } from "../platform.ts";
+import type { Cancellation, PassTicket } from "./cancellation.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Why a pass stops when its lease is gone. */
@@ -22,6 +23,8 @@ export class PassState {
   readonly recorded: ReadonlyMap<number, JournalEntry>;
   /** a gated call was recorded pending: the run pauses once the pass has settled */
   paused = false;
+  /** the pass has reported its run cancelled (by this process or another) */
+  endedCancelled = false;
   /** the pending calls a person approved for this pass (an approval pass: all that were listed) */
   readonly approved: ReadonlySet<number>;
   /** the owner of the run's lease: this pass, chosen by the write that took the run */
@@ -45,6 +48,8 @@ export class PassState {
   #live = false;
   /** the calls this pass made wait, kept from approvals asked before it reports */
   readonly #waits: (() => void)[] = [];
+  /** the run was cancelled while this pass ran (`runtime.cancel` in this process) */
+  #cancellation: Cancellation | undefined;
 
   constructor(
     context: RunContext,
@@ -55,6 +60,8 @@ export class PassState {
       approved?: ReadonlySet<number>;
       /** when the run's lease, as the write that took it for this pass set it, ends */
       leaseExpiresAt?: number;
+      /** what `runtime.cancel` stops in this process (taken before the run was) */
+      ticket?: PassTicket;
     },
   ) {
     this.#context = context;
@@ -76,6 +83,22 @@ export class PassState {
       () => this.renew(),
       Math.max(0, this.#renewed + this.#heartbeatMs - now),
     );
+    // a cancellation that came before the pass started stops it at once
+    options.ticket?.onCancel((cancellation) => this.cancel(cancellation));
+  }
+
+  /**
+   * The cancellation that stopped this pass: the run ends `cancelled` once the pass has settled,
+   * and no call of it starts any more, not even one whose entry was written before it came.
+   */
+  get cancellation(): Cancellation | undefined {
+    return this.#cancellation;
+  }
+
+  /** `runtime.cancel`: the pass stops now (its signal aborts the executor and every call in flight). */
+  cancel(cancellation: Cancellation): void {
+    this.#cancellation ??= cancellation;
+    this.stop(cancellation.text);
   }
 
   /**

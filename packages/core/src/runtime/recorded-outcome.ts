@@ -34,6 +34,15 @@ export async function recordedOutcome(
         executionId,
         error: "The run is still running: another pass has it. Ask again once it has ended.",
       };
+    case "cancelled":
+      // as the cancelled pass reported it
+      return {
+        status: "error",
+        executionId,
+        error: record.error ?? "The run was cancelled.",
+        code: "ABORTED",
+        ...logs,
+      };
     default:
       return {
         status: "error",

@@ -305,10 +305,14 @@ export async function rollback(
   // a paused run rolled back ends, whatever was reverted: the calls it waits for are withdrawn and
   // no answer can approve them any more; an ended run is marked only once something was undone
   if (report.reverted.length > 0 || claimed) {
-    await journal.updateExecution(executionId, ["completed", "error", "rejected", "paused"], {
-      status: "rolled_back",
-      updatedAt: now(),
-    });
+    await journal.updateExecution(
+      executionId,
+      ["completed", "error", "rejected", "cancelled", "paused"],
+      {
+        status: "rolled_back",
+        updatedAt: now(),
+      },
+    );
     await withdrawPending(context, executionId);
     await context.hooks(executionId, undefined, "rolled_back");
   }

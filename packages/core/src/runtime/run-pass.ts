@@ -1,10 +1,11 @@
 import { normalizeCode } from "@codemode/typegen";
-import type { ExecuteResult, RecordedCall, ReplayHint } from "../executor.ts";
+import type { ExecuteResult, Executor, RecordedCall, ReplayHint } from "../executor.ts";
 import { messageOf } from "../invariants.ts";
 import type { ExecutionRecord, JournalEntry } from "../journal-store.ts";
 import { determinismPrelude } from "../sandbox-determinism.ts";
 import { SANDBOX_PRELUDE } from "../sandbox-protocol.ts";
 import type { CodeModeOutput } from "../types.ts";
+import type { PassTicket } from "./cancellation.ts";
 import { type Configuration, missingConnectors } from "./configuration.ts";
 import { failPass, finishPass } from "./finish-pass.ts";
 import { type CallObserver, hostGlobals } from "./host-globals.ts";
@@ -53,6 +54,11 @@ export function replayHint(
   };
 }
 
+/** What runs instead of the executor in a pass cancelled before it started: nothing. */
+const notStarted = (message: string): Pick<Executor, "execute"> => ({
+  execute: async () => ({ error: { name: "Error", code: "ABORTED", message }, logs: [] }),
+});
+
 /**
  * One pass of a run whose status is `running` (the caller took it): the code runs in the executor
  * with the pass's host functions; the pass reports once every call it started has settled.
@@ -60,7 +66,13 @@ export function replayHint(
 export async function runPass(
   context: RunContext,
   execution: ExecutionRecord,
-  options: { owner: string; approved?: ReadonlySet<number>; onCall?: CallObserver },
+  options: {
+    owner: string;
+    approved?: ReadonlySet<number>;
+    onCall?: CallObserver;
+    /** what `runtime.cancel` stops in this process (taken before the run was) */
+    ticket?: PassTicket;
+  },
 ): Promise<CodeModeOutput> {
   const { owner } = options;
   const config = await context.configurator.configure();
@@ -96,11 +108,14 @@ export async function runPass(
     owner,
     approved,
     ...(execution.lease?.owner === owner ? { leaseExpiresAt: execution.lease.expiresAt } : {}),
+    ...(options.ticket ? { ticket: options.ticket } : {}),
   });
   let outcome: ExecuteResult;
   try {
     const replay = replayHint(recorded, config, pass);
-    outcome = await context.executor.execute({
+    // cancelled before it started: the program does not run at all
+    const executor = pass.cancellation ? notStarted(pass.cancellation.text) : context.executor;
+    outcome = await executor.execute({
       code,
       globals: hostGlobals(context, pass, config, options.onCall),
       // the clock and chance the code reads are the run's, the same on every pass
@@ -127,7 +142,7 @@ export async function runPass(
       type: "pass-end",
       executionId,
       at: context.now(),
-      status: output.status,
+      status: pass.endedCancelled ? "cancelled" : output.status,
       ...(output.status === "error" ? { error: output.error } : {}),
     });
     return output;

@@ -1,8 +1,11 @@
 import type { ExecutionStatus } from "../journal-store.ts";
 import type { RollbackCall } from "./rollback.ts";
 
-/** Where a decision on a paused run came from: the runtime's API, or a tool approval response. */
-export type DecisionSource = "api" | "tool-approval";
+/**
+ * Where a decision on a run came from: the runtime's API, a tool approval response, or the AI SDK
+ * aborting the `codemode` tool call (a cancellation).
+ */
+export type DecisionSource = "api" | "tool-approval" | "tool-abort";
 
 /**
  * What the runtime tells `onEvent` as a run goes (version 1): enough to draw the run's timeline.
@@ -60,11 +63,13 @@ export type RuntimeEvent =
   | {
       type: "decision";
       executionId: string;
-      decision: "approved" | "rejected" | "resolved";
-      /** the calls it covers */
+      decision: "approved" | "rejected" | "resolved" | "cancelled";
+      /** the calls it covers (a cancellation: the waiting calls it withdrew) */
       seqs: number[];
       at: number;
       source: DecisionSource;
+      /** who decided, as the host named them (`runtime.cancel`'s `by`) */
+      by?: string;
       reason?: string;
     }
   | {
