@@ -468,4 +468,81 @@ describe("runtime.cancel", () => {
     // the last, while the pass ended), and too late
     for (const outcome of ["true:0", "true:1", "false:2"]) expect(outcomes).toContain(outcome);
   });
+
+  it("cancels a run whose pass is about to start: its program never runs", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    let ran = false;
+    const executor = new MockExecutor(() => {
+      ran = true;
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [] });
+    const tool = runtime.tool({ approvals: "host" });
+    const outputs = [];
+    for await (const output of tool.execute(
+      { code: "async () => 1" },
+      {
+        toolCallId: "call_1",
+        messages: [],
+        abortSignal: controller.signal,
+      },
+    ) as AsyncIterable<unknown>) {
+      outputs.push(output);
+    }
+    expect(ran).toBe(false);
+    expect(outputs.at(-1)).toMatchObject({
+      status: "error",
+      code: "ABORTED",
+      error: expect.stringMatching(/^Cancelled by the AI SDK \(it aborted the tool call\)/),
+    });
+    const [run] = await runtime.executions();
+    expect(run?.status).toBe("cancelled");
+  });
+
+  it("cancels the run when the AI SDK aborts the tool call while its pass runs", async () => {
+    const started = latch();
+    const ops = mockConnector({
+      name: "ops",
+      methods: {
+        wait: {
+          execute: (input, context) => {
+            started.open();
+            return untilAborted(input, context);
+          },
+        },
+        after: {},
+      },
+    });
+    const executor = new MockExecutor(async ({ ops }) => {
+      await ops.wait?.({}).catch(() => undefined);
+      return ops.after?.({});
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [ops] });
+    const controller = new AbortController();
+    const outputs: unknown[] = [];
+    const executing = (async () => {
+      // the AI SDK's own approvals; nothing here can pause, so the run starts in execute
+      const stream = runtime
+        .tool()
+        .execute(
+          { code: "async () => 0" },
+          { toolCallId: "call_abort", messages: [], abortSignal: controller.signal },
+        ) as AsyncIterable<unknown>;
+      for await (const output of stream) outputs.push(output);
+    })();
+    await started.promise;
+    controller.abort();
+    await executing;
+    expect(outputs.at(-1)).toMatchObject({
+      status: "error",
+      code: "ABORTED",
+      error: expect.stringMatching(/^Cancelled by the AI SDK/),
+    });
+    expect(ops.calls.map((call) => call.method)).toEqual(["wait"]);
+    const [run] = await runtime.executions();
+    expect(run).toMatchObject({
+      status: "cancelled",
+      calls: [{ method: "wait", state: "applied", error: expect.stringContaining("aborted") }],
+    });
+  });
 });

@@ -246,6 +246,7 @@ async function* answered(
   context: RunContext,
   bound: BoundRun,
   answer: ApprovalResponse,
+  signal?: unknown,
 ): AsyncGenerator<CodemodeToolOutput> {
   const { run } = bound;
   const shown = shownHandle(bound.binding);
@@ -262,6 +263,7 @@ async function* answered(
     const output = await approve(context, shown.executionId, {
       handle: shown,
       onCall,
+      signal,
       source: "tool-approval",
       ...(answer.reason === undefined ? {} : { reason: answer.reason }),
     });
@@ -297,7 +299,10 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
   ): AsyncGenerator<CodemodeToolOutput> {
     const toolCallId = idOf(callOptions);
     if (!aiSdk || toolCallId === undefined) {
-      yield* withProgress((onCall) => begin(context, input, { onCall }), undefined);
+      yield* withProgress(
+        (onCall) => begin(context, input, { onCall, signal: callOptions?.abortSignal }),
+        undefined,
+      );
       return;
     }
     const refused = unbindable(toolCallId);
@@ -317,7 +322,7 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     );
     const bound = await boundRun(context, toolCallId, code(input), messages, answer === undefined);
     if (answer) {
-      yield* answered(context, bound, answer);
+      yield* answered(context, bound, answer, callOptions?.abortSignal);
       return;
     }
     if (bound.binding) {
@@ -338,7 +343,10 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       });
       return;
     }
-    yield* withProgress((onCall) => begin(context, input, { id, onCall }), id);
+    yield* withProgress(
+      (onCall) => begin(context, input, { id, onCall, signal: callOptions?.abortSignal }),
+      id,
+    );
   }
 
   const tool: CodemodeTool = {
