@@ -51,6 +51,7 @@ const EXECUTION_END: readonly ExecutionEndStatus[] = [
   "completed",
   "error",
   "rejected",
+  "cancelled",
   "rolled_back",
 ];
 

@@ -7,6 +7,7 @@ import type {
   ToolCallBinding,
 } from "@codemode/core";
 import { describe, expect } from "vitest";
+import { cancelConformance } from "./cancel-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { leaseConformance } from "./lease-conformance.ts";
 
@@ -539,6 +540,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
     });
 
     leaseConformance(test, () => journal());
+    cancelConformance(test, () => journal());
 
     describe("names", () => {
       const group = "names";

@@ -87,7 +87,7 @@ export interface Expectation {
 export interface DecisionEvent {
   step: number;
   executionId: string;
-  decision: "approved" | "rejected" | "resolved";
+  decision: "approved" | "rejected" | "resolved" | "cancelled";
   seqs: number[];
   source: string;
 }
