@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { approvalFromAnnotations } from "./approval-from-annotations.ts";
 

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 
 /** How far a server's annotations are believed, and what a tool they say nothing about gets. */
 export interface AnnotationTrust {

@@ -1,7 +1,7 @@
 // mcpConnector against the connector suite, over a real in-process McpServer: a connector that
 // connects its own client for each test, as applications re-create connectors per request.
 import { runConnectorConformance } from "@codemode/conformance";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterAll } from "vitest";
 import { createCatalogServer } from "../test/catalog-server.ts";
 import { type McpConnector, mcpConnector } from "./index.ts";

@@ -3,23 +3,24 @@
 // (its patterns and formats are never run, whichever client the connector calls through).
 import { type HostileServerSdk, runHostileServerConformance } from "@codemode/conformance";
 import type { CallContext } from "@codemode/core";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { Client, type Transport } from "@modelcontextprotocol/client";
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
+  createMcpHandler,
+  InMemoryTransport,
+  type McpHttpHandler,
+  Server,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { type McpConnector, mcpConnector } from "./index.ts";
 
+// The suite registers its handlers as `setRequestHandler(sdk.ListToolsRequestSchema, …)`: SDK v2's
+// Server takes the method's name where v1 took its schema.
 const sdk: HostileServerSdk = {
   Server,
   InMemoryTransport,
-  ListToolsRequestSchema,
-  CallToolRequestSchema,
+  ListToolsRequestSchema: "tools/list",
+  CallToolRequestSchema: "tools/call",
 };
 
 runHostileServerConformance({
@@ -28,6 +29,75 @@ runHostileServerConformance({
   connect: (transport) => mcpConnector({ name: "hostile", transport: transport as Transport }),
   connectTrusted: (transport) =>
     mcpConnector({ name: "hostile", transport: transport as Transport, trustAnnotations: true }),
+});
+
+/** Where the suite's server is served on MCP 2026-07-28: what stands for its "transport". */
+interface ModernEnd {
+  handler?: McpHttpHandler;
+}
+
+/**
+ * The same suite on MCP 2026-07-28: the suite's server (its info, options and handlers) is made
+ * again for each request by createMcpHandler, which serves no other era, and the connector reaches
+ * it through the handler's fetch.
+ */
+const modernSdk: HostileServerSdk = {
+  Server: class {
+    readonly handlers: Array<[string, (request: never) => unknown]> = [];
+    handler: McpHttpHandler | undefined;
+    constructor(
+      readonly info: ConstructorParameters<typeof Server>[0],
+      readonly options: ConstructorParameters<typeof Server>[1],
+    ) {}
+    setRequestHandler(method: string, handler: (request: never) => unknown) {
+      this.handlers.push([method, handler]);
+    }
+    async connect(end: ModernEnd) {
+      this.handler = createMcpHandler(
+        () => {
+          const server = new Server(this.info, this.options);
+          for (const [method, handler] of this.handlers) {
+            server.setRequestHandler(method as "tools/list", handler as never);
+          }
+          return server;
+        },
+        { legacy: "reject" },
+      );
+      end.handler = this.handler;
+    }
+    async close() {
+      await this.handler?.close();
+    }
+  },
+  InMemoryTransport: {
+    createLinkedPair() {
+      const end: ModernEnd = {};
+      return [end, end] as const;
+    },
+  },
+  ListToolsRequestSchema: "tools/list",
+  CallToolRequestSchema: "tools/call",
+};
+
+const modern = (transport: unknown, trustAnnotations = false) =>
+  mcpConnector({
+    name: "hostile",
+    url: "http://hostile.test/mcp",
+    http: {
+      fetch: (url, init) => {
+        const { handler } = transport as ModernEnd;
+        if (!handler) throw new Error("the hostile server is not served yet");
+        return handler.fetch(new Request(url, init));
+      },
+    },
+    trustAnnotations,
+  });
+
+runHostileServerConformance({
+  name: "mcpConnector on MCP 2026-07-28",
+  sdk: modernSdk,
+  connect: (transport) => modern(transport),
+  connectTrusted: (transport) => modern(transport, true),
 });
 
 const context = (): CallContext => ({
@@ -46,8 +116,8 @@ afterEach(async () => {
 async function serving(outputSchema: Tool["outputSchema"], structuredContent: unknown) {
   const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
   const tool: Tool = { name: "answer", inputSchema: { type: "object" }, outputSchema };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({
+  server.setRequestHandler("tools/list", async () => ({ tools: [tool] }));
+  server.setRequestHandler("tools/call", async () => ({
     structuredContent: structuredContent as Record<string, unknown>,
     content: [{ type: "text", text: JSON.stringify(structuredContent) }],
   }));
@@ -57,7 +127,7 @@ async function serving(outputSchema: Tool["outputSchema"], structuredContent: un
   return clientSide;
 }
 
-/** The connector over its own client, and over a client the host made with the SDK's defaults (Ajv). */
+/** The connector over its own client, and over a client the host made with the SDK's defaults (Ajv on Node). */
 async function bothClients(transport: () => Promise<Transport>): Promise<McpConnector[]> {
   const own = mcpConnector({ name: "hostile", transport: await transport() });
   const client = new Client({ name: "host", version: "1.0.0" });

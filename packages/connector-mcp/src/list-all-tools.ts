@@ -1,23 +1,22 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ListToolsResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, Tool } from "@modelcontextprotocol/client";
 
 /** Pages a server may return before the listing is taken to loop. */
 const MAX_PAGES = 1000;
 
 /**
  * Every tool of the server: `tools/list`, following `nextCursor` until the last page. Plain requests,
- * not `client.listTools()`, which compiles a JSON Schema validator from each tool's `outputSchema`
- * (the server's, with its regexes) for `client.callTool` to run; the connector runs none.
+ * not `client.listTools()`, which stops at `listMaxPages` (64 by default), keeps the listing in the
+ * client's response cache and serves `callTool` output validators compiled from it.
  */
 export async function listAllTools(client: Client): Promise<Tool[]> {
   const tools: Tool[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request(
-      { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
-      ListToolsResultSchema,
-    );
+    const result = await client.request({
+      method: "tools/list",
+      ...(cursor === undefined ? {} : { params: { cursor } }),
+    });
     // one at a time: spreading a page of a hundred thousand tools into push overflows the stack
     for (const tool of result.tools) tools.push(tool);
     cursor = result.nextCursor;

@@ -1,8 +1,9 @@
 import { type CallContext, CodemodeError } from "@codemode/core";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport as V1InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { InMemoryTransport, type McpServer, type Server } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createCatalogServer, createPagingServer, INSTRUCTIONS } from "../test/catalog-server.ts";
@@ -55,7 +56,12 @@ async function warehouse(options: Partial<Parameters<typeof mcpConnector>[0]> = 
   return { connector, server, log };
 }
 
-describe("mcpConnector over InMemoryTransport", () => {
+describe("mcpConnector over InMemoryTransport (MCP 2025-11-25)", () => {
+  it("falls back from server/discover to initialize on a server of the 2025 era", async () => {
+    const { connector } = await warehouse();
+    expect((await connector.client()).getProtocolEra()).toBe("legacy");
+  });
+
   it("lists tools as identifiers with their schemas, descriptions and keywords", async () => {
     const { connector } = await warehouse();
     const methods = await connector.methods();
@@ -69,6 +75,7 @@ describe("mcpConnector over InMemoryTransport", () => {
       "add_item",
       "audit",
       "wait",
+      "confirm",
     ]);
     expect(methods.get_item).toMatchObject({
       description: "Look an item up by its id.",
@@ -175,7 +182,8 @@ describe("mcpConnector over InMemoryTransport", () => {
     expect(error.code).toBe("CONNECTOR_FAILED");
     expect(error.message).toBe("The supplier of 7 is closed until Monday.");
     const invalid = await failure(connector.invoke("greet", { name: 5 }, context()));
-    expect(invalid.message).toMatch(/Input validation error/);
+    expect(invalid.code).toBe("CONNECTOR_FAILED");
+    expect(invalid.message).toMatch(/name/);
     const notObject = await failure(connector.invoke("greet", "Ada", context()));
     expect(notObject.code).toBe("INVALID_INPUT");
   });
@@ -265,6 +273,15 @@ describe("mcpConnector over InMemoryTransport", () => {
       () => mcpConnector({ name: "w", url: "http://127.0.0.1:1/mcp", timeoutMs: -1 }),
       /use a positive number/,
     ],
+    [
+      "a Client of SDK v1",
+      () =>
+        mcpConnector({
+          name: "w",
+          client: new V1Client({ name: "v1", version: "1.0.0" }) as unknown as Client,
+        }),
+      /Client of @modelcontextprotocol\/sdk \(SDK v1\).*pass an unconnected transport/,
+    ],
   ])("refuses a bad configuration at once: %s", (_name, make, message) => {
     expect(make).toThrow(message);
     try {
@@ -331,5 +348,34 @@ describe("mcpConnector over InMemoryTransport", () => {
       expect(Object.keys(await connector.methods())).toContain("count_items"),
     );
     expect(await connector.invoke("count_items", {}, context())).toEqual({ count: 2 });
+  });
+
+  it("connects its own client over a transport of SDK v1 to a server of SDK v1", async () => {
+    const server = new V1McpServer({ name: "old", version: "1.0.0" }, { instructions: "Old." });
+    server.registerTool("ping", { description: "Pong." }, async () => ({
+      content: [{ type: "text", text: "pong" }],
+    }));
+    const [clientSide, serverSide] = V1InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    closing.push(() => server.close());
+    const connector = mcpConnector({ name: "old", transport: clientSide });
+    closing.push(() => connector.close());
+    expect(Object.keys(await connector.methods())).toEqual(["ping"]);
+    expect(await connector.invoke("ping", {}, context())).toBe("pong");
+    expect(connector.instructions).toBe("Old.");
+    expect((await connector.client()).getProtocolEra()).toBe("legacy");
+  });
+
+  it("fails a call whose server asks for input, at once, saying why", async () => {
+    // the connector's client declares no elicitation: the server's legacy shim refuses to ask it
+    const { connector } = await warehouse();
+    const refused = await failure(connector.invoke("confirm", {}, context()));
+    expect(refused.code).toBe("CONNECTOR_FAILED");
+    expect(refused.message).toMatch(/elicitation/i);
+    // a client that declares elicitation is asked; the connector's client has no one to answer
+    const declaring = await warehouse({ clientOptions: { capabilities: { elicitation: {} } } });
+    const declined = await failure(declaring.connector.invoke("confirm", {}, context()));
+    expect(declined.code).toBe("CONNECTOR_FAILED");
+    expect(declined.message).toMatch(/answers no elicitation request: no person or model/);
   });
 });

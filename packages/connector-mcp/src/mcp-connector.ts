@@ -6,21 +6,22 @@ import {
   type ReplayPolicy,
 } from "@codemode/core";
 import { createNameMap, type JsonSchema, TypegenError } from "@codemode/typegen";
-import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
-import type {
-  StreamableHTTPClientTransport,
-  StreamableHTTPClientTransportOptions,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  CallToolResultSchema,
+  Client,
+  type ClientOptions,
   type Implementation,
+  ProtocolError,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { approvalFromAnnotations } from "./approval-from-annotations.ts";
-import { toolCache } from "./tool-cache.ts";
+import { type HeaderParam, headerSchema, readHeaderParams } from "./param-headers.ts";
+import { ownToolCache, toolCache } from "./tool-cache.ts";
 import { type ToolCallAnswer, unwrapToolResult } from "./unwrap-tool-result.ts";
 
 // typed by hand: the package compiles without DOM, Node or Workers types and runs in all three
@@ -51,9 +52,16 @@ export interface McpToolOptions {
 export interface McpConnectorOptions {
   /** the sandbox global */
   name: string;
-  /** a connected MCP client; the connector never closes it */
+  /**
+   * a connected `Client` of `@modelcontextprotocol/client` (SDK v2), on either protocol era; the
+   * connector never closes it. A v1 `Client` (`@modelcontextprotocol/sdk`) is refused: pass its
+   * transport instead.
+   */
   client?: Client;
-  /** a transport (in-memory, Streamable HTTP, stdio, …) the connector connects its own client over */
+  /**
+   * a transport (in-memory, Streamable HTTP, stdio, …) the connector connects its own client over;
+   * any object of the MCP `Transport` shape, v1 transports included
+   */
   transport?: Transport;
   /** a Streamable HTTP endpoint the connector connects its own client to */
   url?: string | { readonly href: string };
@@ -61,9 +69,17 @@ export interface McpConnectorOptions {
   http?: StreamableHTTPClientTransportOptions;
   /** how the connector's own client introduces itself (default `{ name: "codemode" }`) */
   clientInfo?: Implementation;
-  /** options of the connector's own client (default: JSON Schema validation without code generation) */
+  /**
+   * options of the connector's own client, over the connector's defaults: `versionNegotiation`
+   * `{ mode: "auto" }` (2026-07-28 through `server/discover`, else the 2025 `initialize`), no
+   * capabilities (no elicitation, sampling or roots: see the README), and a `listChanged.tools`
+   * that keeps the tool listing current (one given here is called after it)
+   */
   clientOptions?: ClientOptions;
-  /** a line or two on what the connector is for (default: the server's `instructions`) */
+  /**
+   * a line or two on what the connector is for (default: the server's `instructions`, from
+   * `initialize` or `server/discover`)
+   */
   instructions?: string;
   /**
    * the host trusts this server's tool annotations (default false): `readOnlyHint: true` and
@@ -83,7 +99,10 @@ export interface McpConnectorOptions {
 
 /** An MCP server's tools as a connector, with access to its client. */
 export interface McpConnector extends Connector {
-  /** the connected client (connecting the connector's own client on first use) */
+  /**
+   * the connected client (connecting the connector's own client on first use); its
+   * `getProtocolEra()` says which protocol it speaks: "modern" (2026-07-28) or "legacy" (2025)
+   */
   client(): Promise<Client>;
   /** closes the connector's own client; a client passed in stays open */
   close(): Promise<void>;
@@ -112,6 +131,11 @@ function checkOptions(options: McpConnectorOptions): void {
       `mcpConnector "${options.name}" needs exactly one of client (a connected MCP client), transport or url.`,
     );
   }
+  if (options.client !== undefined && !isV2Client(options.client)) {
+    throw invalidConfig(
+      `mcpConnector "${options.name}" was given a Client of @modelcontextprotocol/sdk (SDK v1): it needs one of @modelcontextprotocol/client (SDK v2). Connect a Client of @modelcontextprotocol/client instead, or pass an unconnected transport (v1 transports work: the connector connects its own client over it).`,
+    );
+  }
   const checkTimeout = (timeoutMs: unknown, where: string) => {
     if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
       throw invalidConfig(`${where} has timeoutMs ${String(timeoutMs)}: use a positive number.`);
@@ -138,13 +162,102 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Whether a `client` is of SDK v2: v1's `Client` has no protocol era (and another `request`). */
+function isV2Client(client: unknown): client is Client {
+  return (
+    typeof client === "object" &&
+    client !== null &&
+    typeof (client as Partial<Client>).getProtocolEra === "function" &&
+    typeof (client as Partial<Client>).listen === "function"
+  );
+}
+
+/** The options of the connector's own client: the connector's defaults, then the host's. */
+function ownClientOptions(
+  given: ClientOptions | undefined,
+  onToolsChanged: () => void,
+): ClientOptions {
+  const tools = given?.listChanged?.tools;
+  return {
+    capabilities: {},
+    versionNegotiation: { mode: "auto" },
+    ...given,
+    listChanged: {
+      ...given?.listChanged,
+      tools: {
+        autoRefresh: false,
+        debounceMs: 0,
+        ...tools,
+        onChanged: (error, changed) => {
+          onToolsChanged();
+          tools?.onChanged(error, changed);
+        },
+      },
+    },
+  };
+}
+
+/** The marks of a tool that become `Mcp-Param-*` headers, read once per listed tool. */
+const headerParamsOf = new WeakMap<Tool, ReturnType<typeof readHeaderParams>>();
+function headerParams(tool: Tool) {
+  let params = headerParamsOf.get(tool);
+  if (!params) {
+    params = readHeaderParams(tool.inputSchema);
+    headerParamsOf.set(tool, params);
+  }
+  return params;
+}
+
 /**
- * An MCP server's tools as a Code Mode namespace. Tools are listed page by page and listed again
- * after `notifications/tools/list_changed`; their names become identifiers (two tools that become
- * the same one are a configuration error), their input and output schemas type the declarations
- * (they are never run: no server `pattern` reaches a regex engine on the host), and every tool needs
- * approval unless the host trusts the server's annotations (`trustAnnotations`) or decides itself. Results are unwrapped (`structuredContent`, JSON text,
- * plain text) and `isError` becomes an error the model's code can catch.
+ * Whether an error says the server asked the client for input (a person's answer through
+ * elicitation, a model's through sampling, the roots) during the call: the SDK found no handler for
+ * an `input_required` request, or the server refused to ask a client that declared no capability
+ * for it (`-32021`).
+ */
+function askedForInput(error: unknown): boolean {
+  if (SdkError.isInstance(error)) {
+    return (
+      error.code === SdkErrorCode.CapabilityNotSupported && /input request/i.test(error.message)
+    );
+  }
+  return ProtocolError.isInstance(error) && error.code === MISSING_CLIENT_CAPABILITY;
+}
+
+/** Why the connector's client answers no elicitation or sampling. */
+const NO_ONE_ANSWERS =
+  "mcpConnector answers no %s request: no person or model is there to answer inside a Code Mode tool call.";
+
+/**
+ * The connector's own client declares no elicitation or sampling by default, so servers do not ask
+ * it. A host that declares either in `clientOptions.capabilities` gets handlers that refuse with
+ * that reason (on 2025-11-25 the server sees an error; on 2026-07-28 the SDK fails the call at
+ * once), instead of the SDK's bare "Method not found".
+ */
+function declineInput(client: Client, capabilities: ClientOptions["capabilities"]): void {
+  if (capabilities?.elicitation) {
+    client.setRequestHandler("elicitation/create", () => {
+      throw new Error(NO_ONE_ANSWERS.replace("%s", "elicitation"));
+    });
+  }
+  if (capabilities?.sampling) {
+    client.setRequestHandler("sampling/createMessage", () => {
+      throw new Error(NO_ONE_ANSWERS.replace("%s", "sampling"));
+    });
+  }
+}
+
+/** `-32021` MissingRequiredClientCapability (MCP 2026-07-28). */
+const MISSING_CLIENT_CAPABILITY = -32021;
+
+/**
+ * An MCP server's tools as a Code Mode namespace, over MCP 2026-07-28 and 2025-11-25 alike. Tools
+ * are listed page by page and listed again after `notifications/tools/list_changed`; their names
+ * become identifiers (two tools that become the same one are a configuration error), their input
+ * and output schemas type the declarations (they are never run: no server `pattern` reaches a regex
+ * engine on the host), and every tool needs approval unless the host trusts the server's
+ * annotations (`trustAnnotations`) or decides itself. Results are unwrapped (`structuredContent`,
+ * JSON text, plain text) and `isError` becomes an error the model's code can catch. A server that
+ * asks for input during a call (elicitation, sampling) is declined: no one answers inside a call.
  */
 export function mcpConnector(options: McpConnectorOptions): McpConnector {
   checkOptions(options);
@@ -155,27 +268,27 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
   let connecting: Promise<Client> | undefined;
   let closed = false;
 
-  /** The Streamable HTTP transport for `url`, loaded only when a connector uses one. */
-  const httpTransport = async (): Promise<Transport> => {
-    const { StreamableHTTPClientTransport: Http } = await import(
-      "@modelcontextprotocol/sdk/client/streamableHttp.js"
-    );
+  /** The Streamable HTTP transport for `url`. */
+  const httpTransport = (): Transport => {
     const href = typeof options.url === "string" ? options.url : String(options.url?.href);
     const endpoint = new URL(href) as ConstructorParameters<
       typeof StreamableHTTPClientTransport
     >[0];
-    return new Http(endpoint, options.http);
+    return new StreamableHTTPClientTransport(endpoint, options.http);
   };
 
   const connectOwn = async (): Promise<Client> => {
-    const transport = options.transport ?? (await httpTransport());
-    own = new Client(options.clientInfo ?? CLIENT_INFO, {
-      capabilities: {},
-      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
-      ...options.clientOptions,
-    });
+    const transport = options.transport ?? httpTransport();
+    const made: Client = new Client(
+      options.clientInfo ?? CLIENT_INFO,
+      ownClientOptions(options.clientOptions, () => cache.invalidate()),
+    );
+    // the listing's cache exists before the first notification can reach it
+    const cache = ownToolCache(made);
+    declineInput(made, options.clientOptions?.capabilities);
+    own = made;
     try {
-      await own.connect(transport);
+      await made.connect(transport);
     } catch (error) {
       throw new CodemodeError(
         "CONNECTOR_FAILED",
@@ -183,7 +296,7 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
         { cause: error },
       );
     }
-    return own;
+    return made;
   };
 
   const client = (): Promise<Client> => {
@@ -206,16 +319,20 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
     return connecting;
   };
 
-  let last: { tools: Tool[]; resolved: Resolved } | undefined;
+  let last: { tools: Tool[]; modern: boolean; resolved: Resolved } | undefined;
   const settingsOf = (tool: Tool): McpToolOptions =>
     (Object.hasOwn(settings, tool.name) ? settings[tool.name] : undefined) ?? {};
   const timeoutOf = (tool: Tool) => settingsOf(tool).timeoutMs ?? options.timeoutMs;
 
-  const resolve = (tools: Tool[]): Resolved => {
-    if (last?.tools === tools) return last.resolved;
-    // a tool that must run as an MCP task cannot be called with tools/call
+  const resolve = (tools: Tool[], modern: boolean): Resolved => {
+    if (last?.tools === tools && last.modern === modern) return last.resolved;
     const chosen = tools.filter(
-      (tool) => tool.execution?.taskSupport !== "required" && (options.filter?.(tool) ?? true),
+      (tool) =>
+        // a tool that must run as an MCP task (2025-11-25) cannot be called with tools/call
+        (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport !== "required" &&
+        // on 2026-07-28, a tool whose x-mcp-header marks break SEP-2243 is never offered
+        (!modern || headerParams(tool).valid) &&
+        (options.filter?.(tool) ?? true),
     );
     const nameOf = (tool: Tool) => settingsOf(tool).name ?? tool.name;
     let identifiers: ReadonlyMap<string, string>;
@@ -267,14 +384,15 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
       };
       resolved.tools.set(identifier, tool);
     }
-    last = { tools, resolved };
+    last = { tools, modern, resolved };
     return resolved;
   };
 
   const current = async (): Promise<Resolved> => {
     const connected = await client();
-    if (connected.getServerCapabilities()?.tools === undefined) return resolve([]);
-    return resolve(await toolCache(connected).tools());
+    const modern = connected.getProtocolEra() === "modern";
+    if (connected.getServerCapabilities()?.tools === undefined) return resolve([], modern);
+    return resolve(await toolCache(connected).tools(), modern);
   };
 
   const call = async (method: string, input: unknown, context: CallContext) => {
@@ -293,8 +411,18 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
       );
     }
     const timeoutMs = timeoutOf(tool);
-    const signal = context.signal as RequestOptions["signal"];
+    const requestOptions: RequestOptions = {
+      signal: context.signal as RequestOptions["signal"],
+      ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
+    };
+    const params = {
+      name: tool.name,
+      arguments: (input ?? {}) as Record<string, unknown>,
+      _meta: { [IDEMPOTENCY_KEY_META]: context.idempotencyKey },
+    };
     const connected = await client();
+    const marks = connected.getProtocolEra() === "modern" ? headerParams(tool) : undefined;
+    const headers: readonly HeaderParam[] = marks?.valid ? marks.params : [];
     let answer: ToolCallAnswer;
     try {
       // A plain request, not `callTool`: that checks `structuredContent` against the server's
@@ -302,21 +430,26 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
       // regexes (a backtracking one held the event loop for about an hour on a 40-character
       // result) and costs time exponential in the schema (alternatives over recursive references).
       // A server's schema is its own claim about its own data: checking it protects nothing.
-      answer = (await connected.request(
-        {
-          method: "tools/call",
-          params: {
-            name: tool.name,
-            arguments: input ?? {},
-            _meta: { [IDEMPOTENCY_KEY_META]: context.idempotencyKey },
-          },
-        },
-        CallToolResultSchema,
-        { signal, ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}) },
-      )) as ToolCallAnswer;
+      // A tool with `x-mcp-header` marks goes through `callTool` (it sends them as `Mcp-Param-*`
+      // headers over Streamable HTTP) with a definition of those marks alone and no outputSchema.
+      answer = (
+        headers.length === 0
+          ? await connected.request({ method: "tools/call", params }, requestOptions)
+          : await connected.callTool(params, {
+              ...requestOptions,
+              toolDefinition: { name: tool.name, inputSchema: headerSchema(headers) } as Tool,
+            })
+      ) as ToolCallAnswer;
     } catch (error) {
       if (context.signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
+      if (askedForInput(error)) {
+        throw new CodemodeError(
+          "CONNECTOR_FAILED",
+          `${where} failed: the MCP server asked for input during the call (elicitation, sampling or roots), and mcpConnector answers none: no person or model is there to answer inside a Code Mode tool call. (${message})`,
+          { cause: error, details: { tool: where, declined: "input_required" } },
+        );
+      }
       throw new CodemodeError("CONNECTOR_FAILED", `${where} failed: ${message}`, {
         cause: error,
       });
@@ -328,7 +461,8 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
     specificationVersion: "v1",
     name,
     get instructions() {
-      return options.instructions ?? (given ?? own)?.getInstructions();
+      if (options.instructions !== undefined) return options.instructions;
+      return (given ?? own)?.getInstructions();
     },
     async methods() {
       return (await current()).methods;

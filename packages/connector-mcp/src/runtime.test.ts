@@ -3,8 +3,8 @@
 // application, the client lives on and the runtime and connector are made again for each request.
 import { type CodeModeOutput, createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogServer } from "../test/catalog-server.ts";
 import { mcpConnector } from "./index.ts";

@@ -1,10 +1,14 @@
-// Real MCP servers from npm (pinned devDependencies), started with `node <their bin>` over stdio.
+// Real MCP servers over stdio: from npm (pinned devDependencies, built on SDK v1: MCP 2025-11-25),
+// started with `node <their bin>`, and the catalog server through SDK v2's serveStdio, on either era.
+// The connector's client asks server/discover on a sibling process first (the SDK's own probe).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CallContext } from "@codemode/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { INSTRUCTIONS } from "../test/catalog-server.ts";
 import type { McpConnector } from "./mcp-connector.ts";
 import { mcpStdioConnector } from "./stdio.ts";
 
@@ -47,6 +51,7 @@ describe("mcpStdioConnector with @modelcontextprotocol/server-memory", () => {
 
   it("lists its nine tools with schemas and approvals from their annotations", async () => {
     const methods = await memory.methods();
+    expect((await memory.client()).getProtocolEra()).toBe("legacy");
     expect(Object.keys(methods).sort()).toEqual([
       "add_observations",
       "create_entities",
@@ -144,5 +149,59 @@ describe("mcpStdioConnector with @modelcontextprotocol/server-everything", () =>
     const image = await everything.invoke("get_tiny_image", {}, context(3));
     expect(Array.isArray(image)).toBe(true);
     expect(image).toEqual(expect.arrayContaining([expect.objectContaining({ type: "image" })]));
+  });
+});
+
+const STDIO_SERVER = fileURLToPath(new URL("../test/stdio-server.ts", import.meta.url));
+
+describe.each([
+  ["serveStdio serving both eras", [], "modern"],
+  ["serveStdio serving 2026-07-28 only", ["--modern-only"], "modern"],
+])("mcpStdioConnector with %s", (_name, flags, era) => {
+  let catalog: McpConnector;
+
+  beforeAll(() => {
+    catalog = mcpStdioConnector({
+      name: "warehouse",
+      command: process.execPath,
+      args: [STDIO_SERVER, ...flags],
+      stderr: "ignore",
+    });
+  });
+
+  afterAll(async () => {
+    await catalog.close();
+  });
+
+  it("negotiates the era, lists, calls and hears the tools change", async () => {
+    expect(Object.keys(await catalog.methods())).toContain("get_item");
+    expect((await catalog.client()).getProtocolEra()).toBe(era);
+    expect(catalog.instructions).toBe(INSTRUCTIONS);
+    expect(await catalog.invoke("get_item", { id: "5" }, context(0))).toEqual({
+      id: "5",
+      name: "Item 5",
+      stock: 3,
+    });
+    expect(await catalog.invoke("grow", {}, context(1))).toBe("growing");
+    await vi.waitFor(async () => expect(Object.keys(await catalog.methods())).toContain("grown"));
+    expect(await catalog.invoke("grown", {}, context(2))).toBe("grown");
+  });
+});
+
+describe("mcpStdioConnector pinned to the 2025 era with serveStdio", () => {
+  it("speaks initialize when told to", async () => {
+    const catalog = mcpStdioConnector({
+      name: "warehouse",
+      command: process.execPath,
+      args: [STDIO_SERVER],
+      stderr: "ignore",
+      clientOptions: { versionNegotiation: { mode: "legacy" } },
+    });
+    try {
+      expect(await catalog.invoke("greet", { name: "Flo" }, context(0))).toBe("Hello, Flo!");
+      expect((await catalog.client()).getProtocolEra()).toBe("legacy");
+    } finally {
+      await catalog.close();
+    }
   });
 });

@@ -1,10 +1,10 @@
 import {
   StdioClientTransport,
   type StdioServerParameters,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
+} from "@modelcontextprotocol/client/stdio";
 import { type McpConnector, type McpConnectorOptions, mcpConnector } from "./mcp-connector.ts";
 
-export type { StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
+export type { StdioServerParameters } from "@modelcontextprotocol/client/stdio";
 
 /** What `mcpStdioConnector` takes: the connector's options and the server process to start. */
 export type McpStdioConnectorOptions = Omit<

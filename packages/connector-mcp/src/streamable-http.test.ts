@@ -1,13 +1,20 @@
-// The connector over Streamable HTTP on loopback: a Node http server with the SDK's
-// StreamableHTTPServerTransport (one session per client), the connector connecting its own client.
+// The connector over Streamable HTTP on loopback, to servers of MCP 2025-11-25 only: a Node http
+// server with the SDK's NodeStreamableHTTPServerTransport (one session per client), and the
+// connector connecting its own client, which asks server/discover first and falls back to
+// initialize. And to createMcpHandler serving both eras at one endpoint.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CallContext } from "@codemode/core";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type CatalogLog, createCatalogServer, INSTRUCTIONS } from "../test/catalog-server.ts";
+import {
+  type CatalogLog,
+  catalogHandler,
+  createCatalogServer,
+  INSTRUCTIONS,
+} from "../test/catalog-server.ts";
 import { IDEMPOTENCY_KEY_META, mcpConnector } from "./index.ts";
 
 const context = (seq: number): CallContext => ({
@@ -18,7 +25,10 @@ const context = (seq: number): CallContext => ({
 });
 
 const log: CatalogLog = { metas: [], aborted: [], deleted: [] };
-const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+const sessions = new Map<
+  string,
+  { transport: NodeStreamableHTTPServerTransport; server: McpServer }
+>();
 let http: HttpServer;
 let url: string;
 
@@ -31,7 +41,7 @@ beforeAll(async () => {
       return;
     }
     const { server } = createCatalogServer(log);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, server });
@@ -49,11 +59,12 @@ afterAll(async () => {
   await new Promise((resolve) => http.close(resolve));
 });
 
-describe("mcpConnector over Streamable HTTP", () => {
+describe("mcpConnector over Streamable HTTP to a sessionful server of MCP 2025-11-25", () => {
   it("connects to a url, lists, calls and unwraps", async () => {
     const connector = mcpConnector({ name: "warehouse", url });
     try {
       const methods = await connector.methods();
+      expect((await connector.client()).getProtocolEra()).toBe("legacy");
       expect(Object.keys(methods)).toContain("get_item");
       expect(methods.delete_item?.requiresApproval).toBe(true);
       expect(connector.instructions).toBe(INSTRUCTIONS);
@@ -86,6 +97,49 @@ describe("mcpConnector over Streamable HTTP", () => {
         expect(Object.keys(await connector.methods())).toContain("ping"),
       );
       expect(await connector.invoke("ping", {}, context(1))).toBe("pong");
+    } finally {
+      await connector.close();
+    }
+  });
+});
+
+describe("mcpConnector over Streamable HTTP to createMcpHandler serving both eras", () => {
+  const served = catalogHandler();
+  let http: HttpServer;
+  let url: string;
+
+  beforeAll(async () => {
+    http = createServer(toNodeHandler(served.handler));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    await served.handler.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  it.each([
+    ["auto: 2026-07-28", undefined, "modern"],
+    [
+      "pinned to the 2025 initialize",
+      { versionNegotiation: { mode: "legacy" as const } },
+      "legacy",
+    ],
+  ])("%s", async (_name, clientOptions, era) => {
+    served.eras.length = 0;
+    const connector = mcpConnector({
+      name: "warehouse",
+      url,
+      ...(clientOptions ? { clientOptions } : {}),
+    });
+    try {
+      expect(Object.keys(await connector.methods())).toContain("get_item");
+      expect((await connector.client()).getProtocolEra()).toBe(era);
+      expect(connector.instructions).toBe(INSTRUCTIONS);
+      expect(await connector.invoke("greet", { name: "Ed" }, context(1))).toBe("Hello, Ed!");
+      expect(new Set(served.eras)).toEqual(new Set([era]));
     } finally {
       await connector.close();
     }

@@ -1,7 +1,7 @@
 import { CodemodeError } from "@codemode/core";
-import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 
-/** A `tools/call` result as the SDK returns it (older servers answer with `toolResult`). */
+/** A `tools/call` result as the SDK returns it (servers of 2024-10-07 answer with `toolResult`). */
 export type ToolCallAnswer = Partial<CallToolResult> & { toolResult?: unknown };
 
 function textOf(content: readonly ContentBlock[]): string {
@@ -39,7 +39,8 @@ export function unwrapToolResult(answer: ToolCallAnswer, where: string): unknown
     });
   }
   if (answer.structuredContent !== undefined) return answer.structuredContent;
-  if (!Array.isArray(answer.content) && "toolResult" in answer) return answer.toolResult;
+  // the SDK gives a result without content an empty one
+  if (content.length === 0 && "toolResult" in answer) return answer.toolResult;
   if (content.length === 0) return undefined;
   const [only] = content;
   if (content.length === 1 && only?.type === "text") {

@@ -1,13 +1,16 @@
-// A real in-process MCP server (the SDK's McpServer) with one tool for each shape of result and
-// annotation the connector handles, and a paging server built on the SDK's low-level Server.
+// Real MCP servers of the SDK (v2, `@modelcontextprotocol/server`): an McpServer with one tool for
+// each shape of result and annotation the connector handles, served in-process over the in-memory
+// transport (2025-11-25) or per request through createMcpHandler (2026-07-28, and 2025 stateless),
+// and a paging server built on the SDK's low-level Server.
 
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
+  type CreateMcpHandlerOptions,
+  createMcpHandler,
+  inputRequired,
+  McpServer,
+  Server,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 export const INSTRUCTIONS = "A warehouse: look items up, add and delete them.";
@@ -19,7 +22,9 @@ export interface CatalogLog {
   deleted: string[];
 }
 
-export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], deleted: [] }) {
+export const emptyLog = (): CatalogLog => ({ metas: [], aborted: [], deleted: [] });
+
+export function createCatalogServer(log: CatalogLog = emptyLog()) {
   const server = new McpServer(
     { name: "warehouse", version: "1.0.0" },
     { instructions: INSTRUCTIONS },
@@ -29,12 +34,12 @@ export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], 
     {
       title: "Get item",
       description: "Look an item up by its id.",
-      inputSchema: { id: z.string().describe("the item id") },
-      outputSchema: { id: z.string(), name: z.string(), stock: z.number().int() },
+      inputSchema: z.object({ id: z.string().describe("the item id") }),
+      outputSchema: z.object({ id: z.string(), name: z.string(), stock: z.number().int() }),
       annotations: { readOnlyHint: true },
     },
-    async ({ id }, extra) => {
-      log.metas.push(extra._meta);
+    async ({ id }, ctx) => {
+      log.metas.push(ctx.mcpReq._meta);
       const item = { id, name: `Item ${id}`, stock: 3 };
       return { structuredContent: item, content: [{ type: "text", text: JSON.stringify(item) }] };
     },
@@ -50,7 +55,7 @@ export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], 
     "greet",
     {
       description: "A greeting in plain text.",
-      inputSchema: { name: z.string() },
+      inputSchema: z.object({ name: z.string() }),
       annotations: { readOnlyHint: true },
     },
     async ({ name }) => ({ content: [{ type: "text", text: `Hello, ${name}!` }] }),
@@ -69,7 +74,7 @@ export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], 
     "restock",
     {
       description: "Order more of an item.",
-      inputSchema: { id: z.string() },
+      inputSchema: z.object({ id: z.string() }),
       annotations: { readOnlyHint: true },
     },
     async ({ id }) => ({
@@ -81,12 +86,12 @@ export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], 
     "delete-item",
     {
       description: "Delete an item for good.",
-      inputSchema: { id: z.string() },
-      outputSchema: { deleted: z.string() },
+      inputSchema: z.object({ id: z.string() }),
+      outputSchema: z.object({ deleted: z.string() }),
       annotations: { destructiveHint: true },
     },
-    async ({ id }, extra) => {
-      log.metas.push(extra._meta);
+    async ({ id }, ctx) => {
+      log.metas.push(ctx.mcpReq._meta);
       log.deleted.push(id);
       return { structuredContent: { deleted: id }, content: [] };
     },
@@ -95,7 +100,7 @@ export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], 
     "add_item",
     {
       description: "Add an item.",
-      inputSchema: { name: z.string() },
+      inputSchema: z.object({ name: z.string() }),
       annotations: { readOnlyHint: false, destructiveHint: false },
     },
     async ({ name }) => ({ content: [{ type: "text", text: JSON.stringify({ id: name }) }] }),
@@ -109,15 +114,55 @@ export function createCatalogServer(log: CatalogLog = { metas: [], aborted: [], 
       description: "Waits until the call is cancelled.",
       annotations: { readOnlyHint: true },
     },
-    (_extra) =>
+    (ctx) =>
       new Promise((resolve) => {
-        _extra.signal.addEventListener("abort", () => {
-          log.aborted.push(String(_extra.requestId));
+        ctx.mcpReq.signal.addEventListener("abort", () => {
+          log.aborted.push(String(ctx.mcpReq.id));
           resolve({ content: [] });
         });
       }),
   );
+  server.registerTool(
+    "confirm",
+    {
+      description: "Asks the person to confirm before it answers.",
+      annotations: { readOnlyHint: true },
+    },
+    async (ctx) => {
+      if (ctx.mcpReq.inputResponses?.ok !== undefined) {
+        return { content: [{ type: "text", text: "confirmed" }] };
+      }
+      return inputRequired({
+        inputRequests: {
+          ok: inputRequired.elicit({
+            message: "Go ahead?",
+            requestedSchema: { type: "object", properties: { yes: { type: "boolean" } } },
+          }),
+        },
+      });
+    },
+  );
   return { server, log };
+}
+
+/**
+ * The catalog served per request over HTTP (`fetch` of a web `Request`), both eras by default;
+ * `legacy: "reject"` serves 2026-07-28 only. `extra` adds tools to every server it makes from then
+ * on; `notify.toolsChanged()` tells the listening clients.
+ */
+export function catalogHandler(
+  log: CatalogLog = emptyLog(),
+  options: CreateMcpHandlerOptions = {},
+) {
+  const extra: Array<(server: McpServer) => void> = [];
+  const eras: string[] = [];
+  const handler = createMcpHandler(({ era }) => {
+    eras.push(era);
+    const { server } = createCatalogServer(log);
+    for (const add of extra) add(server);
+    return server;
+  }, options);
+  return { handler, log, extra, eras };
 }
 
 /** A low-level server that lists `count` tools `pageSize` at a time and echoes calls. */
@@ -130,7 +175,7 @@ export function createPagingServer(count: number, pageSize: number) {
     annotations: { readOnlyHint: true },
   }));
   const requests: Array<string | undefined> = [];
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  server.setRequestHandler("tools/list", async (request) => {
     const cursor = request.params?.cursor;
     requests.push(cursor);
     const start = cursor === undefined ? 0 : Number(cursor);
@@ -140,7 +185,7 @@ export function createPagingServer(count: number, pageSize: number) {
       ...(next < tools.length ? { nextCursor: String(next) } : {}),
     };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+  server.setRequestHandler("tools/call", async (request) => ({
     content: [{ type: "text", text: JSON.stringify({ called: request.params.name }) }],
   }));
   return { server, requests };
