@@ -37,6 +37,8 @@ export async function begin(
     onCall?: CallObserver;
     /** cancels the run when it aborts (an AI SDK tool call's `abortSignal`) */
     signal?: unknown;
+    /** told once the run is recorded (before its first pass runs): a reader of the journal finds it */
+    onStarted?: (executionId: string) => void;
   } = {},
 ): Promise<CodeModeOutput> {
   const config = await context.configurator.configure();
@@ -78,7 +80,7 @@ async function firstPass(
     time: number;
     connectors: string[];
   },
-  options: { id?: string; onCall?: CallObserver },
+  options: { id?: string; onCall?: CallObserver; onStarted?: (executionId: string) => void },
 ): Promise<CodeModeOutput> {
   const { id, code, owner, ticket, time } = run;
   try {
@@ -102,6 +104,7 @@ async function firstPass(
   await context.journal.pruneExecutions(context.maxExecutions, id);
   const record = await context.journal.getExecution(id);
   if (!record) throw new CodemodeError("STORE_FAILED", `The journal lost execution "${id}".`);
+  options.onStarted?.(id);
   return runPass(context, record, {
     owner,
     ticket,

@@ -107,6 +107,16 @@ export interface CodemodeRuntime {
   rejectDenied(messages: unknown): Promise<string[]>;
   execute(input: { code: string }): Promise<CodeModeOutput>;
   /**
+   * Starts a run and resolves once it is recorded (the journal's readers find it: `execution`,
+   * `pending`, `cancel`), with its id and the outcome to come, which `execute` would have returned.
+   * Code refused before a run is recorded resolves with that outcome and the id `""`. For hosts that
+   * answer before the run ends (an MCP task).
+   */
+  start(input: { code: string }): Promise<{
+    executionId: string;
+    outcome: Promise<CodeModeOutput>;
+  }>;
+  /**
    * Approves calls of a paused run; each runs once, with the input recorded when it paused, and
    * `reason` is kept with the decision. With `handle` (what the person was shown:
    * `decisionHandleOf(pending)`), it approves the handle's calls (or `seqs` of them) only if each
@@ -238,11 +248,20 @@ export function createCodemodeRuntime(options: CodemodeRuntimeOptions): Codemode
   const context = createContext(options);
   const { journal, configurator } = context;
   const execute = (input: { code: string }) => begin(context, input);
+  const start = (input: { code: string }) =>
+    new Promise<{ executionId: string; outcome: Promise<CodeModeOutput> }>((resolve, reject) => {
+      const outcome: Promise<CodeModeOutput> = begin(context, input, {
+        onStarted: (executionId) => resolve({ executionId, outcome }),
+      });
+      // settled before it was recorded (refused code, a configuration that fails) or after
+      outcome.then((output) => resolve({ executionId: output.executionId, outcome }), reject);
+    });
   const runtime: CodemodeRuntime = {
     tool: (toolOptions) => runtimeTool(context, toolOptions),
     approvalDescriptor: (toolCallId, code) => approvalDescriptor(context, toolCallId, code),
     rejectDenied: (messages) => rejectDenied(context, messages),
     execute,
+    start,
     async ready() {
       await configurator.configure();
     },
