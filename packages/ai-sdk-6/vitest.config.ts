@@ -23,6 +23,7 @@ export default defineConfig({
       "connector-ai/src/**/*.test.ts",
       "codemode/src/ai.test.ts",
       "codemode/src/tool.test.ts",
+      "codemode/src/tool-chat.test.ts",
       "ai-sdk-6/test/*.test.ts",
     ],
   },

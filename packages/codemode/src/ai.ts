@@ -1,7 +1,12 @@
 // codemode/ai: the stateless Code Mode tool of the AI SDK (no journal, no approvals): the tools become
 // methods of one sandbox namespace, their schemas TypeScript in the tool's description.
 import { toolSetConnector } from "@codemode/connector-ai";
-import { CodemodeError, type Executor } from "@codemode/core";
+import {
+  CodemodeError,
+  type CodemodeRuntime,
+  type CodemodeToolApproval,
+  type Executor,
+} from "@codemode/core";
 import { jsonSchema, type Tool, type ToolSet, tool } from "ai";
 import {
   type CodeToolOutput,
@@ -11,8 +16,35 @@ import {
 } from "./code-tool.ts";
 
 export { type ToolSetConnectorOptions, toolSetConnector } from "@codemode/connector-ai";
+export type {
+  CodemodeApprovalCall,
+  CodemodeApprovalStatus,
+  CodemodeToolApproval,
+} from "@codemode/core";
 export { withApprovalDetails } from "./approval-details.ts";
 export type { CodeToolOutput } from "./code-tool.ts";
+export { type CodemodeToolState, codemodeToolState } from "./tool-state.ts";
+
+/**
+ * AI SDK 7's `toolApproval` for the runtime's `codemode` tool:
+ * `streamText({ tools: { codemode: runtime.tool() }, toolApproval: { codemode: codemodeToolApproval(runtime) } })`.
+ * It runs the model's code up to its first calls that need approval (running none of them) and
+ * asks only then, once per pause, with those calls, each with its exact input, as the request's
+ * `reason` (the chat's `approval.requestReason`); a run that needs no approval runs without asking.
+ * It also takes the AI SDK's generic shape: `toolApproval: codemodeToolApproval(runtime)` (every
+ * other tool keeps its own `needsApproval`), or `codemodeApproval(options)` returned from your own
+ * function for the codemode tool's calls.
+ */
+export function codemodeToolApproval(runtime: Pick<CodemodeRuntime, "tool">): CodemodeToolApproval {
+  const approval = typeof runtime?.tool === "function" ? runtime.tool().toolApproval : undefined;
+  if (!approval) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      "codemodeToolApproval needs a Code Mode runtime (createCodemodeRuntime).",
+    );
+  }
+  return approval;
+}
 
 export interface CreateCodeToolOptions {
   /** AI SDK tools (Zod, `jsonSchema()` or Standard Schema inputs); those that need approval are left out */

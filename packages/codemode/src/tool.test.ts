@@ -238,7 +238,25 @@ describe("runtime.tool() with the AI SDK's approvals", () => {
     expect(await tool.needsApproval?.({ code: CODE }, options)).toBe(true);
     const outputs = [];
     for await (const output of tool.execute({ code: CODE }, options)) outputs.push(output);
-    expect(outputs.at(-1)).toMatchObject({ status: "paused" });
+    // the request was never put to the person: said so, loudly, and the calls still wait
+    expect(outputs.at(-1)).toMatchObject({ status: "error", code: "INVALID_CONFIG" });
+    const { executionId } = outputs.at(-1) as { executionId: string };
+    expect((await runtime.pending(executionId)).map((call) => call.args)).toEqual([
+      { title: "Triage" },
+      { title: "Plan" },
+    ]);
+    expect(created).toEqual([]);
+  });
+
+  it("refuses to start a run that could pause when its approval check never ran", async () => {
+    const { runtime, created } = issueTracker();
+    const tool = runtime.tool();
+    const outputs = [];
+    for await (const output of tool.execute({ code: CODE }, { toolCallId: "t-2", messages: [] })) {
+      outputs.push(output);
+    }
+    expect(outputs.at(-1)).toMatchObject({ status: "error", code: "INVALID_CONFIG" });
+    expect(await runtime.executions()).toEqual([]);
     expect(created).toEqual([]);
   });
 

@@ -49,10 +49,13 @@ export { type ApprovalResponse, approvalResponsesOf } from "./runtime/approval-r
 export type { CancelResult } from "./runtime/cancel.ts";
 export {
   type CodeInputSchema,
+  type CodemodeApprovalCall,
   type CodemodeApprovalDescriptor,
+  type CodemodeApprovalStatus,
   type CodemodeModelOutput,
   type CodemodeProgress,
   type CodemodeTool,
+  type CodemodeToolApproval,
   type CodemodeToolCallOptions,
   type CodemodeToolOutput,
   MODEL_LOG_LINES,

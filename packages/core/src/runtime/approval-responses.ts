@@ -18,6 +18,12 @@ export interface ApprovalResponse {
   reason?: string;
   /** the `code` of the tool call's input, when the conversation has the call */
   code?: string;
+  /**
+   * the approval request's own reason, as the conversation carries it (AI SDK 7: `reason` of a
+   * `tool-approval-request`, `approval.requestReason` of a UI part): it says who asked, never what
+   * is decided
+   */
+  requestReason?: string;
 }
 
 /** A tool call whose last result in the conversation says its run is paused. */
@@ -112,23 +118,28 @@ function read(messages: unknown): Conversation {
     }
   }
   const callOfApproval = new Map<string, string>();
+  const reasonOfRequest = new Map<string, string>();
   for (const part of parts) {
     const toolCallId = text(part.toolCallId);
     if (part.type === "tool-approval-request" && toolCallId !== undefined) {
       const approvalId = text(part.approvalId);
       if (approvalId !== undefined) callOfApproval.set(approvalId, toolCallId);
+      const asked = text(part.reason);
+      if (asked !== undefined) reasonOfRequest.set(toolCallId, asked);
     }
   }
   const answers = new Map<string, ApprovalResponse>();
-  const answer = (toolCallId: string, approved: unknown, reason: unknown) => {
+  const answer = (toolCallId: string, approved: unknown, reason: unknown, asked?: unknown) => {
     if (typeof approved !== "boolean" || shared.has(toolCallId)) return;
     const code = codeOfCall.get(toolCallId);
     const why = text(reason);
+    const requestReason = text(asked) ?? reasonOfRequest.get(toolCallId);
     answers.set(toolCallId, {
       toolCallId,
       approved,
       ...(why !== undefined ? { reason: why } : {}),
       ...(code !== undefined ? { code } : {}),
+      ...(requestReason !== undefined ? { requestReason } : {}),
     });
   };
   const pausedByCode = new Map<string, PausedResult | undefined>();
@@ -141,7 +152,7 @@ function read(messages: unknown): Conversation {
       const toolCallId = text(part.toolCallId);
       const approval = isObject(part.approval) ? part.approval : undefined;
       if (toolCallId !== undefined && approval)
-        answer(toolCallId, approval.approved, approval.reason);
+        answer(toolCallId, approval.approved, approval.reason, approval.requestReason);
     }
     const toolCallId = text(part.toolCallId);
     const code = toolCallId === undefined ? undefined : codeOfCall.get(toolCallId);

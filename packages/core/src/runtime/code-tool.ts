@@ -67,14 +67,47 @@ export type CodemodeModelOutput =
 const json = (value: unknown): CodemodeModelOutput => ({ type: "json", value: value as JsonValue });
 
 /**
+ * The `codemode` tool's approval decision in AI SDK 7's terms (a `ToolApprovalStatus`): ask, with
+ * the calls the run waits for as the request's reason, or go on without asking.
+ */
+export type CodemodeApprovalStatus = "not-applicable" | { type: "user-approval"; reason: string };
+
+/** A tool call as AI SDK 7 hands a generic `toolApproval` function (the parts read here). */
+export interface CodemodeApprovalCall {
+  toolCall: { toolName: string; toolCallId: string; input: unknown };
+  /** the tools of the call (the AI SDK passes them): a tool that is no `codemode` tool keeps its own `needsApproval` */
+  tools?: Record<string, unknown> | undefined;
+  toolsContext?: unknown;
+  messages?: unknown;
+}
+
+/**
+ * AI SDK 7's `toolApproval` for the `codemode` tool. It takes both of the AI SDK's shapes: per tool,
+ * `toolApproval: { codemode: decide }`, called with `(input, { toolCallId, messages })`; and as the
+ * generic function, `toolApproval: decide` or `decide(options)` from your own, called with
+ * `{ toolCall, tools, messages }`, where a tool that is no `codemode` tool gets what its own
+ * `needsApproval` says (as the AI SDK decides without a `toolApproval`).
+ */
+export interface CodemodeToolApproval {
+  (input: CodeModeInput, options: CodemodeToolCallOptions): Promise<CodemodeApprovalStatus>;
+  (call: CodemodeApprovalCall): Promise<CodemodeApprovalStatus | "user-approval">;
+}
+
+/**
  * The `codemode` tool as the AI SDK takes it (and anything with JSON Schema tools): `execute`
- * yields preliminary results and then the outcome; with the AI SDK's approvals, `needsApproval`
- * runs the first pass and asks the person when it pauses.
+ * yields preliminary results and then the outcome; with the AI SDK's approvals, `toolApproval`
+ * (AI SDK 7) or `needsApproval` (AI SDK 6, and 7 without a `toolApproval`) runs the first pass and
+ * asks the person when it pauses.
  */
 export interface CodemodeTool {
   description: string;
   inputSchema: CodeInputSchema;
   needsApproval?: (input: CodeModeInput, options?: CodemodeToolCallOptions) => Promise<boolean>;
+  /**
+   * AI SDK 7: `streamText({ toolApproval: { codemode: tool.toolApproval } })` (what
+   * `codemodeToolApproval(runtime)` of `codemode/ai` gives); absent with `approvals: "host"`
+   */
+  toolApproval?: CodemodeToolApproval;
   execute: (
     input: CodeModeInput,
     options?: CodemodeToolCallOptions,

@@ -1,11 +1,15 @@
 import { callDigest, decisionHandleOf } from "../decision-handle.ts";
 import type { CodeModeInput, CodeModeOutput } from "../types.ts";
+import { approvalReason, isApprovalReason } from "./approval-reason.ts";
 import { type ApprovalResponse, approvalResponsesOf, pausedRunOf } from "./approval-responses.ts";
 import { begin, newRunId } from "./begin-run.ts";
 import {
+  type CodemodeApprovalCall,
   type CodemodeApprovalDescriptor,
+  type CodemodeApprovalStatus,
   type CodemodeProgress,
   type CodemodeTool,
+  type CodemodeToolApproval,
   type CodemodeToolCallOptions,
   type CodemodeToolOutput,
   codeInputSchema,
@@ -18,6 +22,14 @@ import type { CallObserver } from "./host-globals.ts";
 import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
 import { staleCalls } from "./shown-calls.ts";
+import {
+  CODEMODE_TOOL,
+  isApprovalCall,
+  isCodemodeTool,
+  misconfigured,
+  ownApproval,
+  userApproval,
+} from "./tool-approval.ts";
 import {
   type BoundRun,
   bindToolCall,
@@ -74,9 +86,10 @@ export interface RuntimeToolOptions {
   description?: string;
   /**
    * How a run that pauses is decided. `"ai-sdk"` (default): the AI SDK's own tool approval, where
-   * the first pass runs in `needsApproval`, the person answers the approval request, and the tool's
-   * result is the run's real outcome. `"host"`: the tool returns `{ status: "paused" }` and the host
-   * decides with `runtime.approve` / `runtime.reject`.
+   * the first pass runs in the tool's approval check (`toolApproval` in AI SDK 7, `needsApproval`
+   * in 6), the person answers the approval request, and the tool's result is the run's real
+   * outcome. `"host"`: the tool returns `{ status: "paused" }` and the host decides with
+   * `runtime.approve` / `runtime.reject`.
    */
   approvals?: "ai-sdk" | "host";
 }
@@ -87,7 +100,7 @@ export const CONTINUE_HINT =
 
 /** Preliminary results keep the last few calls; the count covers them all. */
 export const PROGRESS_RECENT_CALLS = 10;
-/** Outcomes and runs a tool remembers between `needsApproval` and `execute` of one request. */
+/** Outcomes a runtime remembers between a tool call's approval check and its `execute`. */
 const MEMORY = 256;
 
 class Recent<V> {
@@ -199,6 +212,35 @@ async function rejectDeniedOnce(context: RunContext, messages: unknown): Promise
   return rejected;
 }
 
+/**
+ * First passes that did not ask, by tool call key, per runtime: the approval check that ran one
+ * (`toolApproval` from `codemodeToolApproval(runtime)`, or the tool's `needsApproval`) may belong to
+ * another tool object than the `execute` that reports it.
+ */
+const firstPassesOf = (() => {
+  const byContext = new WeakMap<RunContext, Recent<CodeModeOutput>>();
+  return (context: RunContext) => {
+    let recent = byContext.get(context);
+    if (!recent) {
+      recent = new Recent();
+      byContext.set(context, recent);
+    }
+    return recent;
+  };
+})();
+
+/**
+ * Whether the calls the bound run's approval request showed still wait as shown: then an `execute`
+ * without the person's answer means the request was never put to them. Reads only.
+ */
+async function waitsAsShown(context: RunContext, bound: BoundRun): Promise<number> {
+  const shown = shownHandle(bound.binding);
+  if (!shown || bound.run?.status !== "paused") return 0;
+  const waiting = await context.journal.listEntries(bound.run.id, { states: ["pending"] });
+  const pendingNow = waiting.filter((entry) => entry.state === "pending" && !entry.deferred);
+  return (await staleCalls(shown, pendingNow)) === undefined ? shown.calls.length : 0;
+}
+
 /** Whether any configured method can pause a run (a gated or deferred one). */
 async function mayPause(context: RunContext): Promise<boolean> {
   const config = await context.configurator.configure();
@@ -276,7 +318,7 @@ async function* answered(
 /** `runtime.tool()`: the `codemode` tool, with the AI SDK's approvals or the host's. */
 export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {}): CodemodeTool {
   const aiSdk = (options.approvals ?? "ai-sdk") === "ai-sdk";
-  const firstPasses = new Recent<CodeModeOutput>();
+  const firstPasses = firstPassesOf(context);
   const code = (input: CodeModeInput) => (typeof input?.code === "string" ? input.code : "");
   const idOf = (callOptions: CodemodeToolCallOptions | undefined) =>
     typeof callOptions?.toolCallId === "string" && callOptions.toolCallId.length > 0
@@ -312,7 +354,8 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     }
     const messages = callOptions?.messages;
     await rejectDenied(context, messages);
-    const ran = firstPasses.take(toolCallId);
+    const bound = await toolCallRun(context, toolCallId, code(input));
+    const ran = firstPasses.take(bound.key);
     if (ran) {
       yield ran;
       return;
@@ -320,19 +363,35 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
     const answer = approvalResponsesOf(messages).find(
       (candidate) => candidate.toolCallId === toolCallId,
     );
-    const bound = await boundRun(context, toolCallId, code(input), messages, answer === undefined);
     if (answer) {
+      // an answer to a request codemode's approval check never made (it binds every call it asks
+      // about) was asked before any run: the person saw the program, not the calls it makes
+      if (!bound.binding && !isApprovalReason(answer.requestReason)) {
+        yield misconfigured("asked-before-run");
+        return;
+      }
       yield* answered(context, bound, answer, callOptions?.abortSignal);
       return;
     }
     if (bound.binding) {
+      // the approval check asked about this run and the calls still wait as it showed them: the
+      // AI SDK runs execute before the answer only when the request was overridden
+      const unanswered = await waitsAsShown(context, bound);
+      if (unanswered > 0) {
+        yield misconfigured("not-answered", bound.binding.executionId, unanswered);
+        return;
+      }
       // the call was made before (a model that repeats its tool call, a resent request): its run
       // is what it is, and nothing runs again
       yield await outcomeOf(context, bound);
       return;
     }
-    // a new call whose first pass `needsApproval` did not run (nothing can pause, or the app
-    // decides approvals itself): it starts here, bound first, so one request of it runs
+    // a new call whose approval check did not run: where a run can pause, nobody would be asked
+    if (await mayPause(context)) {
+      yield misconfigured("not-asked");
+      return;
+    }
+    // nothing can pause: the run starts here, bound first, so one request of it runs
     const id = newRunId(context.now());
     const binding = await bindToolCall(context, bound.key, id);
     if (binding.executionId !== id) {
@@ -368,8 +427,10 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       return shown;
     },
   };
+  Object.defineProperty(tool, CODEMODE_TOOL, { value: true });
   if (aiSdk) {
-    tool.needsApproval = async (input, callOptions) => {
+    /** the approval check: runs the first pass of a new call; true when the person is asked */
+    const decide = async (input: CodeModeInput, callOptions?: CodemodeToolCallOptions) => {
       const toolCallId = idOf(callOptions);
       if (toolCallId === undefined || unbindable(toolCallId)) return false;
       const messages = callOptions?.messages;
@@ -392,9 +453,45 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
         await showOnce(context, bound.key, decisionHandleOf(gated, id));
         return true;
       }
-      firstPasses.set(toolCallId, outcome);
+      firstPasses.set(bound.key, outcome);
       return false;
     };
+    tool.needsApproval = decide;
+    /** AI SDK 7: ask, with the calls the run waits for as the request's reason, or go on */
+    const decideForCodemode = async (
+      input: CodeModeInput,
+      callOptions?: CodemodeToolCallOptions,
+    ): Promise<CodemodeApprovalStatus> => {
+      if (!(await decide(input, callOptions))) return "not-applicable";
+      const shown = await approvalDescriptor(context, idOf(callOptions) ?? "", code(input));
+      // a decision that moved the run on since the check: execute reports what it is now
+      return shown
+        ? userApproval(approvalReason(shown.executionId, shown.pending))
+        : "not-applicable";
+    };
+    const toolApproval = (async (first: unknown, second?: CodemodeToolCallOptions) => {
+      if (second !== undefined || !isApprovalCall(first)) {
+        return decideForCodemode(first as CodeModeInput, second);
+      }
+      return decideGeneric(first);
+    }) as CodemodeToolApproval;
+    /** the AI SDK's generic shape: each tool call of the step, whichever its tool */
+    const decideGeneric = async (call: CodemodeApprovalCall) => {
+      const { toolCall, tools } = call;
+      const target = tools?.[toolCall.toolName];
+      const options = { toolCallId: toolCall.toolCallId, messages: call.messages };
+      if (target === undefined && tools === undefined) {
+        return decideForCodemode(toolCall.input as CodeModeInput, options);
+      }
+      if (!isCodemodeTool(target)) return ownApproval(target, call);
+      // a codemode tool decides its own calls (another runtime's too); one with host approvals
+      // returns its paused runs for the host
+      const decideTarget = (target as CodemodeTool).toolApproval;
+      return decideTarget
+        ? decideTarget(toolCall.input as CodeModeInput, options)
+        : "not-applicable";
+    };
+    tool.toolApproval = toolApproval;
   }
   return tool;
 }
