@@ -732,7 +732,7 @@ describe("connectors that come and go", () => {
     });
   });
 
-  it("fails codemode.run of a snippet whose connector is gone with an error the code can catch", async () => {
+  it("resolves codemode.run of a snippet whose connector is gone to { error }, without throwing (seed 000)", async () => {
     const store = sqliteStore(new Database(":memory:"));
     const extra = functionConnector({
       name: "extra",
@@ -743,8 +743,8 @@ describe("connectors that come and go", () => {
     await before.saveSnippet("ping", { executionId: saved.executionId, description: "Ping." });
     const after = createCodemodeRuntime({ store, executor, connectors: [] });
     expect(await after.execute({ code: 'return codemode.run("ping")' })).toMatchObject({
-      status: "error",
-      error: expect.stringContaining("needs connectors that are not configured: extra"),
+      status: "completed",
+      result: { error: 'Snippet "ping" needs connectors that are not configured: extra.' },
     });
   });
 

@@ -18,6 +18,7 @@ import { pauseTests } from "./pause-conformance.ts";
 import { reachabilityTests } from "./reachability-conformance.ts";
 import { replayProperty } from "./replay-property.ts";
 import { runawayTests } from "./runaway-conformance.ts";
+import { snippetTests } from "./snippet-conformance.ts";
 import {
   describeValue,
   errorOf,
@@ -78,6 +79,7 @@ export type ExecutorConformanceGroup =
   | "determinism"
   | "model programs"
   | "pause"
+  | "snippets"
   | "reachability"
   | "console";
 
@@ -1162,6 +1164,7 @@ export function runExecutorConformance(options: ExecutorConformanceOptions): voi
     });
 
     section("pause", () => pauseTests({ test, createExecutor: create }));
+    section("snippets", () => snippetTests({ test, createExecutor: create }));
     section("determinism", () => determinismTests({ test, createExecutor: create }));
     section("model programs", () => modelProgramsTests({ test, createExecutor: create }));
     section("reachability", () => reachabilityTests({ test, createExecutor: create }));

@@ -44,7 +44,13 @@ export interface SnippetRequest {
   name: string;
 }
 
-export type SnippetReply = { code: string } | { error: string };
+/**
+ * The host's answer to `codemode.run(name)`: the snippet's code; `unavailable` when it exists but a
+ * connector it recorded is not configured now (`codemode.run` then resolves to `{ error }`, as seed
+ * 000 has it); or `error` when it cannot be run at all (no such snippet, it does not parse), which
+ * `codemode.run` throws.
+ */
+export type SnippetReply = { code: string } | { unavailable: string } | { error: string };
 
 /**
  * A failure as the journal records it and as it crosses the boundary: what the code catches, on a
@@ -80,7 +86,8 @@ const { stepDecide, stepRecord, snippet } = PRELUDE_CHANNEL;
  * The sandbox side of the `codemode` global: `step` runs its closure in the sandbox and has the host
  * record or replay the value (a replayed step runs its closure again, for the calls it makes and
  * what it changes, and returns the recorded value); `run` evaluates a saved snippet in the same pass, so its calls join
- * the run's numbering. It keeps the channel's functions in its own block scope and deletes them from
+ * the run's numbering, or resolves to `{ error }` when a connector the snippet recorded is not
+ * configured now. It keeps the channel's functions in its own block scope and deletes them from
  * the global before the model's code runs.
  */
 export const SANDBOX_PRELUDE = `{
@@ -114,6 +121,7 @@ codemode.step = async (name, fn) => {
 };
 codemode.run = async (name, input) => {
   const found = await snippetOf({ name });
+  if (found.unavailable) return { error: found.unavailable };
   if (found.error) throw new ErrorType(found.error);
   if (typeof evaluateHook === "function") return await evaluateHook(found.code, input);
   const program = (0, evaluate)("(" + found.code + ")");

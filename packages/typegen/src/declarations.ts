@@ -80,7 +80,7 @@ declare const codemode: {
  describe(target: string): Promise<DescribeOutput>;
  /** Runs fn once and records its value; when the run resumes, the recorded value is returned instead. */
  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
- /** Runs a saved snippet with an optional input and returns its result; throws when no snippet has the name or it cannot run. */
+ /** Runs a saved snippet with an optional input and returns its result, or { error } when a connector it needs is not configured now; throws when no snippet has the name or it does not parse. */
  run(name: string, input?: unknown): Promise<unknown>;
 };`;
 

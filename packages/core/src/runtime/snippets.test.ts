@@ -25,8 +25,8 @@ describe("snippets", () => {
       await snippetFor(without.journal, await without.configurator.configure(), {
         name: "add-note",
       }),
-    ).toMatchObject({
-      error: expect.stringMatching(/not configured: notes/),
+    ).toEqual({
+      unavailable: 'Snippet "add-note" needs connectors that are not configured: notes.',
     });
   });
 

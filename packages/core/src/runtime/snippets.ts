@@ -44,7 +44,11 @@ export async function describeTarget(
   return (await snippetCatalog(journal, config)).describe(target);
 }
 
-/** `codemode.run(name)`, host half: the snippet's normalized code, or why it cannot run. */
+/**
+ * `codemode.run(name)`, host half: the snippet's normalized code; or, when a connector it recorded
+ * is not configured now, why (`unavailable`: the sandbox resolves `{ error }` with it, seed 000's
+ * "codemode.run resolves to an object with an error property"); or why it cannot run at all.
+ */
 export async function snippetFor(
   journal: Journal,
   config: Configuration,
@@ -62,7 +66,7 @@ export async function snippetFor(
   const absent = snippet.connectors.filter((connector) => !config.connectors.has(connector));
   if (absent.length) {
     return {
-      error: `Snippet "${name}" needs connectors that are not configured: ${absent.join(", ")}.`,
+      unavailable: `Snippet "${name}" needs connectors that are not configured: ${absent.join(", ")}.`,
     };
   }
   try {
