@@ -12,6 +12,7 @@ import {
   type TestClient,
 } from "../../test/mcp-clients.ts";
 import { codeMcpServer } from "../mcp.ts";
+import { questionKey } from "./approval-round.ts";
 import { type ApprovalState, approvalStateCodec } from "./approval-state.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
@@ -114,6 +115,7 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
     if (paused.status !== "paused") throw new Error("expected a pause");
     const { decisionHandleOf } = await import("@codemode/core");
     const handle = decisionHandleOf(paused.pending, paused.executionId);
+    const key = questionKey(handle.calls[0] as { seq: number; digest: string });
     const { sha256Text } = await import("./approval-state.ts");
     const state: ApprovalState = {
       version: 1,
@@ -137,7 +139,7 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
       legacy: "reject",
     });
     for (const requestState of forged) {
-      const response = await handler.fetch(retry(FORWARD, requestState));
+      const response = await handler.fetch(retry(FORWARD, requestState, key));
       const text = await response.text();
       expect(text).toContain("nothing was decided");
       expect(text).not.toContain('"completed"');
@@ -146,10 +148,10 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
     expect((await runtime.execution(paused.executionId))?.status).toBe("paused");
     // the same retry with the state the server sealed (the control): the call runs, once
     const valid = await approvalStateCodec(KEY).seal(state);
-    const response = await handler.fetch(retry(FORWARD, valid));
+    const response = await handler.fetch(retry(FORWARD, valid, key));
     expect(await response.text()).toContain('\\"status\\":\\"completed\\"');
     expect(sent).toEqual(["oncall"]);
-    const again = await handler.fetch(retry(FORWARD, valid));
+    const again = await handler.fetch(retry(FORWARD, valid, key));
     expect(await again.text()).not.toContain('\\"status\\":\\"completed\\"');
     expect(sent).toEqual(["oncall"]);
     await handler.close();
@@ -157,7 +159,7 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
 });
 
 /** a 2026-07-28 `tools/call` of `codemode` retried with `requestState` and an approving answer */
-function retry(code: string, requestState: string): Request {
+function retry(code: string, requestState: string, key: string): Request {
   const body = {
     jsonrpc: "2.0",
     id: 7,
@@ -165,7 +167,7 @@ function retry(code: string, requestState: string): Request {
     params: {
       name: "codemode",
       arguments: { code },
-      inputResponses: { "call-1": { action: "accept", content: { approve: true } } },
+      inputResponses: { [key]: { action: "accept", content: { approve: true } } },
       requestState,
       _meta: {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -10,6 +10,7 @@ import {
   type PendingAction,
 } from "@codemode/core";
 import {
+  type InputRequest,
   type InputRequiredResult,
   type InputResponses,
   inputRequired,
@@ -43,29 +44,30 @@ const QUESTION_SCHEMA = {
   required: ["approve"],
 };
 
-/** the key of the question about call `seq` in `inputRequests` and `inputResponses` */
-export const questionKey = (seq: number): string => `call-${seq}`;
+/**
+ * The key of the question about a call in `inputRequests` and `inputResponses`: its seq and the start
+ * of its digest, so a key never stands for two different calls (a task's keys are unique over its
+ * lifetime, and an answer about a call whose input changed answers nothing).
+ */
+export const questionKey = (call: { seq: number; digest: string }): string =>
+  `call-${call.seq}-${call.digest.slice(0, 16)}`;
 
 /**
- * The questions about every call the paused run waits for, each with its exact input, and the sealed
- * state that binds the answers to those calls; undefined when an input is too large to show (the run
- * then waits for the host).
+ * One form question per waiting call, each with its exact input, keyed by `questionKey`; undefined
+ * when an input is too large to show (the run then waits for the host).
  */
-export async function askForApproval(
-  round: ApprovalRound,
-  output: CodeModeOutput & { status: "paused" },
-): Promise<InputRequiredResult | undefined> {
-  const { pending, executionId } = output;
-  if (pending.length === 0) return undefined;
+export function questionsFor(
+  pending: readonly PendingAction[],
+  limit: number,
+): Record<string, InputRequest> | undefined {
   const shown: string[] = [];
   for (const action of pending) {
-    const call = describeCall(action, round.limit);
+    const call = describeCall(action, limit);
     if (call === undefined) return undefined;
     shown.push(call);
   }
-  const handle = decisionHandleOf(pending, executionId);
   const count = pending.length;
-  const inputRequests = Object.fromEntries(
+  return Object.fromEntries(
     pending.map((action, index) => {
       // a call in doubt may have run already: approving it runs it again (see PendingAction.inDoubt)
       const doubt = action.inDoubt === undefined ? "" : ` ${visibleText(action.inDoubt)}`;
@@ -74,11 +76,26 @@ export async function askForApproval(
           ? `The code wants to run ${shown[index]}.${doubt} Approve it?`
           : `The code wants to run ${count} calls together; none runs unless you approve each. Call ${index + 1} of ${count}: ${shown[index]}.${doubt} Approve it?`;
       return [
-        questionKey(action.seq),
+        questionKey(action),
         inputRequired.elicit({ message, requestedSchema: QUESTION_SCHEMA }),
       ];
     }),
   );
+}
+
+/**
+ * The questions about every call the paused run waits for and the sealed state that binds the
+ * answers to those calls; undefined when an input is too large to show.
+ */
+export async function askForApproval(
+  round: ApprovalRound,
+  output: CodeModeOutput & { status: "paused" },
+): Promise<InputRequiredResult | undefined> {
+  const { pending, executionId } = output;
+  if (pending.length === 0) return undefined;
+  const inputRequests = questionsFor(pending, round.limit);
+  if (!inputRequests) return undefined;
+  const handle = decisionHandleOf(pending, executionId);
   const state: ApprovalState = {
     version: 1,
     executionId,
@@ -91,10 +108,13 @@ export async function askForApproval(
 }
 
 /** what the person answered about one call */
-type Answer = "approved" | "declined" | "missing";
+export type Answer = "approved" | "declined" | "missing";
 
-function answerOf(responses: InputResponses | undefined, seq: number): Answer {
-  const view = inputResponse(responses, questionKey(seq));
+export function answerOf(
+  responses: InputResponses | undefined,
+  call: { seq: number; digest: string },
+): Answer {
+  const view = inputResponse(responses, questionKey(call));
   if (view.kind === "missing") return "missing";
   if (view.kind !== "elicit") return "declined";
   return view.action === "accept" && view.content?.approve === true ? "approved" : "declined";
@@ -121,7 +141,7 @@ export async function decideRound(
   const { executionId, handle } = state;
   const answers = handle.calls.map((call) => ({
     seq: call.seq,
-    answer: answerOf(responses, call.seq),
+    answer: answerOf(responses, call),
   }));
   const declined = answers.find(({ answer }) => answer === "declined");
   if (declined) {

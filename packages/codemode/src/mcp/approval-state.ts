@@ -55,46 +55,60 @@ export async function sha256Text(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** Seals and opens approval states with one HMAC-SHA256 key. */
+/** Seals and opens approval states and task ids with one HMAC-SHA256 key. */
 export interface ApprovalStateCodec {
   seal(state: ApprovalState): Promise<string>;
   /** the state, or undefined when it is not one this key sealed, is malformed or has expired */
   open(sealed: unknown, now: number): Promise<ApprovalState | undefined>;
+  /** any JSON value under its own prefix (a task's id) */
+  sealValue(prefix: string, value: unknown): Promise<string>;
+  /** the value `sealValue` sealed under `prefix` with this key, or undefined */
+  openValue(prefix: string, sealed: unknown): Promise<unknown>;
 }
 
 export function approvalStateCodec(key: ApprovalStateKey | Promise<CryptoKey>): ApprovalStateCodec {
   const hmacKey = key instanceof Promise ? key : importKey(keyBytes(key));
   const sign = async (body: string) =>
     new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey, encoder.encode(body)));
+  const sealValue = async (prefix: string, value: unknown) => {
+    const body = base64url(encoder.encode(JSON.stringify(value)));
+    // the prefix is signed too: a value sealed for one purpose does not open for another
+    return `${prefix}${body}.${base64url(await sign(`${prefix}${body}`))}`;
+  };
+  const openValue = async (prefix: string, sealed: unknown): Promise<unknown> => {
+    if (typeof sealed !== "string" || sealed.length > MAX_STATE_LENGTH) return undefined;
+    if (!sealed.startsWith(prefix)) return undefined;
+    const [body, mac, ...rest] = sealed.slice(prefix.length).split(".");
+    const signature = mac === undefined ? undefined : fromBase64url(mac);
+    if (body === undefined || !signature || rest.length > 0) return undefined;
+    const valid = await crypto.subtle.verify(
+      "HMAC",
+      await hmacKey,
+      signature as Uint8Array<ArrayBuffer>,
+      encoder.encode(`${prefix}${body}`),
+    );
+    const bytes = valid ? fromBase64url(body) : undefined;
+    if (!bytes) return undefined;
+    try {
+      return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
   return {
-    async seal(state) {
-      const body = base64url(encoder.encode(JSON.stringify(state)));
-      return `${APPROVAL_STATE_PREFIX}${body}.${base64url(await sign(body))}`;
-    },
+    sealValue,
+    openValue,
+    seal: (state) => sealValue(APPROVAL_STATE_PREFIX, state),
     async open(sealed, now) {
-      if (typeof sealed !== "string" || sealed.length > MAX_STATE_LENGTH) return undefined;
-      if (!sealed.startsWith(APPROVAL_STATE_PREFIX)) return undefined;
-      const [body, mac, ...rest] = sealed.slice(APPROVAL_STATE_PREFIX.length).split(".");
-      const signature = mac === undefined ? undefined : fromBase64url(mac);
-      if (body === undefined || !signature || rest.length > 0) return undefined;
-      const valid = await crypto.subtle.verify(
-        "HMAC",
-        await hmacKey,
-        signature as Uint8Array<ArrayBuffer>,
-        encoder.encode(body),
-      );
-      if (!valid) return undefined;
-      const bytes = fromBase64url(body);
-      if (!bytes) return undefined;
-      const state = readState(new TextDecoder().decode(bytes));
+      const state = readState(await openValue(APPROVAL_STATE_PREFIX, sealed));
       return state && state.expires > now / 1000 ? state : undefined;
     },
   };
 }
 
-function readState(text: string): ApprovalState | undefined {
+function readState(opened: unknown): ApprovalState | undefined {
   try {
-    const value = JSON.parse(text) as Partial<ApprovalState>;
+    const value = opened as Partial<ApprovalState> | undefined;
     if (value?.version !== 1 || typeof value.executionId !== "string") return undefined;
     if (typeof value.code !== "string" || typeof value.expires !== "number") return undefined;
     if (value.principal !== undefined && typeof value.principal !== "string") return undefined;

@@ -23,6 +23,13 @@ import {
   processKey,
   sha256Text,
 } from "./approval-state.ts";
+import {
+  type CodemodeTasksOptions,
+  declaresTasks,
+  registerTaskMethods,
+  startTask,
+  type TasksContext,
+} from "./code-tasks.ts";
 import { MAX_REPLY_LENGTH, MIN_REPLY_LENGTH, reply } from "./reply.ts";
 import {
   APPROVE_TOOL,
@@ -86,6 +93,16 @@ export interface CodemodeToolsOptions {
    * `APPROVAL_STATE_PREFIX`) through unchanged.
    */
   approvalStateKey?: ApprovalStateKey;
+  /**
+   * Serve the MCP Tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28): a `codemode` call
+   * of a client that declares it is answered with a task handle when its run has not ended within
+   * `afterMs`; `tasks/get` reads the run from the journal (a paused run's task is `input_required`,
+   * with one question per waiting call under `"elicitation"`), `tasks/update` decides them as the
+   * person answered, `tasks/cancel` cancels the run (`runtime.cancel`). The `codemode` tool then
+   * lists no `outputSchema` (a task handle is not a tool result, and the SDK checks every result
+   * against it). Default: off.
+   */
+  tasks?: boolean | CodemodeTasksOptions;
 }
 
 /** The tools `registerCodemodeTools` registered (each can be disabled, updated or removed). */
@@ -235,11 +252,25 @@ export function registerCodemodeTools(
     if (started.size > MAX_SESSION_RUNS) started.delete(started.values().next().value as string);
   };
 
+  const tasks: TasksContext | undefined = options.tasks
+    ? {
+        runtime,
+        codec,
+        limit,
+        elicits: approvals === "elicitation",
+        options: options.tasks === true ? {} : options.tasks,
+        remember,
+        now: Date.now,
+      }
+    : undefined;
+  if (tasks) registerTaskMethods(server, tasks);
+
   const runtimeTool = runtime.tool();
   const initial = runtimeTool.description;
+  const { outputSchema, ...withoutOutput } = codeTool;
   const codemode = server.registerTool(
     CODE_TOOL,
-    { ...codeTool, description: initial },
+    { ...(tasks ? withoutOutput : { ...withoutOutput, outputSchema }), description: initial },
     async ({ code }, context) => {
       const round: ApprovalRound = {
         runtime,
@@ -252,7 +283,11 @@ export function registerCodemodeTools(
       let output: CodeModeOutput;
       let ask = true;
       const sealed = context.mcpReq.requestState();
-      if (sealed === undefined) {
+      if (sealed === undefined && tasks && declaresTasks(context)) {
+        const started = await startTask(tasks, code, round.principal);
+        if ("task" in started) return started.task as never;
+        output = started.output;
+      } else if (sealed === undefined) {
         output = await runtime.execute({ code });
       } else {
         // the retry of an approval round: its state must be one this server sealed for this call

@@ -1,0 +1,239 @@
+// The MCP Tasks extension on Code Mode's server, driven through `createMcpHandler` over one journal:
+// a codemode call answered with a task, polled, approved with `tasks/update` as the person answered
+// the questions `tasks/get` showed, and cancelled with `tasks/cancel`, by the MCP SDK v2's own Client
+// for the tasks methods. The SDK's client refuses a `tools/call` answered with `resultType: "task"`
+// (it has no Tasks support yet), so that request is sent as the JSON-RPC the specification gives.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod/v4";
+import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import { codeMcpServer } from "../mcp.ts";
+import { TASKS_EXTENSION } from "./code-tasks.ts";
+
+const KEY = "a key of at least thirty-two bytes, shared";
+const handlers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(handlers.splice(0).map((handler) => handler.close()));
+});
+
+const Task = z.looseObject({
+  taskId: z.string(),
+  status: z.enum(["working", "input_required", "completed", "failed", "cancelled"]),
+  inputRequests: z
+    .record(z.string(), z.looseObject({ method: z.string(), params: z.any() }))
+    .optional(),
+  result: z
+    .looseObject({ structuredContent: z.any().optional(), isError: z.boolean().optional() })
+    .optional(),
+});
+const Empty = z.looseObject({});
+
+function serve(runtime: ReturnType<typeof mailRuntime>["runtime"], key = KEY) {
+  const handler = createMcpHandler(
+    () => codeMcpServer({ runtime, approvalStateKey: key, tasks: true }),
+    { legacy: "reject" },
+  );
+  handlers.push(handler);
+  return handler;
+}
+
+type Fetcher = { fetch(request: Request, options?: { authInfo?: unknown }): Promise<Response> };
+
+/** the 2026-07-28 `tools/call` of `codemode`, from a client that declared the Tasks extension */
+async function callAsTask(handler: Fetcher, code: string, tasks = true, clientId?: string) {
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "codemode",
+      arguments: { code },
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "tasks-client", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": {
+          elicitation: { form: {} },
+          ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+        },
+      },
+    },
+  };
+  const response = await handler.fetch(
+    new Request("http://codemode.test/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "codemode",
+      },
+      body: JSON.stringify(body),
+    }),
+    clientId ? { authInfo: { token: "t", clientId, scopes: [] } } : undefined,
+  );
+  const text = await response.text();
+  const json = text.startsWith("{")
+    ? JSON.parse(text)
+    : JSON.parse(
+        text
+          .split("\n")
+          .find((line) => line.startsWith("data: "))
+          ?.slice(6) ?? "{}",
+      );
+  return json.result as Record<string, unknown>;
+}
+
+/** the SDK's own client, on the 2026-07-28 protocol, declaring the Tasks extension */
+async function tasksClient(handler: Fetcher, options: { tasks?: boolean; clientId?: string } = {}) {
+  const client = new Client(
+    { name: "tasks-client", version: "1.0.0" },
+    {
+      capabilities: {
+        elicitation: { form: {} },
+        ...(options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+      },
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    },
+  );
+  const authInfo = options.clientId
+    ? { token: "t", clientId: options.clientId, scopes: [] as string[] }
+    : undefined;
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("http://codemode.test/mcp"), {
+      fetch: (url, init) =>
+        handler.fetch(new Request(url, init), authInfo ? { authInfo } : undefined),
+    }),
+  );
+  const get = (taskId: string) => client.request({ method: "tasks/get", params: { taskId } }, Task);
+  return {
+    client,
+    get,
+    update: (taskId: string, inputResponses: Record<string, unknown>) =>
+      client.request({ method: "tasks/update", params: { taskId, inputResponses } }, Empty),
+    cancel: (taskId: string) =>
+      client.request({ method: "tasks/cancel", params: { taskId } }, Empty),
+    /** polls until the task's status is `status` */
+    async until(taskId: string, status: z.infer<typeof Task>["status"]) {
+      let task = await get(taskId);
+      await expect
+        .poll(async () => {
+          task = await get(taskId);
+          return task.status;
+        })
+        .toBe(status);
+      return task;
+    },
+  };
+}
+
+describe("MCP tasks (io.modelcontextprotocol/tasks)", () => {
+  it("a codemode call becomes a task: polled, approved with tasks/update as the person answered, completed once", async () => {
+    const { runtime, sent } = mailRuntime();
+    const handler = serve(runtime);
+    const created = await callAsTask(handler, FORWARD);
+    expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 86_400_000 });
+    const taskId = created.taskId as string;
+    const tasks = await tasksClient(handler);
+
+    const waiting = await tasks.until(taskId, "input_required");
+    const [key, question] = Object.entries(waiting.inputRequests ?? {})[0] ?? [];
+    expect(question).toMatchObject({
+      method: "elicitation/create",
+      params: {
+        message: 'The code wants to run mail.send({"to":"oncall","text":"Disk full"}). Approve it?',
+      },
+    });
+    expect(sent).toEqual([]);
+
+    await tasks.update(taskId, {
+      [key as string]: { action: "accept", content: { approve: true } },
+    });
+    const done = await tasks.until(taskId, "completed");
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { structuredContent: { status: "completed", result: "forwarded" } },
+    });
+    expect(sent).toEqual(["oncall"]);
+    // the same answer again decides nothing more
+    await tasks.update(taskId, {
+      [key as string]: { action: "accept", content: { approve: true } },
+    });
+    expect((await tasks.get(taskId)).status).toBe("completed");
+    expect(sent).toEqual(["oncall"]);
+    await tasks.client.close();
+  });
+
+  it("tasks/cancel cancels the run: its waiting call never runs, and the task reads cancelled", async () => {
+    const { runtime, sent } = mailRuntime();
+    const handler = serve(runtime);
+    const taskId = (await callAsTask(handler, FORWARD)).taskId as string;
+    const tasks = await tasksClient(handler);
+    const waiting = await tasks.until(taskId, "input_required");
+    await tasks.cancel(taskId);
+    expect((await tasks.get(taskId)).status).toBe("cancelled");
+    const [key] = Object.keys(waiting.inputRequests ?? {});
+    await tasks.update(taskId, {
+      [key as string]: { action: "accept", content: { approve: true } },
+    });
+    expect((await tasks.get(taskId)).status).toBe("cancelled");
+    expect(sent).toEqual([]);
+    expect((await runtime.executions())[0]?.status).toBe("cancelled");
+    await tasks.client.close();
+  });
+
+  it("a declined question rejects the run; the task completes with the tool error", async () => {
+    const { runtime, sent } = mailRuntime();
+    const handler = serve(runtime);
+    const taskId = (await callAsTask(handler, FORWARD)).taskId as string;
+    const tasks = await tasksClient(handler);
+    const [key] = Object.keys((await tasks.until(taskId, "input_required")).inputRequests ?? {});
+    await tasks.update(taskId, { [key as string]: { action: "decline" } });
+    expect(await tasks.until(taskId, "completed")).toMatchObject({
+      status: "completed",
+      result: { isError: true },
+    });
+    expect(sent).toEqual([]);
+    await tasks.client.close();
+  });
+
+  it("another instance with the same key serves the task; another key, another caller or a forged id find nothing", async () => {
+    const { runtime, sent } = mailRuntime();
+    const first = serve(runtime);
+    const taskId = (await callAsTask(first, FORWARD, true, "alice")).taskId as string;
+    const second = await tasksClient(serve(runtime), { clientId: "alice" });
+    const waiting = await second.until(taskId, "input_required");
+    for (const stranger of [
+      await tasksClient(serve(runtime, "another key, also of thirty-two bytes"), {
+        clientId: "alice",
+      }),
+      await tasksClient(serve(runtime), { clientId: "mallory" }),
+      await tasksClient(serve(runtime)),
+    ]) {
+      await expect(stranger.get(taskId)).rejects.toThrow(/not found/);
+      const [key] = Object.keys(waiting.inputRequests ?? {});
+      await expect(
+        stranger.update(taskId, {
+          [key as string]: { action: "accept", content: { approve: true } },
+        }),
+      ).rejects.toThrow(/not found/);
+      await expect(stranger.cancel(taskId)).rejects.toThrow(/not found/);
+      await stranger.client.close();
+    }
+    await expect(second.get(`${taskId.slice(0, -2)}AA`)).rejects.toThrow(/not found/);
+    expect(sent).toEqual([]);
+    expect((await second.get(taskId)).status).toBe("input_required");
+    await second.client.close();
+  });
+
+  it("a client that did not declare the extension gets no task, and its tasks/get is refused", async () => {
+    const { runtime } = mailRuntime();
+    const handler = serve(runtime);
+    const result = await callAsTask(handler, "async () => 42", false);
+    expect(result).toMatchObject({ structuredContent: { status: "completed", result: 42 } });
+    const tasks = await tasksClient(handler, { tasks: false });
+    await expect(tasks.get("codemode-task.1.x.y")).rejects.toThrow(/capability/i);
+    await tasks.client.close();
+  });
+});
