@@ -1,7 +1,7 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { CodemodeError } from "@codemode/core";
 import type { OpenAPI } from "openapi-types";
-import type { AddressPolicy } from "./address-policy.ts";
+import { type AddressPolicy, destinationRefusal } from "./address-policy.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
 import { isObject, type OpenApiDocument } from "./openapi-document.ts";
 import { deadline, fromUtf8, parseUrl, platformFetch } from "./platform.ts";
@@ -170,6 +170,13 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
   const parser = new SwaggerParser();
   const sourceText = typeof source === "string" ? "" : JSON.stringify(source);
   try {
+    if (typeof source === "string" && kind === "url") {
+      // the document URL itself, before the parser reads it, so that a refusal names the document
+      // URL (the guard checks every request again: this one, its redirects and the `$ref`s)
+      const url = parseUrl(source);
+      const refused = url && (await destinationRefusal(url, options.policy));
+      if (refused) throw new Error(`the document URL ${source} was refused: ${refused}.`);
+    }
     // Local `$ref`s stay as they are: component schemas keep their names (and cycles stay
     // references) for the declarations. External ones are pulled into the document by bundling.
     const document = (

@@ -182,6 +182,25 @@ describe("methods", () => {
     expect(lastRequest().url).toBe("/v1/health");
   });
 
+  it("refuses a loopback document URL with a message that names the document URL", async () => {
+    const requests = server.requests.length;
+    for (const { document, why } of [
+      { document: `${server.origin}/openapi.json`, why: "127.0.0.1 is an internal address" },
+      {
+        document: `http://localhost:${server.port}/openapi.json`,
+        why: "localhost names this machine",
+      },
+    ]) {
+      const refused = await failure(openApiConnector({ name: "tasks", document }).methods());
+      expect(CodemodeError.isInstance(refused) && refused.code).toBe("INVALID_CONFIG");
+      expect(refused.message).toBe(
+        `openApiConnector could not read its document: the document URL ${document} was refused: ${why}; list it in internalUrls to allow it.`,
+      );
+      expect(refused.message).not.toMatch(/\$ref|pointer/);
+    }
+    expect(server.requests.length, "nothing was sent").toBe(requests);
+  });
+
   it("refuses a document that is not OpenAPI", async () => {
     const error = await failure(
       tasks({
