@@ -170,7 +170,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const readmes = asked.length > 0 ? asked : allReadmes();
   const started = Date.now();
   const result = checkReadmes(readmes);
-  for (const error of result.errors) console.error(`${error}\n`);
+  // "× " as vitest marks a failure, so CI's summary of what failed (.ci/run) repeats these lines
+  for (const error of result.errors) console.error(`× ${error}\n`);
   const inReadmes = new Set(result.checked.map((block) => block.readme)).size;
   console.log(
     `README examples: ${result.checked.length} checked with TypeScript ${ts.version} (strict) in ${result.files.length} files from ${inReadmes} READMEs, ${result.optedOut.length} opted out, ${result.errors.length} errors (${((Date.now() - started) / 1000).toFixed(1)} s)`,
