@@ -1,6 +1,6 @@
 // runtime.tool() driven the way the AI SDK drives it, for the consent tests: the model's tool call
-// (`needsApproval`, then `execute` when it says no) and the person's answer reaching `execute` in a
-// UI message conversation.
+// (`needsApproval`, or AI SDK 7's `toolApproval`, then `execute` when it does not ask) and the
+// person's answer reaching `execute` in a UI message conversation.
 import type { CodeModeOutput, CodemodeRuntime, CodemodeToolOutput } from "../src/index.ts";
 
 export type Tool = ReturnType<CodemodeRuntime["tool"]>;
@@ -25,11 +25,31 @@ export async function call(tool: Tool, toolCallId: string, code: string, message
   };
 }
 
+/**
+ * The model's tool call as AI SDK 7 runs it with `toolApproval: { codemode: tool.toolApproval }`:
+ * the approval function, and `execute` when it does not ask; `reason` is what the card shows.
+ */
+export async function callWithToolApproval(
+  tool: Tool,
+  toolCallId: string,
+  code: string,
+  messages: unknown = [],
+) {
+  const decide = tool.toolApproval;
+  if (!decide) throw new Error("the tool has no toolApproval");
+  const status = await decide({ code }, { toolCallId, messages });
+  if (status !== "not-applicable") return { asks: true as const, reason: status.reason };
+  return {
+    asks: false as const,
+    output: await last(tool.execute({ code }, { toolCallId, messages })),
+  };
+}
+
 /** A UI conversation whose tool part of `toolCallId` carries an answer (and `parts` after it). */
 export function answered(
   toolCallId: string,
   code: string,
-  approval: { approved: boolean; reason?: string; id?: string },
+  approval: { approved: boolean; reason?: string; id?: string; requestReason?: string },
   after: unknown[] = [],
 ) {
   return [

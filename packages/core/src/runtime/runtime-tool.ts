@@ -435,6 +435,16 @@ export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {
       if (toolCallId === undefined || unbindable(toolCallId)) return false;
       const messages = callOptions?.messages;
       await rejectDenied(context, messages);
+      // the conversation holds an answer to this call: the AI SDK checks the approval again before
+      // it runs the call (AI SDK 6 and 7 both do). That check binds nothing, runs nothing and
+      // shows nothing: an answer given before its call had a run (a request the app's own rule
+      // made, a client's forgery, a binding pruned since) must never approve calls shown after it.
+      // It stands (true) only while what its request showed still waits; execute then decides, or
+      // says why nothing ran.
+      if (approvalResponsesOf(messages).some((answer) => answer.toolCallId === toolCallId)) {
+        const own = await toolCallRun(context, toolCallId, code(input));
+        return own.binding ? (await waitsAsShown(context, own)) > 0 : true;
+      }
       const bound = await boundRun(context, toolCallId, code(input), messages, true);
       // a call bound before (the AI SDK asks again, the model repeated its call, or it continues
       // a run that paused again): it asks about what its request showed, while that still waits
