@@ -39,6 +39,7 @@ describe("readHeaderParams (SEP-2243 x-mcp-header marks)", () => {
     ["an empty header name", { properties: { a: marked("") } }],
     ["a header name that is no string", { properties: { a: marked(7) } }],
     ["a mark on an object", { properties: { a: marked("A", "object") } }],
+    ["a mark on a number", { properties: { a: marked("A", "number") } }],
     ["a mark on a type array", { properties: { a: marked("A", ["string", "null"]) } }],
     ["two marks of one name in two cases", { properties: { a: marked("Tag"), b: marked("TAG") } }],
   ])("leaves out a tool with %s", (_name, schema) => {

@@ -12,11 +12,11 @@ const HEADER_KEY = "x-mcp-header";
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * Types a marked property may have. The specification names string, integer and boolean; the
- * official conformance suite (0.2.0-alpha.12) also marks `number` properties and expects them sent,
- * as the SDK does.
+ * Types a marked property may have: string, integer and boolean, as the specification says (and the
+ * official conformance suite checks since 0.2.0-alpha.12). SDK 2.4's own `listTools()` also lets
+ * `number` through, which an earlier suite expected.
  */
-const HEADER_TYPES: ReadonlySet<unknown> = new Set(["string", "integer", "boolean", "number"]);
+const HEADER_TYPES: ReadonlySet<unknown> = new Set(["string", "integer", "boolean"]);
 
 /** Keywords whose value is one subschema, where a mark is out of reach of a `properties` chain. */
 const ONE_SCHEMA = [
@@ -122,7 +122,7 @@ export function readHeaderParams(inputSchema: unknown): HeaderParams {
       if (!HEADER_TYPES.has(schema.type)) {
         return {
           valid: false,
-          reason: `${HEADER_KEY} on a property that is not a string, integer, number or boolean`,
+          reason: `${HEADER_KEY} on a property that is not a string, integer or boolean`,
         };
       }
       const lower = header.toLowerCase();
