@@ -1,16 +1,16 @@
-import { readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { allReadmes, checkReadmes, EXAMPLES_DIR } from "./check-readmes.ts";
 
 const fence = "```";
-const PREFIX = "check-readmes-test.";
+// a directory of its own, inside the package (where the packages resolve), so that a check of the
+// READMEs running at the same time (turbo runs typecheck beside test) removes none of its files
+const parent = join(EXAMPLES_DIR, ".test");
+mkdirSync(parent, { recursive: true });
+const OUT = mkdtempSync(join(parent, "run-"));
 
-afterAll(() => {
-  for (const entry of readdirSync(EXAMPLES_DIR)) {
-    if (entry.startsWith(PREFIX)) rmSync(join(EXAMPLES_DIR, entry));
-  }
-});
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 describe("checkReadmes", () => {
   it("finds the root README and every package's", () => {
@@ -41,7 +41,7 @@ describe("checkReadmes", () => {
       "}", // 17
       fence, // 18
     ].join("\n");
-    const result = checkReadmes([{ path: "packages/fake/README.md", text }], PREFIX);
+    const result = checkReadmes([{ path: "packages/fake/README.md", text }], join(OUT, "fake"));
     expect(result.checked).toHaveLength(4);
     expect(result.files).toHaveLength(3);
     expect(result.errors).toHaveLength(3);
@@ -65,7 +65,7 @@ describe("checkReadmes", () => {
     const text = [`${fence}ts workers`, ...example, fence, `${fence}ts`, ...example, fence].join(
       "\n",
     );
-    const result = checkReadmes([{ path: "README.md", text }], PREFIX);
+    const result = checkReadmes([{ path: "README.md", text }], join(OUT, "workers"));
     expect(result.errors.length).toBeGreaterThan(0);
     for (const error of result.errors) expect(error).toMatch(/^README\.md:(6|7):/);
   });

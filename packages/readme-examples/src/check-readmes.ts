@@ -83,15 +83,17 @@ export interface CheckResult {
 
 /**
  * Checks the examples of `readmes` (paths relative to the repository's root, or `{ path, text }`
- * for a README's text not on disk), writing their files to EXAMPLES_DIR under `prefix`.
+ * for a README's text not on disk), writing their files to `directory` (EXAMPLES_DIR, where the
+ * modules they import as "./runtime" and the like are; another directory inside this package for
+ * examples that import none), after removing the files an earlier check wrote there.
  */
 export function checkReadmes(
   readmes: ReadonlyArray<string | { path: string; text: string }>,
-  prefix = "",
+  directory = EXAMPLES_DIR,
 ): CheckResult {
-  mkdirSync(EXAMPLES_DIR, { recursive: true });
-  for (const entry of readdirSync(EXAMPLES_DIR)) {
-    if (entry.startsWith(prefix) && entry.endsWith(GENERATED)) rmSync(join(EXAMPLES_DIR, entry));
+  mkdirSync(directory, { recursive: true });
+  for (const entry of readdirSync(directory)) {
+    if (entry.endsWith(GENERATED)) rmSync(join(directory, entry));
   }
   const problems: FenceProblem[] = [];
   const files: ExampleFile[] = [];
@@ -111,7 +113,7 @@ export function checkReadmes(
   const byPath = new Map<string, ExampleFile>();
   for (const file of files) {
     const slug = file.readme.replace(/\/?README\.md$/, "").replace(/[^A-Za-z0-9]+/g, "-") || "root";
-    const path = join(EXAMPLES_DIR, `${prefix}${slug}.L${file.blocks[0]?.fenceLine}${GENERATED}`);
+    const path = join(directory, `${slug}.L${file.blocks[0]?.fenceLine}${GENERATED}`);
     writeFileSync(path, file.text);
     byPath.set(path, file);
   }
