@@ -9,6 +9,7 @@ export {
   mcpConnector,
 } from "@codemode/connector-mcp";
 export { type CodeMcpServerOptions, codeMcpServer } from "./mcp/code-mcp-server.ts";
+export { type CodemodeTasksOptions, TASKS_EXTENSION } from "./mcp/code-tasks.ts";
 export {
   type CodemodeToolsOptions,
   type McpApprovals,
