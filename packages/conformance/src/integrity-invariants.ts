@@ -8,7 +8,7 @@ import type { Report, Trace } from "./integrity-schedule.ts";
 export type Guarantee = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 export const GUARANTEES: Record<Guarantee, string> = {
-  1: "consent: a gated call runs only after an approve that followed its pause, with the input shown",
+  1: "consent: a gated call runs only after an approve that followed its pause, with the input shown; no call starts once a cancellation was decided",
   2: "at most once: each (executionId, seq) reaches its connector once, under one idempotency key",
   3: "the journal records what happened: results as returned, failures as failures, nothing forged",
   4: "settled before reported: no call in flight or unrecorded when a pass reports, none after",
@@ -69,6 +69,7 @@ export function consent(trace: Trace): string[] {
       }
     }
   }
+  out.push(...cancellations(trace));
   const statusOf = new Map(trace.executions.map((execution) => [execution.id, execution.status]));
   const listed = [...trace.pendingAll, ...Object.values(trace.pendingOf).flat()];
   const said = new Set<string>();
@@ -78,6 +79,49 @@ export function consent(trace: Trace): string[] {
     if (status !== "paused" && !said.has(text)) {
       said.add(text);
       out.push(text);
+    }
+  }
+  return out;
+}
+
+/**
+ * A cancellation is a decision against every call the run had not started: from this process, no
+ * call of the run starts once `cancel` was called (its passes here are stopped before it reads
+ * anything); from another process, none starts once `cancel` has returned and the pass it found
+ * has reported (the pass stops at its next journal write). A run `cancel` says it cancelled ends
+ * cancelled (or rolled back later), never completed or paused.
+ */
+export function cancellations(trace: Trace): string[] {
+  const out: string[] = [];
+  const statusOf = new Map(trace.executions.map((execution) => [execution.id, execution.status]));
+  for (const cancel of trace.cancels) {
+    const id = cancel.executionId.slice(-8);
+    if (cancel.threw !== undefined) {
+      out.push(`cancel of ${id} threw instead of returning its result: ${cancel.threw}`);
+    }
+    // from here: nothing starts after the call; from elsewhere: nothing after it returned and the
+    // pass live then reported
+    const liveThen = trace.reports
+      .filter(
+        (report) =>
+          report.executionId === cancel.executionId &&
+          report.startedAt < cancel.at &&
+          report.at > cancel.at,
+      )
+      .map((report) => report.at);
+    const from = cancel.from === "here" ? cancel.startedAt : Math.max(cancel.at, ...liveThen);
+    for (const invocation of trace.ledger.of(cancel.executionId)) {
+      if (invocation.startedAt > from) {
+        out.push(
+          `${where(invocation)} reached its connector (t=${invocation.startedAt}) after a cancel ${cancel.from === "here" ? "from this process was called" : "from another process returned"} (t=${cancel.startedAt}–${cancel.at})`,
+        );
+      }
+    }
+    if (cancel.result?.cancelled) {
+      const status = statusOf.get(cancel.executionId);
+      if (status !== undefined && status !== "cancelled" && status !== "rolled_back") {
+        out.push(`cancel said it cancelled ${id}, but the run ended ${status}`);
+      }
     }
   }
   return out;
@@ -213,6 +257,15 @@ export function settledBeforeReported(trace: Trace): string[] {
     if (!resumed) {
       out.push(
         `${where(invocation)} reached its connector (t=${invocation.startedAt}) after its run reported ${last.output.status} (t=${last.at}) and before any approve`,
+      );
+    }
+  }
+  // a cancellation in this process returns once the pass it stopped has settled
+  for (const cancel of trace.cancels) {
+    if (!cancel.result?.cancelled || cancel.result.pass !== "settled") continue;
+    for (const invocation of cancel.unsettled) {
+      out.push(
+        `cancel of ${cancel.executionId.slice(-8)} returned (t=${cancel.at}) while ${where(invocation)} (started t=${invocation.startedAt}) was still running`,
       );
     }
   }

@@ -50,9 +50,11 @@ export interface HostEvent {
     | "reject"
     | "rollback"
     | "expire"
+    | "cancel"
     | "reported"
     | "rejected"
     | "expired"
+    | "cancelled"
     | "rolledBack";
   executionId?: string;
   detail?: unknown;

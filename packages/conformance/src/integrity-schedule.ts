@@ -1,9 +1,11 @@
 // The journal-integrity suite's host side: schedules of decisions (approve, reject, rollback, expiry
 // with a tiny maximum age while a pass may be live, a new runtime over the same store, decisions
-// racing each other, a pass aborted mid-call), and the driver that plays one program against one
-// schedule and keeps a trace of everything the invariants need.
+// racing each other, a pass aborted mid-call, a cancellation from this process or another, while a
+// pass is live or between passes), and the driver that plays one program against one schedule and
+// keeps a trace of everything the invariants need.
 import {
   type AbortSignalLike,
+  type CancelResult,
   type CodeModeOutput,
   type CodemodeRuntime,
   createCodemodeRuntime,
@@ -24,16 +26,24 @@ declare const AbortController: new () => {
   abort(reason?: unknown): void;
 };
 
-/** What the host does to the pass it starts: nothing, expire runs while it is live, or abort it mid-call. */
-export type During = "none" | "expire" | "abort";
+/**
+ * What the host does to the pass it starts: nothing, expire runs while it is live, abort it
+ * mid-call, or cancel its run mid-call (`runtime.cancel`) from this process or from another one
+ * over the same journal (a runtime with its own registry of live passes).
+ */
+export type During = "none" | "expire" | "abort" | "cancel" | "cancelElsewhere";
+
+/** Where a cancellation comes from: this process (the pass's own), or another one. */
+export type CancelFrom = "here" | "elsewhere";
 
 export type Action =
   | { kind: "approve"; during: During }
   | { kind: "reject" }
   | { kind: "rollback" }
   | { kind: "expire" }
+  | { kind: "cancel"; from: CancelFrom }
   | { kind: "newRuntime" }
-  | { kind: "race"; with: "approve" | "reject" | "rollback" };
+  | { kind: "race"; with: "approve" | "reject" | "rollback" | "cancel" };
 
 export interface Schedule {
   /** what happens during the first pass (`execute`) */
@@ -47,20 +57,28 @@ export interface Case {
 }
 
 const during = fc.oneof(
-  { weight: 4, arbitrary: fc.constant<During>("none") },
-  { weight: 1, arbitrary: fc.constant<During>("expire") },
-  { weight: 1, arbitrary: fc.constant<During>("abort") },
+  { weight: 8, arbitrary: fc.constant<During>("none") },
+  { weight: 2, arbitrary: fc.constant<During>("expire") },
+  { weight: 2, arbitrary: fc.constant<During>("abort") },
+  { weight: 1, arbitrary: fc.constant<During>("cancel") },
+  { weight: 1, arbitrary: fc.constant<During>("cancelElsewhere") },
 );
 export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
   { weight: 8, arbitrary: during.map((value) => ({ kind: "approve" as const, during: value })) },
   { weight: 1, arbitrary: fc.constant({ kind: "reject" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "rollback" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "expire" as const }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom<CancelFrom>("here", "elsewhere")
+      .map((from) => ({ kind: "cancel" as const, from })),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "newRuntime" as const }) },
   {
     weight: 2,
     arbitrary: fc
-      .constantFrom("approve" as const, "reject" as const, "rollback" as const)
+      .constantFrom("approve" as const, "reject" as const, "rollback" as const, "cancel" as const)
       .map((other) => ({ kind: "race" as const, with: other })),
   },
 );
@@ -110,6 +128,18 @@ export interface ExpiryRecord {
   expired: string[];
 }
 
+export interface CancelRecord {
+  executionId: string;
+  from: CancelFrom;
+  startedAt: number;
+  at: number;
+  result?: CancelResult;
+  /** the call threw instead of returning its result as data */
+  threw?: string;
+  /** invocations of the run not settled when it returned */
+  unsettled: Invocation[];
+}
+
 export interface Observation {
   label: string;
   observed: { ok?: string; err?: Record<string, string | undefined> };
@@ -129,6 +159,7 @@ export interface Trace {
   rollbacks: RollbackRecord[];
   rejects: RejectRecord[];
   expiries: ExpiryRecord[];
+  cancels: CancelRecord[];
   passes: PassRecord[];
   /** the program's run (the first execute's) */
   mainId?: string;
@@ -178,6 +209,7 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
     rollbacks: [],
     rejects: [],
     expiries: [],
+    cancels: [],
     passes: [],
     executions: [],
     pendingAll: [],
@@ -267,18 +299,27 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
     return record;
   };
 
-  /** Starts a pass and, while it runs, expires runs (a tiny maximum age) or arms its abort. */
-  const withDuring = async (mode: During, start: () => Promise<Report>) => {
+  /**
+   * Starts a pass and, while it runs, expires runs (a tiny maximum age), cancels its run once a
+   * call of it has reached the connector (or the pass has ended), or arms its abort.
+   */
+  const withDuring = async (mode: During, start: () => Promise<Report>, knownId?: string) => {
     if (mode === "abort") abortNext = true;
     const pass = start();
-    if (mode === "expire") {
+    if (mode === "expire" || mode === "cancel" || mode === "cancelElsewhere") {
       const before = ledger.invocations.length;
       for (let waited = 0; waited < 40 && ledger.invocations.length === before; waited++) {
         const done = await Promise.race([pass.then(() => true), sleep(1).then(() => false)]);
         if (done) break;
       }
-      await sleep(3);
-      await expire();
+      if (mode === "expire") {
+        await sleep(3);
+        await expire();
+      } else {
+        // the run a new pass stands for: the newest one, once it has been recorded
+        const id = knownId ?? (await runtime.executions(1).catch(() => []))[0]?.id;
+        if (id !== undefined) await cancel(id, mode === "cancel" ? "here" : "elsewhere");
+      }
     }
     await pass;
     abortNext = false;
@@ -297,6 +338,28 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
   };
 
   const approve = (id: string) => report("approve", id, () => runtime.approve({ executionId: id }));
+
+  /** Another process over the same journal: its own registry of live passes, no pass of its own. */
+  const elsewhere = async (): Promise<CodemodeRuntime> =>
+    createCodemodeRuntime({
+      store: { journal: (name) => store.journal(name) },
+      executor: await options.createExecutor(),
+      connectors: [ledger.connector()],
+    });
+
+  const cancel = async (id: string, from: CancelFrom) => {
+    const canceller = from === "here" ? runtime : await elsewhere();
+    const startedAt = ledger.note({ kind: "cancel", executionId: id, detail: from }).at;
+    const record: CancelRecord = { executionId: id, from, startedAt, at: 0, unsettled: [] };
+    try {
+      record.result = await canceller.cancel({ executionId: id, by: "the suite", reason: from });
+    } catch (error) {
+      record.threw = messageOf(error);
+    }
+    record.at = ledger.note({ kind: "cancelled", executionId: id, detail: record.result }).at;
+    record.unsettled = ledger.unsettled(id).map((invocation) => ({ ...invocation }));
+    trace.cancels.push(record);
+  };
 
   const reject = async (id: string) => {
     // the person rejects the call `pending` shows them, so the decision starts once they have seen
@@ -358,7 +421,7 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
   for (const action of testCase.schedule.actions) {
     switch (action.kind) {
       case "approve":
-        await withDuring(action.during, () => approve(id));
+        await withDuring(action.during, () => approve(id), id);
         break;
       case "reject":
         await reject(id);
@@ -370,6 +433,9 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
         await sleep(3);
         await expire();
         break;
+      case "cancel":
+        await cancel(id, action.from);
+        break;
       case "newRuntime":
         runtime = await makeRuntime();
         break;
@@ -378,6 +444,7 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
           approve: () => approve(id),
           reject: () => reject(id),
           rollback: () => rollback(id),
+          cancel: () => cancel(id, "here"),
         }[action.with];
         await Promise.all([approve(id), other()]);
         break;
@@ -405,6 +472,8 @@ export function describeCase(testCase: Case): string {
         return action.during === "none" ? "approve" : `approve (during it: ${action.during})`;
       case "race":
         return `Promise.all([approve, ${action.with}])`;
+      case "cancel":
+        return action.from === "here" ? "cancel" : "cancel (from another process)";
       default:
         return action.kind;
     }

@@ -3,7 +3,8 @@
 // runs, a try/catch around a pause that keeps calling, forged calls of everything on the globals,
 // connectors that throw odd values, are slow, or return what cannot be recorded) meet generated host
 // schedules (approve, reject, rollback, expiry while a pass is live, a new runtime, racing
-// decisions, a pass aborted mid-call); a ledger in the connector and the journal are then compared
+// decisions, a pass aborted mid-call, a cancellation from this process or another while a pass is
+// live or between passes); a ledger in the connector and the journal are then compared
 // guarantee by guarantee. Oversized inputs (guarantee 8) are fixed cases. Every shrunk
 // counterexample found becomes a named case in `integrity-regressions.ts`.
 import { type Executor, type JournalStore, memoryStore } from "@codemode/core";
