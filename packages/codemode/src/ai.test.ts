@@ -108,6 +108,38 @@ describe("createCodeTool", () => {
     ).rejects.toThrow(/Invalid input for codemode\.countTasks[\s\S]*Console output:\nbefore/);
   });
 
+  it("leaves out what AI SDK 7's toolApproval gates, and runs no call a rule would ask about", async () => {
+    const deleted: string[] = [];
+    const tools = projectTools(deleted);
+    const codeTool = createCodeTool({
+      tools: { ...tools, deleteProject: { ...tools.deleteProject, needsApproval: undefined } },
+      executor: new QuickJSExecutor(),
+      toolApproval: {
+        // the AI SDK 7 way: the tools say nothing, the route's rules decide
+        deleteProject: "user-approval",
+        listProjects: { type: "denied", reason: "not here" },
+        renameProject: "approved",
+        countTasks: ({ projectId }: { projectId: string }) =>
+          projectId === "p2" ? "user-approval" : undefined,
+      },
+    });
+    expect(codeTool.description).not.toContain("deleteProject");
+    expect(codeTool.description).not.toContain("listProjects");
+    // a rule that approves outright keeps a tool its own needsApproval would leave out
+    expect(codeTool.description).toContain("renameProject(");
+    expect(codeTool.description).toContain("countTasks(");
+    const execute = codeTool.execute as NonNullable<typeof codeTool.execute>;
+    const output = (await execute(
+      {
+        code: "async () => [await codemode.countTasks({ projectId: 'p1' }), await codemode.countTasks({ projectId: 'p2' }).catch((error) => error.message)]",
+      },
+      { toolCallId: "t", messages: [], context: undefined },
+    )) as { result: [number, string] };
+    expect(output.result[0]).toBe(3);
+    expect(output.result[1]).toMatch(/countTasks needs a person's approval/);
+    expect(deleted).toEqual([]);
+  });
+
   it("refuses what it cannot work with", () => {
     expect(() =>
       createCodeTool({ tools: undefined as never, executor: new QuickJSExecutor() }),

@@ -1,6 +1,9 @@
-// codemode/ai: the stateless Code Mode tool of the AI SDK (no journal, no approvals): the tools become
-// methods of one sandbox namespace, their schemas TypeScript in the tool's description.
-import { toolSetConnector } from "@codemode/connector-ai";
+// codemode/ai: the AI SDK side of Code Mode. For the durable runtime's `codemode` tool, AI SDK 7's
+// `toolApproval` (codemodeToolApproval), what a page reads of its tool parts (codemodeToolState) and
+// the approval details of AI SDK 6's requests (withApprovalDetails). And the stateless Code Mode tool
+// (createCodeTool: no journal, no approvals): the tools become methods of one sandbox namespace,
+// their schemas TypeScript in the tool's description.
+import { type ToolApprovalRules, toolSetConnector } from "@codemode/connector-ai";
 import {
   CodemodeError,
   type CodemodeRuntime,
@@ -15,7 +18,11 @@ import {
   needsApproval,
 } from "./code-tool.ts";
 
-export { type ToolSetConnectorOptions, toolSetConnector } from "@codemode/connector-ai";
+export {
+  type ToolApprovalRules,
+  type ToolSetConnectorOptions,
+  toolSetConnector,
+} from "@codemode/connector-ai";
 export type {
   CodemodeApprovalCall,
   CodemodeApprovalStatus,
@@ -54,14 +61,36 @@ export interface CreateCodeToolOptions {
   namespace?: string;
   /** replaces the description's first paragraph; the declarations always follow */
   description?: string;
+  /**
+   * AI SDK 7's `toolApproval` for these tools, as your route gives it to `streamText`: a tool it
+   * marks `"user-approval"` or `"denied"` is left out, and a call that a rule function answers
+   * with either fails without running (this tool cannot ask a person). Without it, only the
+   * tools' own `needsApproval` is seen.
+   */
+  toolApproval?: ToolApprovalRules;
+}
+
+/** Whether the approval rules say, without a call to decide, that the tool may not run here. */
+function leftOut(rules: ToolApprovalRules | undefined, name: string, candidate: unknown): boolean {
+  if (typeof rules === "function") return false;
+  const entry =
+    typeof rules === "object" && rules !== null && Object.hasOwn(rules, name)
+      ? rules[name]
+      : undefined;
+  if (entry === undefined || entry === null) return needsApproval(candidate);
+  if (typeof entry === "function") return false;
+  const type = typeof entry === "string" ? entry : entry.type;
+  return type === "user-approval" || type === "denied";
 }
 
 /**
  * One AI SDK tool, input `{ code }`, that runs the model's code with the given executor. The tools
  * become methods of `codemode` (or `namespace`) and their schemas TypeScript declarations in the
  * description. The code is normalized first (Markdown fences, bare statements, a last expression
- * returned, TypeScript stripped). A tool whose `needsApproval` is `true` or a function is left out:
- * this tool keeps no journal to pause and resume a run with (use `createCodemodeRuntime` for that).
+ * returned, TypeScript stripped). A tool whose `needsApproval` is `true` or a function is left out,
+ * and so is one `toolApproval` marks for approval or denial: this tool keeps no journal to pause and
+ * resume a run with (use `createCodemodeRuntime` for that); a call a `toolApproval` function would
+ * ask about or deny fails without running.
  * A failure is thrown with the console output, which the AI SDK reports to the model as a tool error.
  */
 export function createCodeTool(
@@ -73,9 +102,13 @@ export function createCodeTool(
   const namespace = options.namespace ?? "codemode";
   const allowed: ToolSet = {};
   for (const [name, candidate] of Object.entries(options.tools)) {
-    if (!needsApproval(candidate)) allowed[name] = candidate;
+    if (!leftOut(options.toolApproval, name, candidate)) allowed[name] = candidate;
   }
-  const connector = toolSetConnector({ name: namespace, tools: allowed });
+  const connector = toolSetConnector({
+    name: namespace,
+    tools: allowed,
+    ...(options.toolApproval ? { toolApproval: options.toolApproval } : {}),
+  });
   const methods = connector.methods() as Awaited<ReturnType<typeof connector.methods>>;
   const runner = codeToolRunner({
     caller: "createCodeTool",
@@ -87,7 +120,16 @@ export function createCodeTool(
       ...(method.description ? { description: method.description } : {}),
       ...(method.inputSchema !== undefined ? { inputSchema: method.inputSchema } : {}),
       ...(method.outputSchema !== undefined ? { outputSchema: method.outputSchema } : {}),
-      call: (input, context) => connector.invoke(name, input, context),
+      call: async (input, context) => {
+        // a rule that asks for this call: nobody can be asked here, so it does not run
+        const rule = method.requiresApproval;
+        if (typeof rule === "function" && (await rule(input, context))) {
+          throw new Error(
+            `${name} needs a person's approval for this call, which this tool cannot ask for (it keeps no journal): it did not run.`,
+          );
+        }
+        return connector.invoke(name, input, context);
+      },
     })),
   });
 

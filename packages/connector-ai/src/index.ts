@@ -1,1 +1,8 @@
-export { type ToolSetConnectorOptions, toolSetConnector } from "./tool-set-connector.ts";
+export {
+  type ToolApprovalCallOptions,
+  type ToolApprovalInputOptions,
+  type ToolApprovalRules,
+  type ToolApprovalStatusLike,
+  type ToolSetConnectorOptions,
+  toolSetConnector,
+} from "./tool-set-connector.ts";

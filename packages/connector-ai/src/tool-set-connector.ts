@@ -16,7 +16,56 @@ export interface ToolSetConnectorOptions {
   messages?: ModelMessage[];
   /** passed to every tool's `execute` and `needsApproval` as `context` (AI SDK 7; `experimental_context` in 6) */
   context?: unknown;
+  /**
+   * AI SDK 7's `toolApproval` for these tools, as you give it to `streamText`: per tool, a status
+   * (`"user-approval"`, `"denied"`, `"approved"`, `"not-applicable"`, or `{ type, reason }`) or a
+   * function of the call's input; or one function for every call (`{ toolCall, tools, messages }`).
+   * As in the AI SDK it comes before a tool's own `needsApproval`, which still decides a tool the
+   * map leaves out: `"user-approval"` pauses the call for a person, `"denied"` fails it with the
+   * reason and runs nothing, anything else runs it.
+   */
+  toolApproval?: ToolApprovalRules;
+  /** given to `toolApproval` functions as `runtimeContext` (default `{}`) */
+  runtimeContext?: unknown;
 }
+
+/** An approval status as AI SDK 7 writes it (`undefined` reads as `"not-applicable"`). */
+export type ToolApprovalStatusLike =
+  | undefined
+  | "not-applicable"
+  | "approved"
+  | "denied"
+  | "user-approval"
+  | { type: "not-applicable" | "approved" | "denied" | "user-approval"; reason?: string };
+
+/** What AI SDK 7 hands a generic `toolApproval` function (the parts this connector gives it). */
+export interface ToolApprovalCallOptions {
+  toolCall: { type: "tool-call"; toolCallId: string; toolName: string; input: unknown };
+  tools: ToolSet | undefined;
+  toolsContext: Record<string, unknown>;
+  runtimeContext: unknown;
+  messages: ModelMessage[];
+}
+
+/** What AI SDK 7 hands a per-tool `toolApproval` function besides the input. */
+export interface ToolApprovalInputOptions {
+  toolCallId: string;
+  messages: ModelMessage[];
+  toolContext: unknown;
+  runtimeContext: unknown;
+}
+
+type Decided = ToolApprovalStatusLike | PromiseLike<ToolApprovalStatusLike>;
+
+// method shorthand keeps the parameters bivariant, so a rule typed with the AI SDK's own
+// `ToolApprovalConfiguration<typeof tools>` (its narrower tool calls and inputs) fits too
+type GenericRule = { rule(options: ToolApprovalCallOptions): Decided }["rule"];
+type InputRule = { rule(input: unknown, options: ToolApprovalInputOptions): Decided }["rule"];
+
+/** AI SDK 7's `ToolApprovalConfiguration`, as this connector reads it. */
+export type ToolApprovalRules =
+  | GenericRule
+  | { [tool: string]: ToolApprovalStatusLike | InputRule };
 
 type AnyTool = Tool<unknown, unknown>;
 type ExecuteOptions = ToolExecutionOptions<unknown>;
@@ -62,6 +111,72 @@ function approvalOf(
       Boolean(await decide(input, toolOptions(call, messages, context)));
   }
   return needsApproval ? true : undefined;
+}
+
+/** A status as `{ type, reason? }`, the way the AI SDK normalizes it. */
+function statusOf(status: unknown): { type: string; reason?: string } {
+  if (status === undefined || status === null) return { type: "not-applicable" };
+  if (typeof status === "string") return { type: status };
+  const { type, reason } = status as { type?: unknown; reason?: unknown };
+  return {
+    type: typeof type === "string" ? type : "not-applicable",
+    ...(typeof reason === "string" ? { reason } : {}),
+  };
+}
+
+/**
+ * The `toolApproval` rule for one tool, as the AI SDK resolves it: the generic function for every
+ * call, else the tool's own entry of the map; `undefined` when neither names the tool (then its
+ * `needsApproval` decides).
+ */
+function ruleOf(
+  options: ToolSetConnectorOptions,
+  name: string,
+  messages: ModelMessage[],
+):
+  | ((
+      input: unknown,
+      call: { executionId: string; seq: number },
+    ) => Promise<{ type: string; reason?: string }>)
+  | undefined {
+  const rules = options.toolApproval;
+  const runtimeContext = options.runtimeContext ?? {};
+  if (typeof rules === "function") {
+    return async (input, call) =>
+      statusOf(
+        await rules({
+          toolCall: { type: "tool-call", toolCallId: toolCallId(call), toolName: name, input },
+          tools: options.tools,
+          toolsContext: { [name]: options.context },
+          runtimeContext,
+          messages,
+        }),
+      );
+  }
+  if (typeof rules !== "object" || rules === null || !Object.hasOwn(rules, name)) return undefined;
+  const rule = rules[name];
+  if (rule === undefined || rule === null) return undefined;
+  if (typeof rule !== "function") {
+    const status = statusOf(rule);
+    return async () => status;
+  }
+  const decide = rule as (input: unknown, options: unknown) => unknown;
+  return async (input, call) =>
+    statusOf(
+      await decide(input, {
+        toolCallId: toolCallId(call),
+        messages,
+        toolContext: options.context,
+        runtimeContext,
+      }),
+    );
+}
+
+/** What a call the app's `toolApproval` denied fails with: it ran nothing. */
+function deniedError(name: string, reason: string | undefined): Error {
+  return new Error(
+    `The app's toolApproval denied this call of ${name}${reason ? `: ${reason}` : ""}. It did not run.`,
+  );
 }
 
 /** A streaming `execute` yields its results; the last one is the call's result. */
@@ -110,7 +225,10 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
           })
         : tool.description;
     const execute = tool.execute;
-    const requiresApproval = approvalOf(tool.needsApproval, messages, options.context);
+    const rule = ruleOf(options, name, messages);
+    const requiresApproval: FunctionMethod["requiresApproval"] = rule
+      ? async (input, call) => (await rule(input, call)).type === "user-approval"
+      : approvalOf(tool.needsApproval, messages, options.context);
     methods[name] = {
       ...(typeof description === "string" && description ? { description } : {}),
       inputSchema,
@@ -119,6 +237,10 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
       ...(typeof execute === "function"
         ? {
             execute: async (input: unknown, call: CallContext) => {
+              // a denial runs nothing: the rule is asked again here, as the AI SDK asks it again
+              // when an approval comes back
+              const status = rule ? await rule(input, call) : undefined;
+              if (status?.type === "denied") throw deniedError(name, status.reason);
               const callOptions: ExecuteOptions = {
                 ...toolOptions(call, messages, options.context),
                 abortSignal: call.signal as ExecuteOptions["abortSignal"],
