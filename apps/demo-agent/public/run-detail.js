@@ -1,6 +1,8 @@
 // The run detail beside the chat: the selected run's status, program and outcome, its timeline,
-// one call's input and result, its journal, and Roll back (with a preview) or Save as snippet.
+// one call's input and result, its journal, Cancel (a run that runs or waits), and Roll back (with
+// a preview) or Save as snippet.
 import { api } from "./api.js";
+import { confirmDialog } from "./confirm-dialog.js";
 import { block, disclosure, fill, h, labelled, status } from "./dom.js";
 import { clock, errorText } from "./format.js";
 import { callDetailView, journalView } from "./journal.js";
@@ -73,6 +75,38 @@ export function createRunDetail({ refreshAll }) {
       const answer = await rollbackWithPreview(executionId);
       return answer === undefined ? undefined : rollbackResultView(answer);
     });
+  /** Ends a run that runs or waits, after a confirm: nothing of it starts any more. */
+  const cancel = (execution) =>
+    act(async () => {
+      const waiting = execution.status === "paused";
+      const confirmed = await confirmDialog({
+        title: "Cancel this run?",
+        body: h(
+          "p",
+          {},
+          waiting
+            ? "It waits for a person: cancelling ends it now, and the calls it waits for never run."
+            : "Its pass is stopped now: a call already running gets its abort signal and is recorded as it ends, and no call starts after. What it did stays done (roll it back after, if you want it undone).",
+        ),
+        confirmLabel: "Cancel the run",
+      });
+      if (!confirmed) return undefined;
+      let answer;
+      try {
+        answer = await api("cancel", { method: "POST", body: { executionId: execution.id } });
+      } catch (error) {
+        // a run that ended meanwhile: the server says so, and nothing changed
+        answer = error.answer;
+        if (!answer) throw error;
+      }
+      return h(
+        "p",
+        { class: "cancel-result", "data-cancelled": String(answer.cancelled === true) },
+        // a cancellation's own words say who cancelled and when
+        answer.cancelled ? null : "Not cancelled: ",
+        answer.error ?? "",
+      );
+    });
   const saveSnippet = (executionId) =>
     act(async () => {
       await api("snippets", { method: "POST", body: { name: name.value.trim(), executionId } });
@@ -120,6 +154,13 @@ export function createRunDetail({ refreshAll }) {
       h(
         "div",
         { class: "row run-actions" },
+        execution.status === "running" || execution.status === "paused"
+          ? h(
+              "button",
+              { type: "button", class: "cancel-run danger", onclick: () => cancel(execution) },
+              "Cancel run…",
+            )
+          : null,
         h(
           "button",
           { type: "button", class: "rollback danger", onclick: () => rollback(execution.id) },

@@ -127,6 +127,27 @@ const routes: Array<[method: string, path: RegExp, handler: Handler]> = [
     },
   ],
   [
+    "POST",
+    /^\/api\/cancel$/,
+    async (request, _m, api) => {
+      const fields = await body(request);
+      const executionId = text(fields, "executionId");
+      const reason = typeof fields.reason === "string" ? fields.reason : undefined;
+      // a running run's pass is stopped and settles before this answers; a waiting one ends at once
+      const cancelled = await api.runtime.cancel({
+        executionId,
+        by: "a person on the demo page",
+        ...(reason === undefined ? {} : { reason }),
+      });
+      api.changed(
+        cancelled.cancelled
+          ? `Run ${executionId} was cancelled: nothing of it runs any more.`
+          : undefined,
+      );
+      return json(cancelled, cancelled.cancelled ? 200 : 409);
+    },
+  ],
+  [
     "GET",
     /^\/api\/executions$/,
     async (request, _m, api) => {

@@ -9,8 +9,11 @@ export const MAX_RUNS = 100;
 /** Who decided, where the agent knows it: added to the runtime's decision events. */
 export type DecidedBy = "chat" | "queue" | "api";
 
-/** A runtime event as the timeline reads it (a decision says who made it). */
-export type TimelineEvent = RuntimeEvent & { by?: DecidedBy };
+/**
+ * A runtime event as the timeline reads it: a decision says who made it (`DecidedBy` where the
+ * agent knows it, in place of the runtime's own `by`).
+ */
+export type TimelineEvent = RuntimeEvent & { by?: DecidedBy | string };
 
 /**
  * The runtime's events (`onEvent`) in the Durable Object's SQLite, per run, for the page's timeline.

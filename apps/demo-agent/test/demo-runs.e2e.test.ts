@@ -1,6 +1,7 @@
 // Runs made from the demo page's side panels, in Chromium against `wrangler dev` at 1366×768: code
 // run directly (its error with real line breaks), a run saved as a snippet and run again with a
-// JSON input (a malformed one refused on the page, readably), and a snippet deleted after a confirm.
+// JSON input (a malformed one refused on the page, readably), a waiting run cancelled from its
+// detail, and a snippet deleted after a confirm.
 // Screenshots go to test-results/.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,6 +132,52 @@ describe("runs from the demo page's panels", () => {
     expect(await detail.locator(".tl-pass").count()).toBe(2);
     expect(await titles("todo")).toContain("Pack the booth");
     await screenshot("queue-approved");
+  });
+
+  it("cancels a waiting run from its detail, after a confirm: it ends cancelled and its call never runs", async () => {
+    await page.fill(
+      "#run-code",
+      'async () => (await tracker.create_task({ projectId: "mobile", title: "Never packed" })).id',
+    );
+    await page.click("#run-button");
+    await page.locator('#run-output .outcome[data-status="paused"]').waitFor();
+    const executionId = await page
+      .locator("#run-output .outcome button.show-run")
+      .getAttribute("data-execution");
+    await page.locator(`#approvals .approval[data-execution="${executionId}"]`).waitFor();
+    const detail = page.locator("#run-detail");
+    await eventually(() => detail.locator("h2 code").textContent()).toBe(executionId);
+    const dialog = page.locator("dialog.confirm");
+    // asked first: Cancel in the dialog leaves the run waiting
+    await detail.locator("button.cancel-run").click();
+    expect(await dialog.locator("h3").textContent()).toBe("Cancel this run?");
+    expect(await dialog.locator(".confirm-body").textContent()).toContain(
+      "the calls it waits for never run",
+    );
+    await dialog.locator("button.confirm-no").click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await detail.locator("h2 [data-status]").getAttribute("data-status")).toBe("paused");
+
+    await detail.locator("button.cancel-run").click();
+    await dialog.locator("button.confirm-yes").click();
+    await eventually(() => detail.locator("h2 [data-status]").getAttribute("data-status")).toBe(
+      "cancelled",
+    );
+    expect(await detail.locator(".cancel-result").getAttribute("data-cancelled")).toBe("true");
+    expect(await detail.locator(".execution-error").textContent()).toMatch(
+      /^Cancelled by a person on the demo page at /,
+    );
+    // an ended run offers no Cancel; the timeline says who decided; the queue no longer has it
+    expect(await detail.locator("button.cancel-run").count()).toBe(0);
+    const wait = detail.locator(".tl-wait");
+    await eventually(() => wait.getAttribute("data-decision")).toBe("cancelled");
+    expect(await wait.textContent()).toContain("cancelled through the API at");
+    await page
+      .locator(`#approvals .approval[data-execution="${executionId}"]`)
+      .waitFor({ state: "detached" });
+    expect(await titles("todo")).not.toContain("Never packed");
+    expect(await overflowing(page)).toEqual([]);
+    await screenshot("run-cancelled");
   });
 
   it("asks before deleting a snippet", async () => {

@@ -31,6 +31,7 @@ const CHANGES: Array<{
   { method: "POST", path: "/api/approve", body: JSON.stringify({ executionId: "exec_x" }) },
   { method: "POST", path: "/api/reject", body: JSON.stringify({ executionId: "exec_x", seq: 0 }) },
   { method: "POST", path: "/api/rollback", body: JSON.stringify({ executionId: "exec_x" }) },
+  { method: "POST", path: "/api/cancel", body: JSON.stringify({ executionId: "exec_x" }) },
   {
     method: "POST",
     path: "/api/snippets",

@@ -1,5 +1,5 @@
 // The page's HTTP API over the agent's pieces in Node: snippets run with input, a run's timeline,
-// rollback's preview and its message, and decisions from the queue.
+// rollback's preview and its message, decisions from the queue, and a run cancelled from the page.
 import { describe, expect, it } from "vitest";
 import { handleApi } from "../src/handle-api.ts";
 import type { WaitingRun } from "../src/waiting-run.ts";
@@ -194,5 +194,40 @@ describe("the agent's HTTP API", () => {
       (await call("POST", "/api/approve", { executionId, handle: second.handle })).body,
     ).toMatchObject({ status: "completed" });
     expect(demo.tracker.listTasks().filter((task) => task.title === "Two")).toHaveLength(1);
+  });
+
+  it("cancels a waiting run from the page: it ends cancelled, its calls never run, the queue drops it, and a later decision or cancel changes nothing", async () => {
+    const { call, demo, notes, queued } = api();
+    const paused = await call("POST", "/api/run", {
+      code: 'async () => tracker.create_task({ projectId: "mobile", title: "Never made" })',
+    });
+    const executionId = String(paused.body.executionId);
+    const { handle } = await queued(executionId);
+    expect((await call("POST", "/api/cancel", {})).status).toBe(400);
+    const cancelled = await call("POST", "/api/cancel", { executionId, reason: "changed my mind" });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ cancelled: true, status: "cancelled", was: "paused" });
+    expect(cancelled.body.error).toMatch(
+      /^Cancelled by a person on the demo page at .*: changed my mind\./,
+    );
+    expect(notes.at(-1)).toBe(`Run ${executionId} was cancelled: nothing of it runs any more.`);
+    const run = await demo.runtime.execution(executionId);
+    expect(run?.status).toBe("cancelled");
+    expect(run?.calls.map((entry) => entry.state)).toEqual(["withdrawn"]);
+    expect(demo.events.list(executionId).find((event) => event.type === "decision")).toMatchObject({
+      decision: "cancelled",
+      seqs: [0],
+      reason: "changed my mind",
+      by: "api",
+    });
+    const runs = (await call("GET", "/api/queue")).body as unknown as WaitingRun[];
+    expect(runs.some((each) => each.executionId === executionId)).toBe(false);
+    // the card the queue showed decides nothing now, and a second cancel says the run has ended
+    const late = await call("POST", "/api/approve", { executionId, handle });
+    expect(late.status).toBe(409);
+    const again = await call("POST", "/api/cancel", { executionId });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ cancelled: false, status: "cancelled" });
+    expect(demo.tracker.listTasks().some((task) => task.title === "Never made")).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // Another web page in the person's Chromium tries to decide for them, as issue 25 found it could: a
 // page on another port of this machine opens the chat's WebSocket to read the conversation and
-// approve the card, posts code, an approval by id, a rejection, a rollback and a catalog write as
-// text/plain (no preflight), submits forms, and tries JSON (which needs a preflight); a page whose
+// approve the card, posts code, an approval by id, a rejection, a rollback, a cancellation and a
+// catalog write as text/plain (no preflight), submits forms, and tries JSON (which needs a preflight); a page whose
 // name rebinds to this machine calls the API under its own Host. None of it reads or changes
 // anything, and the demo page itself still works: its card is approved and the task is created.
 import { createServer, type Server } from "node:http";
@@ -73,6 +73,7 @@ async function attack(target: {
   await plain("/api/approve", { executionId });
   await plain("/api/reject", { executionId, seq: 1 });
   await plain("/api/rollback", { executionId });
+  await plain("/api/cancel", { executionId, reason: "another page" });
   await plain("/api/snippets", { name: "forged", executionId });
   await plain("/api/catalog/items", { name: "Forged item", price: 1 });
   // JSON needs a preflight, which the agent does not answer
@@ -170,7 +171,7 @@ describe("another web page", () => {
     // each request went out (the browser sends a simple request without asking) or failed its preflight
     expect(attempts.requests["text/plain /api/approve"]).toBe("sent");
     expect(attempts.requests["json /api/approve"]).toMatch(/^failed/);
-    expect(Object.keys(attempts.requests)).toHaveLength(9);
+    expect(Object.keys(attempts.requests)).toHaveLength(10);
 
     expect(await state()).toEqual(before);
     // the card still waits, unanswered, and the demo page answers it
