@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { allReadmes, checkReadmes, EXAMPLES_DIR } from "./check-readmes.ts";
 
 const fence = "```";
-// a directory of its own, inside the package (where the packages resolve), so that a check of the
-// READMEs running at the same time (turbo runs typecheck beside test) removes none of its files
+// a directory of its own, inside the package (where the packages resolve)
 const parent = join(EXAMPLES_DIR, ".test");
 mkdirSync(parent, { recursive: true });
 const OUT = mkdtempSync(join(parent, "run-"));
@@ -41,7 +40,9 @@ describe("checkReadmes", () => {
       "}", // 17
       fence, // 18
     ].join("\n");
-    const result = checkReadmes([{ path: "packages/fake/README.md", text }], join(OUT, "fake"));
+    const result = checkReadmes([{ path: "packages/fake/README.md", text }], {
+      directory: join(OUT, "fake"),
+    });
     expect(result.checked).toHaveLength(4);
     expect(result.files).toHaveLength(3);
     expect(result.errors).toHaveLength(3);
@@ -57,6 +58,17 @@ describe("checkReadmes", () => {
     expect(status).toMatch(/^packages\/fake\/README\.md:11:27 - error TS7006/);
   });
 
+  it("leaves no file behind unless asked to keep them", () => {
+    const directory = join(OUT, "kept");
+    const text = [`${fence}ts`, "export const a: number = 1;", fence].join("\n");
+    expect(checkReadmes([{ path: "README.md", text }], { directory }).errors).toEqual([]);
+    expect(readdirSync(directory)).toEqual([]);
+    checkReadmes([{ path: "README.md", text }], { directory, keep: true });
+    expect(readdirSync(directory)).toEqual([
+      expect.stringMatching(/^root\.L1\.\d+-[0-9a-z]+\.readme\.ts$/),
+    ]);
+  });
+
   it("checks Workers examples with the Workers types, and others without them", () => {
     const example = [
       'import { DurableObject } from "cloudflare:workers";',
@@ -65,7 +77,7 @@ describe("checkReadmes", () => {
     const text = [`${fence}ts workers`, ...example, fence, `${fence}ts`, ...example, fence].join(
       "\n",
     );
-    const result = checkReadmes([{ path: "README.md", text }], join(OUT, "workers"));
+    const result = checkReadmes([{ path: "README.md", text }], { directory: join(OUT, "workers") });
     expect(result.errors.length).toBeGreaterThan(0);
     for (const error of result.errors) expect(error).toMatch(/^README\.md:(6|7):/);
   });

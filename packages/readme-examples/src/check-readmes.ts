@@ -8,7 +8,16 @@
 //
 //   node src/check-readmes.ts             every README
 //   node src/check-readmes.ts <README>…   these (paths relative to the repository's root)
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+//   … --keep                              and leave the example files in examples/ afterwards
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -81,20 +90,36 @@ export interface CheckResult {
   errors: string[];
 }
 
+/** Generated files older than this are left over from a run that was killed: removed. */
+const STALE_MS = 10 * 60_000;
+
+export interface CheckOptions {
+  /**
+   * where the files are written: EXAMPLES_DIR (default), beside the modules the examples import as
+   * "./runtime" and the like, or another directory inside this package for examples that import none
+   */
+  directory?: string;
+  /** leave the files there afterwards, to run `tsc` or `tsx` on them by hand */
+  keep?: boolean;
+}
+
 /**
  * Checks the examples of `readmes` (paths relative to the repository's root, or `{ path, text }`
- * for a README's text not on disk), writing their files to `directory` (EXAMPLES_DIR, where the
- * modules they import as "./runtime" and the like are; another directory inside this package for
- * examples that import none), after removing the files an earlier check wrote there.
+ * for a README's text not on disk). Each run writes files of its own (their names carry the
+ * process id), so runs at the same time in one checkout do not disturb each other.
  */
 export function checkReadmes(
   readmes: ReadonlyArray<string | { path: string; text: string }>,
-  directory = EXAMPLES_DIR,
+  { directory = EXAMPLES_DIR, keep = false }: CheckOptions = {},
 ): CheckResult {
   mkdirSync(directory, { recursive: true });
   for (const entry of readdirSync(directory)) {
-    if (entry.endsWith(GENERATED)) rmSync(join(directory, entry));
+    const path = join(directory, entry);
+    if (entry.endsWith(GENERATED) && Date.now() - statSync(path).mtimeMs > STALE_MS) {
+      rmSync(path, { force: true });
+    }
   }
+  const run = `${process.pid}-${Date.now().toString(36)}`;
   const problems: FenceProblem[] = [];
   const files: ExampleFile[] = [];
   const blocks: ReadmeBlock[] = [];
@@ -113,10 +138,27 @@ export function checkReadmes(
   const byPath = new Map<string, ExampleFile>();
   for (const file of files) {
     const slug = file.readme.replace(/\/?README\.md$/, "").replace(/[^A-Za-z0-9]+/g, "-") || "root";
-    const path = join(directory, `${slug}.L${file.blocks[0]?.fenceLine}${GENERATED}`);
+    const path = join(directory, `${slug}.L${file.blocks[0]?.fenceLine}.${run}${GENERATED}`);
     writeFileSync(path, file.text);
     byPath.set(path, file);
   }
+  try {
+    errors.push(...typeErrors(byPath, keep));
+  } finally {
+    if (!keep) for (const path of byPath.keys()) rmSync(path, { force: true });
+  }
+  return {
+    files,
+    checked: blocks.filter((block) => block.nocheck === undefined),
+    optedOut: blocks.filter((block) => block.nocheck !== undefined),
+    errors,
+  };
+}
+
+/** The type errors of the example files, each environment's files in one program. */
+function typeErrors(byPath: ReadonlyMap<string, ExampleFile>, kept: boolean): string[] {
+  const errors: string[] = [];
+  const formatted = (diagnostic: ts.Diagnostic) => format(diagnostic, byPath, kept);
   for (const [name, environment] of Object.entries(ENVIRONMENTS)) {
     const roots = [...byPath].filter(([, file]) => file.workers === (name === "workers"));
     if (roots.length === 0) continue;
@@ -124,8 +166,8 @@ export function checkReadmes(
       rootNames: [...environment.declarations, ...roots.map(([path]) => path)],
       options: environment.options,
     });
-    errors.push(...program.getOptionsDiagnostics().map((d) => formatted(d, byPath)));
-    errors.push(...program.getGlobalDiagnostics().map((d) => formatted(d, byPath)));
+    errors.push(...program.getOptionsDiagnostics().map(formatted));
+    errors.push(...program.getGlobalDiagnostics().map(formatted));
     for (const [path] of roots) {
       const source = program.getSourceFile(path);
       if (!source) {
@@ -136,20 +178,19 @@ export function checkReadmes(
         ...program.getSyntacticDiagnostics(source),
         ...program.getSemanticDiagnostics(source),
       ]) {
-        errors.push(formatted(diagnostic, byPath));
+        errors.push(formatted(diagnostic));
       }
     }
   }
-  return {
-    files,
-    checked: blocks.filter((block) => block.nocheck === undefined),
-    optedOut: blocks.filter((block) => block.nocheck !== undefined),
-    errors,
-  };
+  return errors;
 }
 
 /** A diagnostic as `README:line:column - error TSxxxx: message`, with the example it is in. */
-function formatted(diagnostic: ts.Diagnostic, byPath: ReadonlyMap<string, ExampleFile>): string {
+function format(
+  diagnostic: ts.Diagnostic,
+  byPath: ReadonlyMap<string, ExampleFile>,
+  kept: boolean,
+): string {
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n  ");
   const code = `error TS${diagnostic.code}: ${message}`;
   const { file, start } = diagnostic;
@@ -163,15 +204,16 @@ function formatted(diagnostic: ts.Diagnostic, byPath: ReadonlyMap<string, Exampl
   return [
     `${example.readme}:${line}:${at.character + 1} - ${code}`,
     `    ${line} | ${text}`,
-    `  in the example whose fence is at ${example.readme}:${example.blocks[0]?.fenceLine} (checked as ${relative(ROOT, file.fileName)})`,
+    `  in the example whose fence is at ${example.readme}:${example.blocks[0]?.fenceLine}${kept ? ` (checked as ${relative(ROOT, file.fileName)})` : ""}`,
   ].join("\n");
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const asked = process.argv.slice(2);
+  const keep = process.argv.includes("--keep");
+  const asked = process.argv.slice(2).filter((argument) => argument !== "--keep");
   const readmes = asked.length > 0 ? asked : allReadmes();
   const started = Date.now();
-  const result = checkReadmes(readmes);
+  const result = checkReadmes(readmes, { keep });
   // "× " as vitest marks a failure, so CI's summary of what failed (.ci/run) repeats these lines
   for (const error of result.errors) console.error(`× ${error}\n`);
   const inReadmes = new Set(result.checked.map((block) => block.readme)).size;
