@@ -349,6 +349,20 @@ describe("codemodeToolApproval in AI SDK 7's generic shape", () => {
   });
 });
 
+describe("a toolApproval map that leaves codemode out", () => {
+  it("keeps the tool's own needsApproval: it asks once the run paused, without a reason", async () => {
+    const { runtime, created } = issueTracker();
+    const model = repeatWhilePausedModel(TWO_TOGETHER, "Both are open.");
+    const chat = new TestChat(route(runtime, model.model, () => ({ somethingElse: "denied" })));
+    await chat.say("Open issues.");
+    const [card] = chat.toolParts();
+    expect(card?.state).toBe("approval-requested");
+    expect(card?.approval?.requestReason).toBeUndefined();
+    await chat.answerAll(true);
+    expect(created).toEqual(["Triage", "Plan"]);
+  });
+});
+
 describe("an approval setup that would leave a run paused with nobody asked fails loudly", () => {
   it("a generic toolApproval that returns undefined (the AI SDK docs' example): nothing runs, the output names the fix", async () => {
     const { runtime, created } = issueTracker();
