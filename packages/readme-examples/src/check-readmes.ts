@@ -114,10 +114,11 @@ export function checkReadmes(
 ): CheckResult {
   mkdirSync(directory, { recursive: true });
   for (const entry of readdirSync(directory)) {
+    if (!entry.endsWith(GENERATED)) continue;
     const path = join(directory, entry);
-    if (entry.endsWith(GENERATED) && Date.now() - statSync(path).mtimeMs > STALE_MS) {
-      rmSync(path, { force: true });
-    }
+    // another run may remove it meanwhile
+    const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (Date.now() - written > STALE_MS) rmSync(path, { force: true });
   }
   const run = `${process.pid}-${Date.now().toString(36)}`;
   const problems: FenceProblem[] = [];
