@@ -5,6 +5,7 @@ export {
   jsonSchema,
 } from "@codemode/connector-function";
 export {
+  type CancelResult,
   type CodeModeInput,
   type CodeModeOutput,
   type CodemodeApprovalDescriptor,
