@@ -297,6 +297,54 @@ describe("many processes over one journal", () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "cancels a run whose pass is live in another process: that pass stops at its next journal write, what it did is recorded, and it rolls back",
+    async () => {
+      const { runtime, journal, spec } = await journalFor();
+      const held = await gate(pool);
+      const worker = startWorker(
+        spec([
+          {
+            do: "execute",
+            code: `async () => {
+              await ledger.write({ item: "a" });
+              await ledger.hold({ item: "b", ms: 0, gate: ${held.key} });
+              await ledger.write({ item: "c" });
+              return "finished";
+            }`,
+          },
+        ]),
+      );
+      // the worker's pass is inside the call at seq 1, its run running under its lease
+      await until(async () => effects(await ledgerRows(pool)).includes("hold b"));
+      const [run] = await journal.listExecutions({ statuses: ["running"] });
+      const id = run?.id as string;
+      expect(await runtime.cancel({ executionId: id, by: "ops", reason: "stop" })).toMatchObject({
+        cancelled: true,
+        was: "running",
+        pass: "elsewhere",
+      });
+      expect(await journal.getExecution(id)).toMatchObject({
+        status: "cancelled",
+        error: expect.stringMatching(/^Cancelled by ops at .*: stop\./),
+      });
+      // the call in flight answers; the pass records it and starts nothing after
+      await held.open(1);
+      const { outcomes } = await worker.ended;
+      expect(ok(outcomes[0])).toMatchObject({
+        status: "error",
+        code: "ABORTED",
+        error: expect.stringMatching(/^Cancelled by ops/),
+      });
+      expect(effects(await ledgerRows(pool, id))).toEqual(["write a", "hold b"]);
+      expect(await entriesOf(journal, id)).toEqual(["0 applied", "1 applied"]);
+      expect((await journal.getExecution(id))?.status).toBe("cancelled");
+      expect(await runtime.rollback({ executionId: id })).toMatchObject({ reverted: [1, 0] });
+      expectAtMostOnce(await ledgerRows(pool));
+    },
+    TIMEOUT,
+  );
 });
 
 async function entriesOf(journal: Journal, id: string): Promise<string[]> {
