@@ -225,8 +225,11 @@ export function mcpPlayer(context: SurfaceContext, adapter: McpSurface) {
           ? { action: "accept", content: { approve: false } }
           : { action: answer };
       case "fail":
+        // a question that fails decides nothing, and the round with it
+        session.refused = true;
         throw new Error("The client cannot show this question.");
       case "abort": {
+        session.refused = true;
         session.abort?.abort();
         await session.call?.catch(() => undefined);
         throw new Error("The client cancelled the call.");
