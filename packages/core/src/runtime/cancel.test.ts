@@ -1,7 +1,11 @@
+import { createRequire } from "node:module";
+import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import type { AbortSignalLike } from "../abort-signal.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
+import type { SyncSqlite } from "../sql-driver.ts";
+import { sqliteStore } from "../sql-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
@@ -27,6 +31,92 @@ const untilAborted = (_input: unknown, { signal }: { signal?: AbortSignalLike | 
 /** The same journal as `store`, reached from "another process": its own registry of live passes. */
 const otherProcess = (store: JournalStore): JournalStore => ({
   journal: (name) => store.journal(name),
+});
+
+const { DatabaseSync } = createRequire(import.meta.url)("node:sqlite") as {
+  DatabaseSync: new (path: string) => SyncSqlite;
+};
+
+/** The stores a run is cancelled over below: the journal's state, not the runtime's, decides. */
+const STORES: Array<[name: string, create: () => JournalStore]> = [
+  ["memoryStore", () => memoryStore()],
+  ["sqliteStore (better-sqlite3)", () => sqliteStore(new Database(":memory:"))],
+  ["sqliteStore (node:sqlite)", () => sqliteStore(new DatabaseSync(":memory:"))],
+];
+
+describe.each(STORES)("runtime.cancel over %s", (_name, createStore) => {
+  const gatedAndSlow = () => {
+    const started = latch();
+    const answer = latch<unknown>();
+    const ops = mockConnector({
+      name: "ops",
+      methods: {
+        write: { requiresApproval: true, revert: () => undefined },
+        slow: {
+          execute: () => {
+            started.open();
+            return answer.promise;
+          },
+          revert: () => undefined,
+        },
+        after: {},
+      },
+    });
+    return { ops, started, answer };
+  };
+
+  it("ends a paused run: its waiting call never runs, an approval after decides nothing", async () => {
+    const { ops } = gatedAndSlow();
+    const executor = new MockExecutor(async ({ ops }) => ops.write?.({ n: 1 }));
+    const runtime = createCodemodeRuntime({ store: createStore(), executor, connectors: [ops] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    expect(await runtime.cancel({ executionId, by: "alice" })).toMatchObject({
+      cancelled: true,
+      was: "paused",
+    });
+    expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });
+    const run = await runtime.execution(executionId);
+    expect(run?.status).toBe("cancelled");
+    expect(run?.calls.map((call) => call.state)).toEqual(["withdrawn"]);
+    expect(ops.calls).toEqual([]);
+    // an ended run, kept as such: pruned with the others
+    expect(await runtime.pruneExecutions(0)).toBe(1);
+  });
+
+  it("stops a pass of this process and of another: the call in flight is recorded, none starts after", async () => {
+    for (const from of ["here", "elsewhere"] as const) {
+      const { ops, started, answer } = gatedAndSlow();
+      const executor = new MockExecutor(async ({ ops }) => {
+        await ops.slow?.({});
+        return ops.after?.({});
+      });
+      const store = createStore();
+      const runtime = createCodemodeRuntime({ store, executor, connectors: [ops] });
+      const running = runtime.execute({ code: "async () => 0" });
+      await started.promise;
+      const [run] = await runtime.executions();
+      const executionId = run?.id as string;
+      const canceller =
+        from === "here"
+          ? runtime
+          : createCodemodeRuntime({ store: otherProcess(store), executor, connectors: [ops] });
+      const cancelling = canceller.cancel({ executionId });
+      // here, cancel returns once the pass has settled; elsewhere, at once (the call answers after)
+      if (from === "here") answer.open("late");
+      expect(await cancelling).toMatchObject({
+        cancelled: true,
+        pass: from === "here" ? "settled" : "elsewhere",
+      });
+      answer.open("late");
+      expect(await running).toMatchObject({ status: "error", code: "ABORTED" });
+      expect(ops.calls.map((call) => call.method)).toEqual(["slow"]);
+      expect(await runtime.execution(executionId)).toMatchObject({
+        status: "cancelled",
+        calls: [{ method: "slow", state: "applied", result: "late" }],
+      });
+      expect(await runtime.rollback({ executionId })).toMatchObject({ reverted: [0] });
+    }
+  });
 });
 
 describe("runtime.cancel", () => {
