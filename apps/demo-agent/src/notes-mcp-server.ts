@@ -1,7 +1,6 @@
 import { IDEMPOTENCY_KEY_META } from "@codemode/connector-mcp";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { type CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { z } from "zod";
 import type { NotesStore } from "./notes-store.ts";
 
@@ -36,6 +35,8 @@ export function createNotesMcpServer(store: NotesStore): McpServer {
         "The team's notes: release process, on-call, design and copy. Search them before answering questions about how the team works.",
       // no code generation: Workers forbid it
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      // the four tools never change: no client needs a stream that waits for a change
+      capabilities: { tools: { listChanged: false } },
     },
   );
 
@@ -45,11 +46,11 @@ export function createNotesMcpServer(store: NotesStore): McpServer {
       title: "Search notes",
       description:
         "Find notes whose title, text or tags contain every word of the query; title matches first.",
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string().min(1).describe('Words to look for, e.g. "release".'),
         limit: z.number().int().min(1).max(20).optional().describe("At most this many (5)."),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         notes: z.array(
           z.object({
             id: z.number(),
@@ -58,7 +59,7 @@ export function createNotesMcpServer(store: NotesStore): McpServer {
             excerpt: z.string().describe("The text around the first match."),
           }),
         ),
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     async ({ query, limit }) => answer({ notes: store.search(query, limit) }),
@@ -69,8 +70,8 @@ export function createNotesMcpServer(store: NotesStore): McpServer {
     {
       title: "Get a note",
       description: "Read one note in full.",
-      inputSchema: { id: noteId },
-      outputSchema: note,
+      inputSchema: z.object({ id: noteId }),
+      outputSchema: z.object(note),
       annotations: { readOnlyHint: true },
     },
     async ({ id }) => {
@@ -85,16 +86,16 @@ export function createNotesMcpServer(store: NotesStore): McpServer {
     {
       title: "Add a note",
       description: "Add a note. It only adds, so it runs without approval.",
-      inputSchema: {
+      inputSchema: z.object({
         title: z.string().min(1).max(120),
         body: z.string().min(1).max(4000),
         tags: z.array(z.string()).max(8).optional(),
-      },
-      outputSchema: note,
+      }),
+      outputSchema: z.object(note),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
-    async (input, extra) => {
-      const key = extra._meta?.[IDEMPOTENCY_KEY_META];
+    async (input, context) => {
+      const key = context.mcpReq._meta?.[IDEMPOTENCY_KEY_META];
       return answer(store.add(input, typeof key === "string" ? key : undefined));
     },
   );
@@ -104,8 +105,8 @@ export function createNotesMcpServer(store: NotesStore): McpServer {
     {
       title: "Delete a note",
       description: "Delete a note for good. Destructive: a person approves it first.",
-      inputSchema: { id: noteId },
-      outputSchema: { id: z.number(), title: z.string() },
+      inputSchema: z.object({ id: noteId }),
+      outputSchema: z.object({ id: z.number(), title: z.string() }),
       annotations: { readOnlyHint: false, destructiveHint: true },
     },
     async ({ id }) => {

@@ -22,7 +22,9 @@ export function selfFetch(handler: (request: Request) => Promise<Response>): Sel
       throw new TypeError(`This fetch reaches only ${SELF_ORIGIN}, not ${origin}.`);
     }
     const response = await handler(request);
-    // a buffered body: nothing of the answer stays open once the caller has it
+    // a buffered body: nothing of the answer stays open once the caller has it (so a stream meant to
+    // stay open, a 2026-07-28 `subscriptions/listen`, would never end: the notes server it reaches
+    // advertises no tool-list changes, and the MCP client then opens none)
     const body = response.body === null ? null : await response.arrayBuffer();
     return new Response(body, {
       status: response.status,

@@ -90,7 +90,15 @@ describe("the notes MCP server and connector", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       });
       expect(response.status).toBe(200);
-      return ((await response.json()) as { result: Record<string, unknown> }).result;
+      // a stateless 2025-era answer: JSON, or one server-sent event
+      const text = await response.text();
+      const json = text.startsWith("{")
+        ? text
+        : (text
+            .split("\n")
+            .find((line) => line.startsWith("data: "))
+            ?.slice(6) ?? "");
+      return (JSON.parse(json) as { result: Record<string, unknown> }).result;
     };
     const listed = (await post("tools/list", {})) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((tool) => tool.name)).toEqual([
