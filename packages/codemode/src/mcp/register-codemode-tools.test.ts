@@ -9,6 +9,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import { functionConnector } from "../index.ts";
 import { mcpConnector, registerCodemodeTools } from "../mcp.ts";
 
 async function connected(
@@ -131,6 +132,67 @@ describe("registerCodemodeTools", () => {
       properties: { handle: { type: "object" } },
       required: ["executionId", "handle"],
     });
+    await client.close();
+  });
+
+  it("cancels the run when the client cancels the codemode call: no call starts after, what ran is recorded", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered!: () => void;
+    const inCall = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const reached: string[] = [];
+    const slow = functionConnector({
+      name: "slow",
+      methods: {
+        first: {
+          execute: async () => {
+            reached.push("first");
+            entered();
+            await held;
+            return "first done";
+          },
+        },
+        second: {
+          execute: async () => {
+            reached.push("second");
+            return "second done";
+          },
+        },
+      },
+    });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor: new QuickJSExecutor(),
+      connectors: [slow],
+    });
+    const server = new McpServer({ name: "shop", version: "1.0.0" });
+    registerCodemodeTools(server, { runtime });
+    const client = new Client({ name: "test-client", version: "1.0.0" });
+    await connected(server, client);
+    await server.server.ping();
+    const cancel = new AbortController();
+    const call = client.callTool(
+      {
+        name: "codemode",
+        arguments: {
+          code: "async () => { await slow.first({}); await slow.second({}); return 1 }",
+        },
+      },
+      { signal: cancel.signal },
+    );
+    await inCall;
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    release();
+    await expect.poll(async () => (await runtime.executions())[0]?.status).toBe("cancelled");
+    const [run] = await runtime.executions();
+    expect(run?.calls).toMatchObject([{ method: "first", state: "applied" }]);
+    expect(run?.error).toContain("The client cancelled the codemode call.");
+    expect(reached).toEqual(["first"]);
     await client.close();
   });
 

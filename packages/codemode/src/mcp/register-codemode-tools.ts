@@ -162,6 +162,37 @@ function canElicit(server: McpServer, context: ServerContext): boolean {
   return modes.form !== undefined || modes.url === undefined;
 }
 
+/**
+ * The run of a `codemode` call, cancelled (`runtime.cancel`) when the client cancels the call: no
+ * call of it starts after, and what ran is recorded.
+ */
+async function runUntilCancelled(
+  runtime: CodemodeRuntime,
+  code: string,
+  signal: AbortSignal,
+): Promise<CodeModeOutput> {
+  const { executionId, outcome } = await runtime.start({ code });
+  if (!executionId) return outcome;
+  const cancel = () => {
+    runtime
+      .cancel({
+        executionId,
+        by: "an MCP client",
+        reason: "The client cancelled the codemode call.",
+      })
+      .catch(() => {
+        // the run's state stays in the journal; nothing more to tell a client that left
+      });
+  };
+  if (signal.aborted) cancel();
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    return await outcome;
+  } finally {
+    signal.removeEventListener("abort", cancel);
+  }
+}
+
 function checkOptions(options: CodemodeToolsOptions): {
   approvals: McpApprovals;
   limit: number;
@@ -288,7 +319,7 @@ export function registerCodemodeTools(
         if ("task" in started) return started.task as never;
         output = started.output;
       } else if (sealed === undefined) {
-        output = await runtime.execute({ code });
+        output = await runUntilCancelled(runtime, code, context.mcpReq.signal);
       } else {
         // the retry of an approval round: its state must be one this server sealed for this call
         const state = await codec.open(sealed, round.now());
