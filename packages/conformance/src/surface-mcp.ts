@@ -150,6 +150,18 @@ export function mcpPlayer(context: SurfaceContext, adapter: McpSurface) {
         asking(output);
         return output;
       },
+      // the server starts a run this way when it may answer before the run ends (a cancellable
+      // call, a task)
+      start: async (input) => {
+        const { executionId, outcome } = await base.start(input);
+        session.started.add(executionId);
+        session.run = executionId;
+        const observedOutcome = outcome.then((output) => {
+          asking(output);
+          return output;
+        });
+        return { executionId, outcome: observedOutcome };
+      },
       approve: async (options) => {
         const output = await base.approve(options);
         if (options.executionId === session.run) {
