@@ -103,6 +103,8 @@ try {
   for (const unwanted of [
     "ai",
     "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/client",
     "@apidevtools/swagger-parser",
     "zod",
     "@tanstack/ai",
