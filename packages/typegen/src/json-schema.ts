@@ -6,6 +6,9 @@ export type JsonSchema = boolean | JsonSchemaObject;
 
 export interface JsonSchemaObject {
   $ref?: string;
+  $dynamicRef?: string;
+  $anchor?: string;
+  $dynamicAnchor?: string;
   $defs?: Record<string, JsonSchema>;
   definitions?: Record<string, JsonSchema>;
   type?: string | string[];
@@ -20,9 +23,15 @@ export interface JsonSchemaObject {
   items?: JsonSchema | JsonSchema[];
   prefixItems?: JsonSchema[];
   additionalItems?: JsonSchema;
+  unevaluatedProperties?: JsonSchema;
+  unevaluatedItems?: JsonSchema;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
+  else?: JsonSchema;
+  dependentRequired?: Record<string, string[]>;
   nullable?: boolean;
   default?: unknown;
   examples?: unknown;
@@ -109,15 +118,93 @@ export function toJsonSchema(schema: unknown, side: SchemaSide = "input"): JsonS
   }
 }
 
+/** Where a `$anchor` (or `$dynamicAnchor`) of a document is: its schema, and its pointer when short. */
+interface Anchored {
+  schema: unknown;
+  /** `#` for the root, `#/$defs/<name>` or `#/definitions/<name>` for a definition of the root */
+  pointer?: string;
+}
+
+const anchorIndexes = new WeakMap<object, Map<string, Anchored>>();
+
+/** `~` and `/` escaped, then percent-encoded where a URI fragment needs it: a pointer segment. */
+function pointerSegment(name: string): string {
+  return encodeURIComponent(name.replace(/~/g, "~0").replace(/\//g, "~1"));
+}
+
 /**
- * Resolves a local JSON pointer (`#/components/schemas/Pet`, `#/$defs/node`, `#`) inside `root`;
- * `undefined` when it points nowhere or is malformed (a bad percent-escape such as `#/%`).
+ * The anchors of a document (2019-09 and 2020-12 `$anchor`, `$dynamicAnchor`), found once per
+ * document by one walk over its objects and arrays (iterative: no depth exhausts the stack). The
+ * first schema to claim a name keeps it.
+ */
+function anchorsOf(root: object): Map<string, Anchored> {
+  const known = anchorIndexes.get(root);
+  if (known) return known;
+  const anchors = new Map<string, Anchored>();
+  const claim = (name: unknown, anchored: Anchored) => {
+    if (typeof name === "string" && name !== "" && !anchors.has(name)) anchors.set(name, anchored);
+  };
+  // an anchor on the root itself is the root: `#`
+  const stack: Array<{ node: unknown; pointer?: string }> = [{ node: root, pointer: "#" }];
+  const seen = new Set<object>();
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { node, pointer } = next;
+    if (!isObject(node) || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push({ node: item });
+      continue;
+    }
+    const anchored = pointer === undefined ? { schema: node } : { schema: node, pointer };
+    claim(node.$anchor, anchored);
+    claim(node.$dynamicAnchor, anchored);
+    for (const [key, value] of Object.entries(node)) {
+      // values of these keywords are data, never schemas that could hold an anchor
+      if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
+      if (node === root && (key === "$defs" || key === "definitions") && isObject(value)) {
+        for (const [name, definition] of Object.entries(value)) {
+          stack.push({ node: definition, pointer: `#/${key}/${pointerSegment(name)}` });
+        }
+        continue;
+      }
+      stack.push({ node: value });
+    }
+  }
+  anchorIndexes.set(root, anchors);
+  return anchors;
+}
+
+/** Whether a reference names an anchor (`#name`) rather than a pointer (`#/…`) or the root (`#`). */
+function isAnchorRef(ref: string): boolean {
+  return ref.length > 1 && ref.startsWith("#") && ref[1] !== "/";
+}
+
+/**
+ * The reference to use for `ref` inside `root`: an anchor (`#address`) of a definition of the root
+ * becomes its pointer (`#/$defs/address`), so both spellings name one type; any other reference
+ * stays as it is.
+ */
+export function canonicalRef(root: unknown, ref: string): string {
+  if (!isAnchorRef(ref) || !isObject(root)) return ref;
+  const name = decodePointerSegment(ref.slice(1));
+  return (name === undefined ? undefined : anchorsOf(root).get(name)?.pointer) ?? ref;
+}
+
+/**
+ * Resolves a local reference inside `root`: a JSON pointer (`#/components/schemas/Pet`,
+ * `#/$defs/node`, `#`) or an anchor (`#address`, from `$anchor` or `$dynamicAnchor`); `undefined`
+ * when it points nowhere or is malformed (a bad percent-escape such as `#/%`). Nothing outside
+ * `root` is ever fetched: any other URI resolves to nothing.
  */
 export function resolvePointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
   const path = ref.slice(1);
   if (path === "") return root;
-  if (!path.startsWith("/")) return undefined; // `$anchor` references are not resolved
+  if (!path.startsWith("/")) {
+    if (!isObject(root)) return undefined;
+    const name = decodePointerSegment(path);
+    return name === undefined ? undefined : anchorsOf(root).get(name)?.schema;
+  }
   let node: unknown = root;
   for (const raw of path.slice(1).split("/")) {
     const decoded = decodePointerSegment(raw);

@@ -30,23 +30,39 @@ describe("jsonSchemaToTypeScript: types", () => {
     ],
     ["array without items", { type: "array" }, "type T = unknown[];"],
     [
+      // without minItems an element may be missing; without additionalItems more may follow
       "draft-07 tuple",
       { type: "array", items: [{ type: "string" }, { type: "number" }] },
-      "type T = [string, number];",
+      "type T = [string?, number?, ...unknown[]];",
     ],
     [
       "draft-07 tuple with rest",
-      { type: "array", items: [{ type: "string" }], additionalItems: { type: "boolean" } },
+      {
+        type: "array",
+        items: [{ type: "string" }],
+        additionalItems: { type: "boolean" },
+        minItems: 1,
+      },
       "type T = [string, ...boolean[]];",
     ],
     [
       "2020-12 tuple",
-      { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+      {
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "number" }],
+        items: false,
+        minItems: 2,
+      },
       "type T = [string, number];",
     ],
     [
       "2020-12 tuple with optional tail",
-      { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], minItems: 1 },
+      {
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "number" }],
+        minItems: 1,
+        maxItems: 2,
+      },
       "type T = [string, number?];",
     ],
     ["open object", { type: "object" }, "type T = Record<string, unknown>;"],
@@ -72,7 +88,7 @@ describe("jsonSchemaToTypeScript: types", () => {
         required: ["a"],
         additionalProperties: { type: "number" },
       },
-      "type T = { a: string } & Record<string, number>;",
+      "type T = { a: string; [key: string]: number | string };",
     ],
     [
       "required and optional, quoted names",
@@ -231,7 +247,7 @@ describe("jsonSchemaToTypeScript: references", () => {
         required: ["name"],
         additionalProperties: { anyOf: [{ $ref: "#" }, { type: "null" }] },
       }),
-    ).toBe("type T = { name: string } & { [key: string]: T | null };");
+    ).toBe("type T = { name: string; [key: string]: T | null | string };");
     const tree = {
       $defs: { node: { type: "object", patternProperties: { "^x-": { $ref: "#/$defs/node" } } } },
       $ref: "#/$defs/node",

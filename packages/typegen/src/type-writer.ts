@@ -1,7 +1,12 @@
 import { NameAllocator, toPascalCase } from "./identifier.ts";
 import { formatJsDoc, schemaDocLines } from "./jsdoc.ts";
-import { type JsonSchemaObject, resolvePointer, toJsonSchema } from "./json-schema.ts";
-import { METADATA_LIMITS } from "./metadata-limits.ts";
+import {
+  canonicalRef,
+  type JsonSchemaObject,
+  resolvePointer,
+  toJsonSchema,
+} from "./json-schema.ts";
+import { boundText, METADATA_LIMITS } from "./metadata-limits.ts";
 
 /** A rendered type and how tightly it binds: unions need parentheses inside `&` and `[]`. */
 interface Rendered {
@@ -70,8 +75,19 @@ const TYPE_KEYWORDS = [
   "anyOf",
   "oneOf",
   "allOf",
+  "if",
   "$ref",
+  "$dynamicRef",
 ];
+
+/** The reference a schema makes: `$ref`, or `$dynamicRef` (read as a `$ref` to its anchor). */
+function refOf(schema: Record<string, unknown>): string | undefined {
+  if (typeof schema.$ref === "string") return schema.$ref;
+  return typeof schema.$dynamicRef === "string" ? schema.$dynamicRef : undefined;
+}
+
+/** A property type short enough to repeat in an index signature's value (see `renderObject`). */
+const SHORT_TYPE = 60;
 
 function isObject(value: unknown): value is JsonSchemaObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -237,9 +253,11 @@ function reachesEagerly(root: unknown, from: unknown, goal: unknown, records: bo
     if (!isObject(node) || seen.has(node)) continue;
     if (node === goal) return true;
     seen.add(node);
-    if (typeof node.$ref === "string") stack.push(resolvePointer(root, node.$ref));
+    const ref = refOf(node);
+    if (ref !== undefined) stack.push(resolvePointer(root, ref));
     for (const list of [node.allOf, node.anyOf, node.oneOf])
       if (Array.isArray(list)) stack.push(...list);
+    stack.push(node.if, node.then, node.else);
     if (records) {
       stack.push(node.additionalProperties);
       if (isObject(node.patternProperties)) stack.push(...Object.values(node.patternProperties));
@@ -256,14 +274,55 @@ function refersTo(root: unknown, schema: unknown, ref: string): boolean {
     const node = stack.pop();
     if (typeof node !== "object" || node === null || seen.has(node)) continue;
     seen.add(node);
-    const nested = (node as Record<string, unknown>).$ref;
-    if (typeof nested === "string") {
+    const written = refOf(node as Record<string, unknown>);
+    const nested = written === undefined ? undefined : canonicalRef(root, written);
+    if (nested !== undefined) {
       if (nested === ref) return true;
       if (!DEFINITION_POINTER.test(nested)) stack.push(resolvePointer(root, nested));
     }
     for (const value of Object.values(node)) if (typeof value === "object") stack.push(value);
   }
   return false;
+}
+
+/**
+ * `dependentRequired` (2019-09 on) and the array form of draft-07's `dependencies`, as the JSDoc
+ * line each property that makes others required gets: `@dependentRequired b, c`. The property types
+ * stay as they are (optional stays optional: without the property, nothing is required).
+ */
+function dependentRequiredOf(schema: JsonSchemaObject): Map<string, string> | undefined {
+  let lines: Map<string, string> | undefined;
+  for (const source of [schema.dependentRequired, schema.dependencies]) {
+    if (!isObject(source)) continue;
+    for (const [property, needed] of Object.entries(source)) {
+      if (!Array.isArray(needed) || needed.length === 0 || lines?.has(property)) continue;
+      const names = needed.filter((name): name is string => typeof name === "string");
+      if (names.length === 0) continue;
+      lines ??= new Map();
+      lines.set(
+        property,
+        `@dependentRequired ${boundText(names.join(", "), METADATA_LIMITS.tagLength)}`,
+      );
+    }
+  }
+  return lines;
+}
+
+/**
+ * What a schema's own keywords mean once its applicators (`$ref`, `allOf`, `if`, …) are split off
+ * and rendered apart: `unevaluatedProperties` and `unevaluatedItems` then no longer see the
+ * properties and items those evaluate, so a schema-valued one is dropped (the type stays wider, as
+ * it must: the parts are intersected); `false` stays, meaning what it meant for the rest.
+ */
+function beside(schema: JsonSchemaObject): Partial<JsonSchemaObject> {
+  return {
+    ...(schema.unevaluatedProperties !== undefined && schema.unevaluatedProperties !== false
+      ? { unevaluatedProperties: undefined }
+      : {}),
+    ...(schema.unevaluatedItems !== undefined && schema.unevaluatedItems !== false
+      ? { unevaluatedItems: undefined }
+      : {}),
+  };
 }
 
 /**
@@ -508,10 +567,17 @@ export class TypeWriter {
         return this.renderShared(key, shared, schema, context);
     }
 
-    if (typeof schema.$ref === "string") {
-      const target = this.renderRef(schema.$ref, context);
-      if (!hasTypeKeywords(schema, "$ref")) return withNull(target);
-      const { $ref: _ref, ...rest } = schema;
+    const ref = refOf(schema);
+    if (ref !== undefined) {
+      const target = this.renderRef(canonicalRef(context.root, ref), context);
+      // the keywords beside a reference (2019-09 on) hold too: the type is both
+      const rest: JsonSchemaObject = {
+        ...schema,
+        $ref: undefined,
+        $dynamicRef: undefined,
+        ...beside(schema),
+      };
+      if (!hasTypeKeywords(rest)) return withNull(target);
       return withNull(intersection([target, this.render(rest, next)]));
     }
     if (schema.const !== undefined) return withNull(literal(schema.const));
@@ -519,14 +585,26 @@ export class TypeWriter {
 
     const parts: Rendered[] = [];
     const { allOf, anyOf, oneOf } = schema;
-    if (Array.isArray(allOf) || Array.isArray(anyOf) || Array.isArray(oneOf)) {
+    const conditional = this.renderConditional(schema, next);
+    if (
+      Array.isArray(allOf) ||
+      Array.isArray(anyOf) ||
+      Array.isArray(oneOf) ||
+      conditional !== undefined
+    ) {
       const rest: JsonSchemaObject = {
         ...schema,
         allOf: undefined,
         anyOf: undefined,
         oneOf: undefined,
+        if: undefined,
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, left out
+        then: undefined,
+        else: undefined,
+        ...beside(schema),
       };
       if (hasTypeKeywords(rest)) parts.push(this.render(rest, next));
+      if (conditional) parts.push(conditional);
       // Members that only add constraints (`required`, descriptions) do not change the type; past
       // `METADATA_LIMITS.schemaMembers` they are counted, not rendered.
       const members = (list: unknown) => {
@@ -558,6 +636,7 @@ export class TypeWriter {
       if (
         schema.properties ||
         schema.additionalProperties !== undefined ||
+        schema.unevaluatedProperties !== undefined ||
         schema.patternProperties
       ) {
         types.push("object");
@@ -567,6 +646,23 @@ export class TypeWriter {
     }
     if (types.length === 0) return withNull(UNKNOWN);
     return withNull(union(types.map((type) => this.renderType(type, schema, context))));
+  }
+
+  /**
+   * `if`/`then`/`else` as a type every valid value has: with both branches, a value either matches
+   * `if` and `then`, or `else` (`(If & Then) | Else`); with `else` alone, it matches `if` or `else`;
+   * with `then` alone it may match anything, so nothing is added. Never narrower than the schema,
+   * since no part is (a part that cannot be rendered is `unknown`).
+   */
+  private renderConditional(schema: JsonSchemaObject, context: Context): Rendered | undefined {
+    if (schema.if === undefined) return undefined;
+    const hasThen = schema.then !== undefined;
+    const hasElse = schema.else !== undefined;
+    if (!hasElse) return undefined;
+    const condition = this.render(schema.if, context);
+    const otherwise = this.render(schema.else, context);
+    if (!hasThen) return union([condition, otherwise]);
+    return union([intersection([condition, this.render(schema.then, context)]), otherwise]);
   }
 
   private renderType(type: string, schema: JsonSchemaObject, context: Context): Rendered {
@@ -597,18 +693,30 @@ export class TypeWriter {
         ? schema.items
         : undefined;
     if (tuple) {
-      const rest = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
-      const minimum = typeof schema.minItems === "number" ? schema.minItems : tuple.length;
-      const shown = tuple.slice(0, METADATA_LIMITS.schemaMembers);
+      // What may follow the listed elements: `items` after `prefixItems` (2020-12), `additionalItems`
+      // after an `items` array (draft-07, 2019-09), else `unevaluatedItems`; none of them means
+      // anything may, and `maxItems` at most the listed length means nothing may.
+      const after = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
+      const rest = after !== undefined ? after : schema.unevaluatedItems;
+      const maxItems =
+        typeof schema.maxItems === "number" && schema.maxItems >= 0
+          ? Math.floor(schema.maxItems)
+          : Number.POSITIVE_INFINITY;
+      const listed = tuple.slice(0, Math.min(tuple.length, maxItems));
+      const closed = rest === false || maxItems <= listed.length;
+      // elements past `minItems` may be missing (no `minItems`: any may)
+      const minimum = typeof schema.minItems === "number" ? schema.minItems : 0;
+      const shown = listed.slice(0, METADATA_LIMITS.schemaMembers);
       const elements = shown.map((item, index) => {
         const rendered = this.render(item, next);
         return index >= minimum ? `${wrap(rendered, "atom")}?` : rendered.text;
       });
-      if (shown.length < tuple.length) {
+      if (shown.length < listed.length) {
         // the elements past the limit, and any after them, are left open
-        elements.push(`...unknown[]${more(tuple.length - shown.length, "elements")}`);
-      } else if (rest !== undefined && rest !== false && !Array.isArray(rest)) {
-        elements.push(`...${wrap(this.render(rest, next), "atom")}[]`);
+        elements.push(`...unknown[]${more(listed.length - shown.length, "elements")}`);
+      } else if (!closed && !Array.isArray(rest)) {
+        const item = rest === undefined || rest === true ? UNKNOWN : this.render(rest, next);
+        elements.push(`...${wrap(item, "atom")}[]`);
       }
       return { text: `[${elements.join(", ")}]`, binding: "atom" };
     }
@@ -622,9 +730,12 @@ export class TypeWriter {
     const properties = all.slice(0, METADATA_LIMITS.properties);
     const left = all.length - properties.length;
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const dependents = context.summary ? undefined : dependentRequiredOf(schema);
     const inner = `${context.indent} `;
     const lines: string[] = [];
+    const types: Rendered[] = [];
     let documented = false;
+    let someOptional = false;
     for (const [key, property] of properties) {
       const rendered = this.render(property, {
         ...context,
@@ -633,10 +744,14 @@ export class TypeWriter {
         hint: key,
         eager: false,
       });
+      types.push(rendered);
       const defaulted = context.input && isObject(property) && property.default !== undefined;
       const optional =
         defaulted || !(required.has(key) || (isObject(property) && property.required === true));
+      if (optional) someOptional = true;
       const docLines = this.docLines(property, context);
+      const needs = dependents?.get(key);
+      if (needs) docLines.push(needs);
       // A summary keeps each field's documentation on one line.
       const doc = formatJsDoc(
         context.summary && docLines.length > 1 ? [docLines.join(" ")] : docLines,
@@ -645,10 +760,6 @@ export class TypeWriter {
       if (doc) documented = true;
       const name = IDENTIFIER.test(key) ? key : jsonSource(key);
       lines.push(`${doc}${inner}${name}${optional ? "?" : ""}: ${rendered.text};`);
-    }
-    if (left > 0) {
-      documented = true;
-      lines.push(`${inner}// … and ${left} more properties`, `${inner}[key: string]: unknown;`);
     }
 
     const indexTypes: Rendered[] = [];
@@ -659,7 +770,12 @@ export class TypeWriter {
       for (const pattern of Object.values(schema.patternProperties))
         indexTypes.push(this.render(pattern, next));
     }
-    const additional = schema.additionalProperties;
+    // `unevaluatedProperties` here has no applicator beside it (see `beside`): it reads as
+    // `additionalProperties` does
+    const additional =
+      schema.additionalProperties !== undefined
+        ? schema.additionalProperties
+        : schema.unevaluatedProperties;
     if (isObject(additional)) indexTypes.push(this.render(additional, next));
     else if (additional === true && properties.length === 0) indexTypes.push(UNKNOWN);
     const index = indexTypes.length > 0 ? union(indexTypes) : undefined;
@@ -675,6 +791,21 @@ export class TypeWriter {
       if (additional === false || schema.properties) return { text: "{}", binding: "atom" };
       return { text: "Record<string, unknown>", binding: "atom" };
     }
+    if (left > 0) {
+      documented = true;
+      lines.push(`${inner}// … and ${left} more properties`, `${inner}[key: string]: unknown;`);
+    } else if (index && index.text !== "unknown") {
+      // Other keys hold `index`. TypeScript wants every property's type within an index signature's
+      // (`{ a: string } & Record<string, number>` would make `a` a `string & number`), an optional
+      // one's `undefined` too: the value is the union of them all when the property types are
+      // short, `unknown` when one is not, so no text is ever repeated at length.
+      const short = types.every(
+        (type) => type.text.length <= SHORT_TYPE && !type.text.includes("\n"),
+      );
+      const absent: Rendered[] = someOptional ? [{ text: "undefined", binding: "atom" }] : [];
+      const value = short ? union([index, ...types, ...absent]).text : "unknown";
+      lines.push(`${inner}[key: string]: ${value};`);
+    }
     const oneLine = `{ ${lines
       .map((line) => line.trim())
       .join(" ")
@@ -685,9 +816,7 @@ export class TypeWriter {
       oneLine.length + context.indent.length <= INLINE_WIDTH
         ? oneLine
         : `{\n${lines.join("\n")}\n${context.indent}}`;
-    const object: Rendered = { text: body, binding: "atom" };
-    if (!index || index.text === "unknown") return object;
-    return intersection([object, { text: record(index.text), binding: "atom" }]);
+    return { text: body, binding: "atom" };
   }
 
   /** A property's JSDoc: its own annotations, or those of the definition it inlines. */

@@ -1212,7 +1212,8 @@ type Permission = {
  metadata?: string;
  contents?: string;
  deployments?: string;
-} & Record<string, string>;
+ [key: string]: string | undefined;
+};
 
 /** Context around who pinned an issue comment and when it was pinned. */
 type NullablePinnedIssueComment = {
@@ -2041,7 +2042,8 @@ type Permission = {
  metadata?: string;
  contents?: string;
  deployments?: string;
-} & Record<string, string>;
+ [key: string]: string | undefined;
+};
 
 /** Context around who pinned an issue comment and when it was pinned. */
 type NullablePinnedIssueComment = {
