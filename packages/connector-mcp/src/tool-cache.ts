@@ -10,6 +10,12 @@ export interface ToolCache {
 
 const caches = new WeakMap<Client, ToolCache>();
 
+/**
+ * How long the first listing waits for a server to acknowledge the `subscriptions/listen` stream
+ * before it lists without one (as for a server that refuses it).
+ */
+const LISTEN_TIMEOUT_MS = 10_000;
+
 /** A cache told of changes by someone else (the client's own `listChanged` option). */
 function makeCache(client: Client, beforeListing?: () => Promise<unknown>): ToolCache {
   let listing: Promise<Tool[]> | undefined;
@@ -61,7 +67,7 @@ export function toolCache(client: Client): ToolCache {
     if (client.getServerCapabilities()?.tools?.listChanged !== true) return;
     if (client.autoOpenedSubscription?.honoredFilter.toolsListChanged === true) return;
     if (stream) return stream;
-    const opening = client.listen({ toolsListChanged: true }).then(
+    const opening = client.listen({ toolsListChanged: true }, { timeout: LISTEN_TIMEOUT_MS }).then(
       (subscription) => {
         void subscription.closed.then(() => {
           if (stream !== opening) return;
