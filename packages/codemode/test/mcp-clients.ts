@@ -91,3 +91,54 @@ export async function statelessClient(
     },
   };
 }
+
+/**
+ * A 2026-07-28 `tools/call` of `codemode` as the specification's JSON-RPC over Streamable HTTP, for
+ * what the SDK's client does not send (a retry with a state it did not get, a call answered with a
+ * task): `params` beside `name` and `arguments` (`inputResponses`, `requestState`), and the
+ * client's capabilities.
+ */
+export function codemodeCall(
+  code: string,
+  capabilities: Record<string, unknown>,
+  params: Record<string, unknown> = {},
+): Request {
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "codemode",
+      arguments: { code },
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+      },
+    },
+  };
+  return new Request("http://codemode.test/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "codemode",
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** the JSON-RPC `result` of a response, sent as JSON or as one server-sent event */
+export async function resultOf(response: Response): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  const json = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6) ?? "{}");
+  return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+}

@@ -3,9 +3,12 @@
 // the sealed state (auto-fulfilment), the 2025-era session gets the same questions as elicitation
 // requests. Any instance over the shared journal decides a retry; a state altered, expired, for
 // other code or another caller decides nothing.
+import { decisionHandleOf } from "@codemode/core";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
 import {
+  codemodeCall,
   type Era,
   sessionClient,
   statelessClient,
@@ -13,7 +16,7 @@ import {
 } from "../../test/mcp-clients.ts";
 import { codeMcpServer } from "../mcp.ts";
 import { questionKey } from "./approval-round.ts";
-import { type ApprovalState, approvalStateCodec } from "./approval-state.ts";
+import { type ApprovalState, approvalStateCodec, sha256Text } from "./approval-state.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 
@@ -113,10 +116,8 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
     const { runtime, sent } = mailRuntime();
     const paused = await runtime.execute({ code: FORWARD });
     if (paused.status !== "paused") throw new Error("expected a pause");
-    const { decisionHandleOf } = await import("@codemode/core");
     const handle = decisionHandleOf(paused.pending, paused.executionId);
     const key = questionKey(handle.calls[0] as { seq: number; digest: string });
-    const { sha256Text } = await import("./approval-state.ts");
     const state: ApprovalState = {
       version: 1,
       executionId: paused.executionId,
@@ -134,7 +135,6 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
       await approvalStateCodec(KEY).seal({ ...state, principal: "alice" }),
     ];
     // each retried as a raw 2026-07-28 tools/call with an approving answer, on a fresh server
-    const { createMcpHandler } = await import("@modelcontextprotocol/server");
     const handler = createMcpHandler(() => codeMcpServer({ runtime, approvalStateKey: KEY }), {
       legacy: "reject",
     });
@@ -159,32 +159,9 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
 });
 
 /** a 2026-07-28 `tools/call` of `codemode` retried with `requestState` and an approving answer */
-function retry(code: string, requestState: string, key: string): Request {
-  const body = {
-    jsonrpc: "2.0",
-    id: 7,
-    method: "tools/call",
-    params: {
-      name: "codemode",
-      arguments: { code },
-      inputResponses: { [key]: { action: "accept", content: { approve: true } } },
-      requestState,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-        "io.modelcontextprotocol/clientInfo": { name: "attacker", version: "1" },
-      },
-    },
-  };
-  return new Request("http://codemode.test/mcp", {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "codemode",
-    },
-    body: JSON.stringify(body),
-  });
-}
+const retry = (code: string, requestState: string, key: string): Request =>
+  codemodeCall(
+    code,
+    { elicitation: { form: {} } },
+    { inputResponses: { [key]: { action: "accept", content: { approve: true } } }, requestState },
+  );

@@ -8,6 +8,7 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import { codemodeCall, resultOf } from "../../test/mcp-clients.ts";
 import { codeMcpServer } from "../mcp.ts";
 import { TASKS_EXTENSION } from "./code-tasks.ts";
 
@@ -42,47 +43,12 @@ type Fetcher = { fetch(request: Request, options?: { authInfo?: unknown }): Prom
 
 /** the 2026-07-28 `tools/call` of `codemode`, from a client that declared the Tasks extension */
 async function callAsTask(handler: Fetcher, code: string, tasks = true, clientId?: string) {
-  const body = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: {
-      name: "codemode",
-      arguments: { code },
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { name: "tasks-client", version: "1" },
-        "io.modelcontextprotocol/clientCapabilities": {
-          elicitation: { form: {} },
-          ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
-        },
-      },
-    },
+  const capabilities = {
+    elicitation: { form: {} },
+    ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
   };
-  const response = await handler.fetch(
-    new Request("http://codemode.test/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "codemode",
-      },
-      body: JSON.stringify(body),
-    }),
-    clientId ? { authInfo: { token: "t", clientId, scopes: [] } } : undefined,
-  );
-  const text = await response.text();
-  const json = text.startsWith("{")
-    ? JSON.parse(text)
-    : JSON.parse(
-        text
-          .split("\n")
-          .find((line) => line.startsWith("data: "))
-          ?.slice(6) ?? "{}",
-      );
-  return json.result as Record<string, unknown>;
+  const authInfo = clientId ? { authInfo: { token: "t", clientId, scopes: [] } } : undefined;
+  return resultOf(await handler.fetch(codemodeCall(code, capabilities), authInfo));
 }
 
 /** the SDK's own client, on the 2026-07-28 protocol, declaring the Tasks extension */
