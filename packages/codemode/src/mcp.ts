@@ -8,6 +8,7 @@ export {
   type McpToolOptions,
   mcpConnector,
 } from "@codemode/connector-mcp";
+export { APPROVAL_STATE_PREFIX, type ApprovalStateKey } from "./mcp/approval-state.ts";
 export { type CodeMcpServerOptions, codeMcpServer } from "./mcp/code-mcp-server.ts";
 export { type CodemodeTasksOptions, TASKS_EXTENSION } from "./mcp/code-tasks.ts";
 export {
@@ -16,5 +17,4 @@ export {
   type RegisteredCodemodeTools,
   registerCodemodeTools,
 } from "./mcp/register-codemode-tools.ts";
-export { APPROVAL_STATE_PREFIX, type ApprovalStateKey } from "./mcp/approval-state.ts";
 export { MAX_REPLY_LENGTH } from "./mcp/reply.ts";
