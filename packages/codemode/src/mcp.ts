@@ -9,8 +9,9 @@ export {
   mcpConnector,
 } from "@codemode/connector-mcp";
 export { APPROVAL_STATE_PREFIX, type ApprovalStateKey } from "./mcp/approval-state.ts";
+export { TASKS_EXTENSION } from "./mcp/client-capabilities.ts";
 export { type CodeMcpServerOptions, codeMcpServer } from "./mcp/code-mcp-server.ts";
-export { type CodemodeTasksOptions, TASKS_EXTENSION } from "./mcp/code-tasks.ts";
+export type { CodemodeTasksOptions } from "./mcp/code-tasks.ts";
 export {
   type CodemodeToolsOptions,
   type McpApprovals,

@@ -10,7 +10,7 @@ import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
 import { codemodeCall, resultOf } from "../../test/mcp-clients.ts";
 import { codeMcpServer } from "../mcp.ts";
-import { TASKS_EXTENSION } from "./code-tasks.ts";
+import { TASKS_EXTENSION } from "./client-capabilities.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 const handlers: { close(): Promise<void> }[] = [];

@@ -7,7 +7,6 @@
 import type { CodeModeOutput, CodemodeRuntime, RuntimeExecution } from "@codemode/core";
 import { decisionHandleOf } from "@codemode/core";
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   type InputResponses,
   type McpServer,
   MissingRequiredClientCapabilityError,
@@ -18,9 +17,9 @@ import {
 import { z } from "zod/v4";
 import { answerOf, questionsFor } from "./approval-round.ts";
 import type { ApprovalStateCodec } from "./approval-state.ts";
+import { canElicit, declaresTasks, TASKS_EXTENSION } from "./client-capabilities.ts";
 import { reply } from "./reply.ts";
 
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** the prefix of a Code Mode task id (sealed: the run, the caller, the expiry) */
 export const TASK_ID_PREFIX = "codemode-task.1.";
 
@@ -67,24 +66,6 @@ export interface TasksContext {
   /** a run this server started or decided, for the session's own bookkeeping */
   remember(executionId: string): void;
   now(): number;
-}
-
-const clientCapabilities = (context: ServerContext): Record<string, unknown> | undefined => {
-  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
-  return typeof capabilities === "object" && capabilities !== null
-    ? (capabilities as Record<string, unknown>)
-    : undefined;
-};
-
-/** whether this request's client declared the Tasks extension (a 2026-07-28 request only) */
-export function declaresTasks(context: ServerContext): boolean {
-  const extensions = clientCapabilities(context)?.extensions;
-  return (
-    typeof extensions === "object" &&
-    extensions !== null &&
-    typeof (extensions as Record<string, unknown>)[TASKS_EXTENSION] === "object"
-  );
 }
 
 const ttlOf = (options: CodemodeTasksOptions) =>
@@ -219,7 +200,7 @@ async function detailedTask(
     case "paused": {
       const pending = await tasks.runtime.pending(run.id);
       const questions =
-        tasks.elicits && pending.length > 0 && canElicit(context)
+        tasks.elicits && pending.length > 0 && canElicit(undefined, context)
           ? questionsFor(pending, tasks.limit)
           : undefined;
       if (!questions) return { ...base, status: "working", statusMessage: WAITING_FOR_HOST };
@@ -238,14 +219,6 @@ async function detailedTask(
       return { ...base, status: "completed", result };
     }
   }
-}
-
-/** whether this request's client answers form questions */
-function canElicit(context: ServerContext): boolean {
-  const elicitation = clientCapabilities(context)?.elicitation;
-  if (typeof elicitation !== "object" || elicitation === null) return false;
-  const modes = elicitation as { form?: unknown; url?: unknown };
-  return modes.form !== undefined || modes.url === undefined;
 }
 
 function requireTasks(context: ServerContext): void {

@@ -7,29 +7,16 @@ import {
   decisionHandleOf,
   type PendingAction,
 } from "@codemode/core";
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  type InputResponses,
-  type McpServer,
-  type RegisteredTool,
-  type ServerContext,
-} from "@modelcontextprotocol/server";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/server";
 import { alreadyDecided } from "./already-decided.ts";
-import { type ApprovalRound, askForApproval, decideRound } from "./approval-round.ts";
 import {
   type ApprovalStateCodec,
   type ApprovalStateKey,
   approvalStateCodec,
   processKey,
-  sha256Text,
 } from "./approval-state.ts";
-import {
-  type CodemodeTasksOptions,
-  declaresTasks,
-  registerTaskMethods,
-  startTask,
-  type TasksContext,
-} from "./code-tasks.ts";
+import { type CodemodeTasksOptions, registerTaskMethods, type TasksContext } from "./code-tasks.ts";
+import { codemodeCall } from "./codemode-call.ts";
 import { MAX_REPLY_LENGTH, MIN_REPLY_LENGTH, reply } from "./reply.ts";
 import {
   APPROVE_TOOL,
@@ -148,51 +135,6 @@ function codecFor(options: CodemodeToolsOptions): ApprovalStateCodec {
   return codec;
 }
 
-/**
- * Whether the client answers form questions: the capabilities of this request (2026-07-28) or of
- * the session's `initialize` (2025 era); a bare `elicitation: {}` means form.
- */
-function canElicit(server: McpServer, context: ServerContext): boolean {
-  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities =
-    envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities();
-  const elicitation = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
-  if (typeof elicitation !== "object" || elicitation === null) return false;
-  const modes = elicitation as { form?: unknown; url?: unknown };
-  return modes.form !== undefined || modes.url === undefined;
-}
-
-/**
- * The run of a `codemode` call, cancelled (`runtime.cancel`) when the client cancels the call: no
- * call of it starts after, and what ran is recorded.
- */
-async function runUntilCancelled(
-  runtime: CodemodeRuntime,
-  code: string,
-  signal: AbortSignal,
-): Promise<CodeModeOutput> {
-  const { executionId, outcome } = await runtime.start({ code });
-  if (!executionId) return outcome;
-  const cancel = () => {
-    runtime
-      .cancel({
-        executionId,
-        by: "an MCP client",
-        reason: "The client cancelled the codemode call.",
-      })
-      .catch(() => {
-        // the run's state stays in the journal; nothing more to tell a client that left
-      });
-  };
-  if (signal.aborted) cancel();
-  signal.addEventListener("abort", cancel, { once: true });
-  try {
-    return await outcome;
-  } finally {
-    signal.removeEventListener("abort", cancel);
-  }
-}
-
 function checkOptions(options: CodemodeToolsOptions): {
   approvals: McpApprovals;
   limit: number;
@@ -302,57 +244,21 @@ export function registerCodemodeTools(
   const codemode = server.registerTool(
     CODE_TOOL,
     { ...(tasks ? withoutOutput : { ...withoutOutput, outputSchema }), description: initial },
-    async ({ code }, context) => {
-      const round: ApprovalRound = {
-        runtime,
-        codec,
-        limit,
-        code: await sha256Text(code),
-        principal: context.http?.authInfo?.clientId,
-        now: Date.now,
-      };
-      let output: CodeModeOutput;
-      let ask = true;
-      const sealed = context.mcpReq.requestState();
-      if (sealed === undefined && tasks && declaresTasks(context)) {
-        const started = await startTask(tasks, code, round.principal);
-        if ("task" in started) return started.task as never;
-        output = started.output;
-      } else if (sealed === undefined) {
-        output = await runUntilCancelled(runtime, code, context.mcpReq.signal);
-      } else {
-        // the retry of an approval round: its state must be one this server sealed for this call
-        const state = await codec.open(sealed, round.now());
-        if (!state || state.code !== round.code || state.principal !== round.principal) {
-          return respond(
-            {
-              status: "error",
-              error:
-                "This retry's approval state is not one this server gave for this call (altered, expired, sealed with another key, or for other code or another caller): nothing was decided.",
-            },
-            true,
-          );
-        }
-        // answers that arrive for a call the client cancelled decide nothing
-        if (context.mcpReq.signal.aborted) throw new Error("The codemode call was cancelled.");
-        ({ output, askAgain: ask } = await decideRound(
-          round,
-          state,
-          context.mcpReq.inputResponses as InputResponses | undefined,
-        ));
-      }
-      if (output.executionId) remember(output.executionId);
-      if (
-        ask &&
-        output.status === "paused" &&
-        approvals === "elicitation" &&
-        canElicit(server, context)
-      ) {
-        const questions = await askForApproval(round, output);
-        if (questions) return questions;
-      }
-      return respond(shown(output), output.status === "error");
-    },
+    (input, context) =>
+      codemodeCall(
+        {
+          runtime,
+          server,
+          codec,
+          limit,
+          tasks,
+          asks: approvals === "elicitation",
+          remember,
+          respond: (output) => respond(shown(output), output.status === "error"),
+        },
+        input.code,
+        context,
+      ),
   );
   // the description names the connectors once they have listed (at once when they had)
   runtime.ready().then(
