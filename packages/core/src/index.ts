@@ -94,3 +94,4 @@ export type {
   SearchOutput,
 } from "./types.ts";
 export { createValueCodec, type ValueCodec } from "./value-codec.ts";
+export { visibleText } from "./visible-text.ts";

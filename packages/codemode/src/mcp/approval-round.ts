@@ -8,6 +8,7 @@ import {
   type CodemodeRuntime,
   decisionHandleOf,
   type PendingAction,
+  visibleText,
 } from "@codemode/core";
 import {
   type InputRequest,
@@ -22,7 +23,6 @@ import {
   type ApprovalStateCodec,
 } from "./approval-state.ts";
 import { describeCall } from "./describe-call.ts";
-import { visibleText } from "./visible-text.ts";
 
 export interface ApprovalRound {
   runtime: CodemodeRuntime;

@@ -1,7 +1,6 @@
 // How codemode/mcp shows a waiting call to a person: `connector.method(input)` with the exact input.
-import { type PendingAction, shownValue } from "@codemode/core";
+import { type PendingAction, shownValue, visibleText } from "@codemode/core";
 import { boundedJson } from "./bounded-json.ts";
-import { visibleText } from "./visible-text.ts";
 
 /**
  * `connector.method(input)` with the exact input as compact JSON (the value codec's tagged form), every character a person cannot

@@ -4,24 +4,7 @@
 // every character in it is one they can see, and no input can forge a line of its own.
 import { shownValue } from "../shown-value.ts";
 import type { PendingAction } from "../types.ts";
-
-/**
- * Characters a person cannot see or that change how the text around them reads: controls, format
- * characters (bidi overrides and isolates, zero-width joiners, the byte order mark, tags), line and
- * paragraph separators, lone surrogates, default-ignorable code points and every space but U+0020.
- */
-const UNSEEN =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/gu;
-
-/** `text` with each unseen character written as the `\uXXXX` escape of its UTF-16 units. */
-export function seenText(text: string): string {
-  return text.replace(UNSEEN, (unseen) =>
-    Array.from(
-      { length: unseen.length },
-      (_, index) => `\\u${unseen.charCodeAt(index).toString(16).padStart(4, "0")}`,
-    ).join(""),
-  );
-}
+import { visibleText } from "../visible-text.ts";
 
 /** How every request reason of a `codemode` call begins (the answer's check of who asked). */
 const HEADING = /^Approve (?:this call|these \d+ calls) of codemode run \S+:\n/;
@@ -29,9 +12,9 @@ const HEADING = /^Approve (?:this call|these \d+ calls) of codemode run \S+:\n/;
 /** One call as the person reads it: `#seq connector.method(input)`, the input in tagged JSON. */
 function line(action: PendingAction): string {
   const input = JSON.stringify(shownValue(action.args)) ?? "undefined";
-  const call = seenText(`#${action.seq} ${action.connector}.${action.method}(${input})`);
+  const call = visibleText(`#${action.seq} ${action.connector}.${action.method}(${input})`);
   if (action.inDoubt === undefined) return call;
-  return `${call}\n  in doubt: ${seenText(action.inDoubt.replace(/\s+/g, " "))}`;
+  return `${call}\n  in doubt: ${visibleText(action.inDoubt.replace(/\s+/g, " "))}`;
 }
 
 /**
@@ -46,7 +29,7 @@ function line(action: PendingAction): string {
 export function approvalReason(executionId: string, pending: readonly PendingAction[]): string {
   const heading =
     pending.length === 1 ? "Approve this call" : `Approve these ${pending.length} calls`;
-  return `${heading} of codemode run ${seenText(executionId)}:\n${pending.map(line).join("\n")}`;
+  return `${heading} of codemode run ${visibleText(executionId)}:\n${pending.map(line).join("\n")}`;
 }
 
 /** Whether a request reason reads as one `approvalReason` wrote (the conversation says so only). */

@@ -1,5 +1,6 @@
-// What a person is asked about shows every character: those that cannot be seen, or that change how
-// the text around them reads, are written as \u escapes.
+// What a person is shown (an approval question, an approval request's reason) shows every
+// character: those that cannot be seen, or that change how the text around them reads, are written
+// as \u escapes.
 
 /**
  * Characters a person cannot see or that reorder what they read: controls (C0, DEL, C1), format
