@@ -308,16 +308,17 @@ describe("many processes over one journal", () => {
           {
             do: "execute",
             code: `async () => {
-              await ledger.write({ item: "a" });
-              await ledger.hold({ item: "b", ms: 0, gate: ${held.key} });
-              await ledger.write({ item: "c" });
+              await ledger.write({ item: "x1" });
+              await ledger.hold({ item: "x2", ms: 0, gate: ${held.key} });
+              await ledger.write({ item: "x3" });
               return "finished";
             }`,
           },
         ]),
       );
-      // the worker's pass is inside the call at seq 1, its run running under its lease
-      await until(async () => effects(await ledgerRows(pool)).includes("hold b"));
+      // the worker's pass is inside the call at seq 1, its run running under its lease (items of
+      // their own: the ledger keeps the rows of the tests before)
+      await until(async () => effects(await ledgerRows(pool)).includes("hold x2"));
       const [run] = await journal.listExecutions({ statuses: ["running"] });
       const id = run?.id as string;
       expect(await runtime.cancel({ executionId: id, by: "ops", reason: "stop" })).toMatchObject({
@@ -337,7 +338,7 @@ describe("many processes over one journal", () => {
         code: "ABORTED",
         error: expect.stringMatching(/^Cancelled by ops/),
       });
-      expect(effects(await ledgerRows(pool, id))).toEqual(["write a", "hold b"]);
+      expect(effects(await ledgerRows(pool, id))).toEqual(["write x1", "hold x2"]);
       expect(await entriesOf(journal, id)).toEqual(["0 applied", "1 applied"]);
       expect((await journal.getExecution(id))?.status).toBe("cancelled");
       expect(await runtime.rollback({ executionId: id })).toMatchObject({ reverted: [1, 0] });
