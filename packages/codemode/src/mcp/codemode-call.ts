@@ -66,7 +66,14 @@ export async function codemodeCall(
     // answers that arrive for a call the client cancelled decide nothing
     if (context.mcpReq.signal.aborted) throw new Error("The codemode call was cancelled.");
     const responses = context.mcpReq.inputResponses as InputResponses | undefined;
-    ({ output, askAgain: ask } = await decideRound(round, state, responses));
+    // the approved pass runs within this call: a client that cancels it cancels the run
+    const decided = decideRound(round, state, responses);
+    ({ output, askAgain: ask } = await untilCancelled(
+      runtime,
+      state.executionId,
+      context.mcpReq.signal,
+      decided,
+    ));
   }
   if (output.executionId) call.remember(output.executionId);
   if (ask && output.status === "paused" && call.asks && canElicit(call.server, context)) {
@@ -87,22 +94,37 @@ async function runUntilCancelled(
 ): Promise<CodeModeOutput> {
   const { executionId, outcome } = await runtime.start({ code });
   if (!executionId) return outcome;
-  const cancel = () => {
-    runtime
-      .cancel({
-        executionId,
-        by: "an MCP client",
-        reason: "The client cancelled the codemode call.",
-      })
-      .catch(() => {
-        // the run's state stays in the journal; nothing more to tell a client that left
-      });
-  };
-  if (signal.aborted) cancel();
+  if (signal.aborted) cancelRun(runtime, executionId);
+  return untilCancelled(runtime, executionId, signal, outcome);
+}
+
+/**
+ * `work` for the run `executionId` (its pass, or the decision that resumes it), the run cancelled
+ * if the client cancels the call before `work` settles.
+ */
+async function untilCancelled<T>(
+  runtime: CodemodeRuntime,
+  executionId: string,
+  signal: AbortSignal,
+  work: Promise<T>,
+): Promise<T> {
+  const cancel = () => cancelRun(runtime, executionId);
   signal.addEventListener("abort", cancel, { once: true });
   try {
-    return await outcome;
+    return await work;
   } finally {
     signal.removeEventListener("abort", cancel);
   }
+}
+
+function cancelRun(runtime: CodemodeRuntime, executionId: string): void {
+  runtime
+    .cancel({
+      executionId,
+      by: "an MCP client",
+      reason: "The client cancelled the codemode call.",
+    })
+    .catch(() => {
+      // the run's state stays in the journal; nothing more to tell a client that left
+    });
 }
