@@ -30,6 +30,9 @@ export interface CodemodeCallContext {
   respond(output: CodeModeOutput): CallToolResult;
 }
 
+const NOT_ASKING =
+  'This server takes no answers from its clients (its approvals are not "elicitation"): this retry\'s approval state decided nothing; the run waits for the host application.';
+
 const STATE_REFUSED =
   "This retry's approval state is not one this server gave for this call (altered, expired, sealed with another key, or for other code or another caller): nothing was decided.";
 
@@ -57,6 +60,10 @@ export async function codemodeCall(
     output = started.output;
   } else if (sealed === undefined) {
     output = await runUntilCancelled(runtime, code, context.mcpReq.signal);
+  } else if (!call.asks) {
+    // only a host that opted in to its clients' answers (approvals: "elicitation") decides a round,
+    // whoever sealed the state (one runtime may be served in several modes, with one key)
+    return call.respond({ status: "error", executionId: "", error: NOT_ASKING });
   } else {
     // the retry of an approval round: its state must be one this server sealed for this call
     const state = await codec.open(sealed, round.now());

@@ -5,10 +5,36 @@
 // that are not answers. A case whose comment starts "Found" was a hole when it was written.
 import { createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { type Era, sessionClient, statelessClient } from "../../test/mcp-clients.ts";
+import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import {
+  codemodeCall,
+  type Era,
+  resultOf,
+  sessionClient,
+  statelessClient,
+} from "../../test/mcp-clients.ts";
 import { functionConnector } from "../index.ts";
-import { codeMcpServer } from "../mcp.ts";
+import { type CodemodeToolsOptions, codeMcpServer } from "../mcp.ts";
+
+const KEY = "a key of at least thirty-two bytes, shared";
+const ELICITS = { elicitation: { form: {} } };
+
+/** a stateless 2026-07-28 endpoint over `runtime` */
+const endpoint = (options: CodemodeToolsOptions) =>
+  createMcpHandler(() => codeMcpServer(options), { legacy: "reject" });
+
+type Result = Record<string, unknown>;
+
+/** every question of an `input_required` result answered `approve` */
+const answerAll = (asked: Result, approve: unknown = true) =>
+  Object.fromEntries(
+    Object.keys(asked.inputRequests as object).map((key) => [
+      key,
+      { action: "accept", content: { approve } },
+    ]),
+  );
 
 /** a gated call held open until released, then an ungated one: what a cancellation stops */
 function heldRuntime() {
@@ -81,4 +107,44 @@ describe.each(["2025", "2026"] as const)("a client that cancels (%s era)", (era:
     expect(reached).toEqual(["first"]);
     await client.close();
   });
+});
+
+describe("a state given to a server that takes no answers from its clients", () => {
+  it.each(["host", "client-tools"] as const)(
+    'approvals: "%s" decides nothing from a retry, even with a state sealed by an elicitation server of the same runtime',
+    async (approvals) => {
+      // Found: a retry carrying a state was decided by every server, whatever its approvals: one
+      // runtime served as "elicitation" to one client and as "host" to others (the same process
+      // key, or one approvalStateKey for all), the "host" server approved the run from a client's
+      // answers; only "elicitation" takes them now
+      const { runtime, sent } = mailRuntime();
+      for (const key of [undefined, KEY]) {
+        const keyed = key === undefined ? {} : { approvalStateKey: key };
+        const asking = endpoint({ runtime, ...keyed });
+        const other = endpoint({ runtime, approvals, ...keyed });
+        const asked = await resultOf(await asking.fetch(codemodeCall(FORWARD, ELICITS)));
+        expect(asked.resultType).toBe("input_required");
+        const retried = await resultOf(
+          await other.fetch(
+            codemodeCall(FORWARD, ELICITS, {
+              requestState: asked.requestState,
+              inputResponses: answerAll(asked),
+            }),
+          ),
+        );
+        expect(retried).toMatchObject({
+          isError: true,
+          structuredContent: { status: "error", error: expect.stringContaining("decided nothing") },
+        });
+        expect(sent).toEqual([]);
+        const [waiting] = await runtime.pending();
+        expect((await runtime.execution(waiting?.executionId as string))?.status).toBe("paused");
+        await runtime.reject({
+          executionId: waiting?.executionId as string,
+          seq: waiting?.seq as number,
+        });
+        await Promise.all([asking.close(), other.close()]);
+      }
+    },
+  );
 });

@@ -48,7 +48,8 @@ export interface CodemodeToolsOptions {
    *   or an input is too large to show, the run is returned as paused, for the host application to
    *   approve or reject out of band (`runtime.approve`, `runtime.reject`).
    * - `"host"`: never ask through the client; a paused run is returned as paused for the host
-   *   application to approve or reject out of band.
+   *   application to approve or reject out of band. A retry that carries an approval state (sealed
+   *   by a server of the same runtime that asks) decides nothing here, nor under `"client-tools"`.
    * - `"client-tools"`: also serve `codemode_approve` and `codemode_reject`. The model driving the
    *   client can call them and so approve its own calls: only for clients where a person, not the
    *   model, calls these tools. Every reply that shows waiting calls gives the handle of what it
