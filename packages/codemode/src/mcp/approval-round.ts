@@ -52,22 +52,34 @@ const QUESTION_SCHEMA = {
 export const questionKey = (call: { seq: number; digest: string }): string =>
   `call-${call.seq}-${call.digest.slice(0, 16)}`;
 
+/** what one question adds to the JSON of the questions beside its message: key, method, schema */
+const QUESTION_JSON = JSON.stringify({
+  [questionKey({ seq: 0, digest: "0".repeat(16) })]: inputRequired.elicit({
+    message: "",
+    requestedSchema: QUESTION_SCHEMA,
+  }),
+}).length;
+
 /**
  * One form question per waiting call, each with its exact input, keyed by `questionKey`; undefined
- * when an input is too large to show (the run then waits for the host).
+ * when they do not fit in `limit` characters of JSON together (the run then waits for the host).
+ * Each input is shown only while the questions so far leave room for it: the work is linear in
+ * `limit`, however many calls wait.
  */
 export function questionsFor(
   pending: readonly PendingAction[],
   limit: number,
 ): Record<string, InputRequest> | undefined {
   const shown: string[] = [];
+  let left = limit;
   for (const action of pending) {
-    const call = describeCall(action, limit);
-    if (call === undefined) return undefined;
+    const call = describeCall(action, left);
+    left -= (call?.length ?? left) + QUESTION_JSON;
+    if (call === undefined || left < 0) return undefined;
     shown.push(call);
   }
   const count = pending.length;
-  return Object.fromEntries(
+  const questions = Object.fromEntries(
     pending.map((action, index) => {
       // a call in doubt may have run already: approving it runs it again (see PendingAction.inDoubt)
       const doubt = action.inDoubt === undefined ? "" : ` ${visibleText(action.inDoubt)}`;
@@ -81,11 +93,13 @@ export function questionsFor(
       ];
     }),
   );
+  // as JSON their messages are longer (quotes and escapes): measured whole, at most a few times `limit`
+  return JSON.stringify(questions).length <= limit ? questions : undefined;
 }
 
 /**
  * The questions about every call the paused run waits for and the sealed state that binds the
- * answers to those calls; undefined when an input is too large to show.
+ * answers to those calls; undefined when they are too large to show (more than the reply limit).
  */
 export async function askForApproval(
   round: ApprovalRound,
@@ -104,7 +118,9 @@ export async function askForApproval(
     ...(round.principal === undefined ? {} : { principal: round.principal }),
     expires: Math.floor(round.now() / 1000) + APPROVAL_STATE_TTL_SECONDS,
   };
-  return inputRequired({ inputRequests, requestState: await round.codec.seal(state) });
+  const questions = inputRequired({ inputRequests, requestState: await round.codec.seal(state) });
+  // the reply the client gets, with its state, within the reply limit (or the run waits for the host)
+  return JSON.stringify(questions).length <= round.limit ? questions : undefined;
 }
 
 /** what the person answered about one call */

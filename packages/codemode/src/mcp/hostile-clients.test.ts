@@ -17,6 +17,7 @@ import {
 } from "../../test/mcp-clients.ts";
 import { functionConnector } from "../index.ts";
 import { type CodemodeToolsOptions, codeMcpServer } from "../mcp.ts";
+import { TASKS_EXTENSION } from "./client-capabilities.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 const ELICITS = { elicitation: { form: {} } };
@@ -147,4 +148,89 @@ describe("a state given to a server that takes no answers from its clients", () 
       }
     },
   );
+});
+
+/** `count` gated calls made at once, each with an input of about `size` characters */
+const sendsTogether = (count: number, size: number) => `async () => {
+  await Promise.all(Array.from({ length: ${count} }, (_, i) =>
+    mail.send({ to: "to" + i, text: "x".repeat(${size}) })));
+  return "sent";
+}`;
+
+/** a 2026-07-28 request of a tasks method, as the specification's JSON-RPC */
+const taskRequest = (method: string, taskId: string) =>
+  new Request("http://codemode.test/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      "mcp-name": taskId,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method,
+      params: {
+        taskId,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {
+            ...ELICITS,
+            extensions: { [TASKS_EXTENSION]: {} },
+          },
+        },
+      },
+    }),
+  });
+
+describe("questions within the reply limit", () => {
+  const LIMIT = 2_000;
+
+  it("the questions of a pause, with their state, are at most maxReplyLength characters; more wait for the host", async () => {
+    // Found: each question's input was bounded by maxReplyLength, but not all of them together: a
+    // pause of 8 calls of 200 characters answered input_required with about 6,000 characters under
+    // a limit of 2,000 (and up to 256 calls of 100,000 characters, 25 MB, under the default)
+    const { runtime, sent } = mailRuntime();
+    const served = endpoint({ runtime, maxReplyLength: LIMIT, approvalStateKey: KEY });
+    const one = await resultOf(await served.fetch(codemodeCall(sendsTogether(1, 200), ELICITS)));
+    expect(one.resultType).toBe("input_required");
+    const questions = { inputRequests: one.inputRequests, requestState: one.requestState };
+    expect(JSON.stringify(questions).length).toBeLessThanOrEqual(LIMIT);
+
+    const eight = await resultOf(await served.fetch(codemodeCall(sendsTogether(8, 200), ELICITS)));
+    expect(eight.resultType).not.toBe("input_required");
+    expect(eight.structuredContent).toMatchObject({ status: "paused" });
+    expect((eight.content as { text: string }[])[0]?.text.length).toBeLessThanOrEqual(LIMIT);
+    expect(sent).toEqual([]);
+    await served.close();
+  });
+
+  it("a task's questions too: past the limit, the task waits for the host", async () => {
+    const { runtime, sent } = mailRuntime();
+    const served = endpoint({ runtime, maxReplyLength: LIMIT, approvalStateKey: KEY, tasks: true });
+    const declared = { ...ELICITS, extensions: { [TASKS_EXTENSION]: {} } };
+    for (const [count, asks] of [
+      [1, true],
+      [8, false],
+    ] as const) {
+      const created = await resultOf(
+        await served.fetch(codemodeCall(sendsTogether(count, 200), declared)),
+      );
+      const taskId = created.taskId as string;
+      let task: Result = {};
+      await expect
+        .poll(async () => {
+          task = await resultOf(await served.fetch(taskRequest("tasks/get", taskId)));
+          return task.status === "input_required" || task.statusMessage !== "The code is running.";
+        })
+        .toBe(true);
+      expect(task.status).toBe(asks ? "input_required" : "working");
+      expect(JSON.stringify(task.inputRequests ?? {}).length).toBeLessThanOrEqual(LIMIT);
+    }
+    expect(sent).toEqual([]);
+    await served.close();
+  });
 });

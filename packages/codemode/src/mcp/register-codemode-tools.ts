@@ -45,8 +45,9 @@ export interface CodemodeToolsOptions {
    *   2025-era session the MCP SDK sends the same questions as elicitation requests. The calls run
    *   once all are approved, and a decline of any one rejects the run. When the client declared no
    *   elicitation (a stateless 2025-era request never declares any), leaves a question unanswered,
-   *   or an input is too large to show, the run is returned as paused, for the host application to
-   *   approve or reject out of band (`runtime.approve`, `runtime.reject`).
+   *   or the questions (every input whole) do not fit in `maxReplyLength` together, the run is
+   *   returned as paused, for the host application to approve or reject out of band
+   *   (`runtime.approve`, `runtime.reject`).
    * - `"host"`: never ask through the client; a paused run is returned as paused for the host
    *   application to approve or reject out of band. A retry that carries an approval state (sealed
    *   by a server of the same runtime that asks) decides nothing here, nor under `"client-tools"`.
