@@ -130,7 +130,14 @@ export function answerOf(
   responses: InputResponses | undefined,
   call: { seq: number; digest: string },
 ): Answer {
-  const view = inputResponse(responses, questionKey(call));
+  const key = questionKey(call);
+  // only the responses' own entry is an answer: the SDK copies the client's answers into a plain
+  // object, where a "__proto__" key sets its prototype, and an answer read through it is one the
+  // answers the server holds do not list
+  if (typeof responses !== "object" || responses === null || !Object.hasOwn(responses, key)) {
+    return "missing";
+  }
+  const view = inputResponse(responses, key);
   if (view.kind === "missing") return "missing";
   if (view.kind !== "elicit") return "declined";
   return view.action === "accept" && view.content?.approve === true ? "approved" : "declined";

@@ -234,3 +234,42 @@ describe("questions within the reply limit", () => {
     await served.close();
   });
 });
+
+describe("answers that are not a person's yes", () => {
+  it("only an own answer { action: accept, content: { approve: true } } approves; others leave the run paused or reject it", async () => {
+    const { runtime, sent } = mailRuntime();
+    const served = endpoint({ runtime, approvalStateKey: KEY });
+    const asked = await resultOf(await served.fetch(codemodeCall(FORWARD, ELICITS)));
+    const [key] = Object.keys(asked.inputRequests as object) as [string];
+    const yes = { action: "accept", content: { approve: true } };
+    const retry = async (inputResponses: unknown) =>
+      resultOf(
+        await served.fetch(
+          codemodeCall(FORWARD, ELICITS, { requestState: asked.requestState, inputResponses }),
+        ),
+      );
+    // Found: an approving answer hidden under "__proto__" approved the call. The SDK copies the
+    // client's answers into a plain object, where that key sets the object's prototype: the answer
+    // was read through it, though the answers the server holds list no such key (a host's log or
+    // verify hook saw none). Only an answer that is the responses' own entry counts now.
+    const hidden = JSON.parse(`{"__proto__": {"${key}": ${JSON.stringify(yes)}}}`);
+    for (const inputResponses of [
+      hidden,
+      "yes",
+      [yes],
+      { [key]: "approve" },
+      { [key]: { method: "elicitation/create", result: yes } },
+      { constructor: yes, toString: yes },
+    ]) {
+      expect((await retry(inputResponses)).structuredContent).toMatchObject({ status: "paused" });
+    }
+    expect(sent).toEqual([]);
+    expect(Object.hasOwn(Object.prototype, key)).toBe(false);
+    // a string "true" is not a yes: the call is refused, and the run rejected
+    const refused = await retry({ [key]: { action: "accept", content: { approve: "true" } } });
+    expect(refused).toMatchObject({ isError: true });
+    expect(sent).toEqual([]);
+    expect((await runtime.executions())[0]?.status).toBe("rejected");
+    await served.close();
+  });
+});
