@@ -7,7 +7,7 @@ import { createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import { FORWARD, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
 import {
   codemodeCall,
   type Era,
@@ -271,5 +271,116 @@ describe("answers that are not a person's yes", () => {
     expect(sent).toEqual([]);
     expect((await runtime.executions())[0]?.status).toBe("rejected");
     await served.close();
+  });
+});
+
+/** two gated calls, one after the other: the run pauses at each */
+const ONE_THEN_ANOTHER = `async () => {
+  await mail.send({ to: "first", text: "1" });
+  await mail.send({ to: "second", text: "2" });
+  return "both sent";
+}`;
+
+describe("states replayed, crossed and raced", () => {
+  it("an old state never approves the run's next call, even with answers for it; a state decides only its own run", async () => {
+    const { runtime, sent } = mailRuntime();
+    const served = endpoint({ runtime, approvalStateKey: KEY });
+    const retry = async (code: string, state: Result, inputResponses: unknown) =>
+      resultOf(
+        await served.fetch(
+          codemodeCall(code, ELICITS, { requestState: state.requestState, inputResponses }),
+        ),
+      );
+    const first = await resultOf(await served.fetch(codemodeCall(ONE_THEN_ANOTHER, ELICITS)));
+    const second = await retry(ONE_THEN_ANOTHER, first, answerAll(first));
+    expect(sent).toEqual(["first"]);
+    expect(second.resultType).toBe("input_required");
+    // the first round's state again, with yes to the first call and to the call that waits now
+    const replayed = await retry(ONE_THEN_ANOTHER, first, {
+      ...answerAll(first),
+      ...answerAll(second),
+    });
+    expect(replayed.resultType).toBe("input_required");
+    expect(JSON.stringify(replayed.inputRequests)).toContain('\\"to\\":\\"second\\"');
+    expect(sent).toEqual(["first"]);
+
+    // another run's state with the answers to this run's question: this run is not decided
+    const other = await resultOf(await served.fetch(codemodeCall(sendTo("mallory"), ELICITS)));
+    const crossed = await retry(sendTo("mallory"), other, answerAll(second));
+    expect(crossed.structuredContent).toMatchObject({ status: "paused" });
+    const crossedBack = await retry(ONE_THEN_ANOTHER, other, answerAll(other));
+    expect(crossedBack.structuredContent).toMatchObject({
+      error: expect.stringContaining("nothing was decided"),
+    });
+    expect(sent).toEqual(["first"]);
+    await served.close();
+  });
+
+  it("one round retried four times at once on two instances runs each approved call once", async () => {
+    const { runtime, sent } = mailRuntime();
+    const instances = [0, 1].map(() => endpoint({ runtime, approvalStateKey: KEY }));
+    const [one, two] = instances as [ReturnType<typeof endpoint>, ReturnType<typeof endpoint>];
+    const asked = await resultOf(await one.fetch(codemodeCall(ONE_THEN_ANOTHER, ELICITS)));
+    const params = { requestState: asked.requestState, inputResponses: answerAll(asked) };
+    const retries = await Promise.all(
+      [one, two, one, two].map(async (served) =>
+        resultOf(await served.fetch(codemodeCall(ONE_THEN_ANOTHER, ELICITS, params))),
+      ),
+    );
+    expect(sent).toEqual(["first"]);
+    // whichever retry took the run asks about the next call; none of them approved it
+    for (const result of retries) {
+      expect(JSON.stringify(result)).not.toContain('"completed"');
+    }
+    expect((await runtime.executions())[0]?.status).toBe("paused");
+    await Promise.all(instances.map((served) => served.close()));
+  });
+
+  it.each(["reject", "cancel"] as const)(
+    "the host's %s between the questions and the retry: the person's yes runs nothing",
+    async (decision) => {
+      const { runtime, sent } = mailRuntime();
+      const served = endpoint({ runtime, approvalStateKey: KEY });
+      const asked = await resultOf(await served.fetch(codemodeCall(FORWARD, ELICITS)));
+      const [waiting] = await runtime.pending();
+      const executionId = waiting?.executionId as string;
+      if (decision === "reject") {
+        expect(await runtime.reject({ executionId, seq: waiting?.seq as number })).toBe(true);
+      } else {
+        expect(await runtime.cancel({ executionId })).toMatchObject({ cancelled: true });
+      }
+      const retried = await resultOf(
+        await served.fetch(
+          codemodeCall(FORWARD, ELICITS, {
+            requestState: asked.requestState,
+            inputResponses: answerAll(asked),
+          }),
+        ),
+      );
+      expect(retried).toMatchObject({
+        isError: true,
+        structuredContent: { error: expect.stringContaining("no longer waits") },
+      });
+      expect(sent).toEqual([]);
+      await served.close();
+    },
+  );
+});
+
+describe("a 2025-era session whose client fails mid-question", () => {
+  it("a question the client fails to answer decides nothing: the run waits for the host", async () => {
+    const { runtime, sent } = mailRuntime();
+    const client = await sessionClient(codeMcpServer({ runtime }), {
+      answer: () => {
+        throw new Error("the client's form crashed");
+      },
+    });
+    const result = await client.client.callTool({ name: "codemode", arguments: { code: FORWARD } });
+    expect(result.isError).toBe(true);
+    expect(client.asked).toHaveLength(1);
+    expect(sent).toEqual([]);
+    const [waiting] = await runtime.pending();
+    expect(waiting).toMatchObject({ method: "send", args: { to: "oncall" } });
+    await client.close();
   });
 });
