@@ -45,6 +45,11 @@ export interface CodemodeTasksOptions {
 interface TaskRef {
   executionId: string;
   principal?: string;
+  /**
+   * the server that made the task asks its client's person (approvals: "elicitation"): only then
+   * does the task take answers, and only on a server that asks too
+   */
+  asks: boolean;
   createdAt: number;
   expires: number;
 }
@@ -101,6 +106,7 @@ export async function startTask(
   const ref: TaskRef = {
     executionId,
     ...(principal === undefined ? {} : { principal }),
+    asks: tasks.elicits,
     createdAt: now,
     expires: now + ttlMs,
   };
@@ -149,6 +155,7 @@ async function openTask(
     | undefined;
   if (
     typeof opened?.executionId !== "string" ||
+    typeof opened.asks !== "boolean" ||
     typeof opened.expires !== "number" ||
     typeof opened.createdAt !== "number" ||
     opened.expires <= tasks.now() ||
@@ -160,6 +167,12 @@ async function openTask(
   if (!run) throw notFound();
   return { ref: opened as TaskRef, run };
 }
+
+/**
+ * Whether the task takes its client's answers here: this server asks (approvals: "elicitation"), and
+ * so did the one that made it (one runtime may be served in several modes, with one key)
+ */
+const asks = (tasks: TasksContext, ref: TaskRef) => tasks.elicits && ref.asks;
 
 /** the `CodeModeOutput` a run that ended gave its caller */
 function outputOf(run: RuntimeExecution): CodeModeOutput {
@@ -200,7 +213,7 @@ async function detailedTask(
     case "paused": {
       const pending = await tasks.runtime.pending(run.id);
       const questions =
-        tasks.elicits && pending.length > 0 && canElicit(undefined, context)
+        asks(tasks, ref) && pending.length > 0 && canElicit(undefined, context)
           ? questionsFor(pending, tasks.limit)
           : undefined;
       if (!questions) return { ...base, status: "working", statusMessage: WAITING_FOR_HOST };
@@ -254,8 +267,8 @@ export function registerTaskMethods(server: McpServer, tasks: TasksContext): voi
     },
     async ({ taskId, inputResponses }, context) => {
       requireTasks(context);
-      const { run } = await openTask(tasks, taskId, context);
-      if (tasks.elicits && run.status === "paused") {
+      const { ref, run } = await openTask(tasks, taskId, context);
+      if (asks(tasks, ref) && run.status === "paused") {
         // the SDK lifts `inputResponses` out of the params of a 2026-07-28 request
         const responses = context.mcpReq.inputResponses ?? inputResponses;
         await decideTask(tasks, run.id, responses as InputResponses | undefined);

@@ -76,6 +76,26 @@ describe("tasks/update from clients the host did not let decide", () => {
   );
 });
 
+describe("a task taken to a server of another mode", () => {
+  it("a task a host server made is not asked about, nor decided, by a server of the same runtime that asks", async () => {
+    // Found: a task id named the run only, so a client of a server with approvals "host" took its
+    // task to a server of the same runtime with approvals "elicitation" (the same key, or the same
+    // process): tasks/get there asked the questions and tasks/update approved the run. A task now
+    // takes answers only if the server that made it asks, and only where the server asks.
+    const { runtime, sent } = mailRuntime();
+    const hostServer = await served({ runtime, approvals: "host" });
+    const asking = await served({ runtime });
+    const taskId = await hostServer.start(sendTo("oncall"));
+    const [waiting] = await runtime.pending();
+    const task = await asking.get(taskId);
+    expect(task.status).toBe("working");
+    expect(task).not.toHaveProperty("inputRequests");
+    await asking.update(taskId, { [questionKey(waiting as never)]: YES });
+    expect(sent).toEqual([]);
+    expect((await runtime.execution(waiting?.executionId as string))?.status).toBe("paused");
+  });
+});
+
 describe("tasks/update with answers for what does not wait", () => {
   it("an answer keyed for the same call number with another input decides nothing", async () => {
     const { runtime, sent } = mailRuntime();
