@@ -22,6 +22,7 @@ import {
   type ApprovalState,
   type ApprovalStateCodec,
 } from "./approval-state.ts";
+import { untilCancelled } from "./cancel-with-call.ts";
 import { describeCall } from "./describe-call.ts";
 
 export interface ApprovalRound {
@@ -33,6 +34,8 @@ export interface ApprovalRound {
   code: string;
   principal: string | undefined;
   now(): number;
+  /** the `codemode` call's: cancelling the call cancels the pass its answers approved */
+  signal?: AbortSignal;
 }
 
 /** the question's form: one boolean */
@@ -182,7 +185,9 @@ export async function decideRound(
     const pending = await runtime.pending(executionId);
     return { output: { status: "paused", executionId, pending }, askAgain: false };
   }
-  const decided = await runtime.approve({ executionId, handle });
+  // the approved pass runs within the call: a client that cancels the call cancels the run
+  const approved = runtime.approve({ executionId, handle });
+  const decided = await untilCancelled(runtime, executionId, round.signal, approved);
   if (decided.status !== "error" || decided.code !== "DECISION_STALE") {
     return { output: decided, askAgain: true };
   }

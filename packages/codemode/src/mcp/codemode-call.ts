@@ -11,6 +11,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import { type ApprovalRound, askForApproval, decideRound } from "./approval-round.ts";
 import { type ApprovalStateCodec, sha256Text } from "./approval-state.ts";
+import { runUntilCancelled } from "./cancel-with-call.ts";
 import { canElicit, declaresTasks } from "./client-capabilities.ts";
 import { startTask, type TasksContext } from "./code-tasks.ts";
 
@@ -49,6 +50,7 @@ export async function codemodeCall(
     code: await sha256Text(code),
     principal: context.http?.authInfo?.clientId,
     now: Date.now,
+    signal: context.mcpReq.signal,
   };
   let output: CodeModeOutput;
   let ask = true;
@@ -73,14 +75,7 @@ export async function codemodeCall(
     // answers that arrive for a call the client cancelled decide nothing
     if (context.mcpReq.signal.aborted) throw new Error("The codemode call was cancelled.");
     const responses = context.mcpReq.inputResponses as InputResponses | undefined;
-    // the approved pass runs within this call: a client that cancels it cancels the run
-    const decided = decideRound(round, state, responses);
-    ({ output, askAgain: ask } = await untilCancelled(
-      runtime,
-      state.executionId,
-      context.mcpReq.signal,
-      decided,
-    ));
+    ({ output, askAgain: ask } = await decideRound(round, state, responses));
   }
   if (output.executionId) call.remember(output.executionId);
   if (ask && output.status === "paused" && call.asks && canElicit(call.server, context)) {
@@ -88,50 +83,4 @@ export async function codemodeCall(
     if (questions) return questions;
   }
   return call.respond(output);
-}
-
-/**
- * The run of a `codemode` call, cancelled (`runtime.cancel`) when the client cancels the call: no
- * call of it starts after, and what ran is recorded.
- */
-async function runUntilCancelled(
-  runtime: CodemodeRuntime,
-  code: string,
-  signal: AbortSignal,
-): Promise<CodeModeOutput> {
-  const { executionId, outcome } = await runtime.start({ code });
-  if (!executionId) return outcome;
-  if (signal.aborted) cancelRun(runtime, executionId);
-  return untilCancelled(runtime, executionId, signal, outcome);
-}
-
-/**
- * `work` for the run `executionId` (its pass, or the decision that resumes it), the run cancelled
- * if the client cancels the call before `work` settles.
- */
-async function untilCancelled<T>(
-  runtime: CodemodeRuntime,
-  executionId: string,
-  signal: AbortSignal,
-  work: Promise<T>,
-): Promise<T> {
-  const cancel = () => cancelRun(runtime, executionId);
-  signal.addEventListener("abort", cancel, { once: true });
-  try {
-    return await work;
-  } finally {
-    signal.removeEventListener("abort", cancel);
-  }
-}
-
-function cancelRun(runtime: CodemodeRuntime, executionId: string): void {
-  runtime
-    .cancel({
-      executionId,
-      by: "an MCP client",
-      reason: "The client cancelled the codemode call.",
-    })
-    .catch(() => {
-      // the run's state stays in the journal; nothing more to tell a client that left
-    });
 }
