@@ -69,7 +69,8 @@ function yesOnceAllAsked(count: number) {
 
 /**
  * A JSON-RPC POST to `url` sent as a browser would send it for a page: with the `Host` and
- * `Origin` given (fetch cannot set `Host`, a DNS-rebinding page's browser does). Its status.
+ * `Origin` given (fetch cannot set `Host`, a DNS-rebinding page's browser does). Its status, once
+ * the response has ended.
  */
 function post(
   url: URL,
@@ -89,8 +90,9 @@ function post(
         },
       },
       (response) => {
+        // read to the end: a 200 comes with its headers, before the call it answers has run
         response.resume();
-        resolve(response.statusCode ?? 0);
+        response.on("end", () => resolve(response.statusCode ?? 0));
       },
     );
     sent.on("error", reject);
