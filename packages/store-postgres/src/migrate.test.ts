@@ -106,6 +106,37 @@ describe("postgresStore schema", () => {
     expect(await version("broken")).toBe(String(SCHEMA_VERSION));
   });
 
+  it("survives its lent connection dropping between two statements: the connection is not handed back", async () => {
+    // node-postgres's lent client emits `error` when its connection drops while no statement runs;
+    // nobody else listens then, and an unheard `error` would end the process
+    const lending = new pg.Pool(database.config);
+    const lent: pg.PoolClient[] = [];
+    const pool = Object.assign(Object.create(lending) as pg.Pool, {
+      connect: async () => {
+        const client = await lending.connect();
+        lent.push(client);
+        const query = client.query.bind(client) as (config: unknown) => Promise<unknown>;
+        let statements = 0;
+        Object.assign(client, {
+          query: async (config: unknown) => {
+            const result = await query(config);
+            // after BEGIN, before the next statement: the connection drops
+            if (++statements === 1) client.emit("error", new Error("terminating connection"));
+            return result;
+          },
+        });
+        return client;
+      },
+    });
+    const store = await postgresStore(pool, { schema: "dropped" });
+    expect(await tables("dropped")).toContain("codemode_meta");
+    expect(store).toBeDefined();
+    expect(lent).toHaveLength(1);
+    // released as broken: the pool destroyed it instead of keeping it idle
+    expect(lending.idleCount).toBe(0);
+    await lending.end();
+  });
+
   it("refuses a journal written by a newer schema", async () => {
     await postgresStore(pool, { schema: "newer" });
     await pool.query(`UPDATE "newer".codemode_meta SET value = '99' WHERE key = 'schema_version'`);

@@ -1,5 +1,11 @@
 import { CodemodeError } from "@codemode/core";
-import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-client.ts";
+import {
+  isPool,
+  type PgClientLike,
+  type PgLentClient,
+  type PgQueryable,
+  storeFailed,
+} from "./pg-client.ts";
 
 /**
  * The schema, one migration per version, each a function of the quoted PostgreSQL schema name.
@@ -119,12 +125,19 @@ export function quoteSchema(name: string): string {
  */
 export async function migrate(client: PgClientLike, name: string): Promise<void> {
   const schema = quoteSchema(name);
-  const connection: PgQueryable & { release?(error?: Error | boolean): void } = isPool(client)
+  const connection: PgQueryable & Partial<PgLentClient> = isPool(client)
     ? await client.connect().catch((error: unknown) => {
         throw storeFailed(error);
       })
     : client;
   let broken = false;
+  // A lent connection that drops between two statements (the server restarted, an administrator
+  // terminated it) emits `error`; out of the pool nobody else listens, and an unheard `error` ends
+  // the process. Heard here, it marks the connection broken; the next statement fails with it.
+  const dropped = () => {
+    broken = true;
+  };
+  if (connection.release) connection.on?.("error", dropped);
   try {
     const run = (text: string, values: unknown[] = []) => connection.query({ text, values });
     await run("BEGIN");
@@ -171,6 +184,7 @@ export async function migrate(client: PgClientLike, name: string): Promise<void>
   } catch (error) {
     throw storeFailed(error);
   } finally {
+    connection.off?.("error", dropped);
     // a connection whose transaction could not be rolled back is not handed back to the pool
     connection.release?.(broken);
   }

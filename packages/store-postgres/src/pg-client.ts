@@ -16,9 +16,16 @@ export interface PgQueryable {
   query(query: PgQuery): Promise<{ rows: PgRow[]; rowCount: number | null }>;
 }
 
+/** A connection a pool lent: node-postgres's `PoolClient`, an event emitter. */
+export interface PgLentClient extends PgQueryable {
+  release(error?: Error | boolean): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  off?(event: "error", listener: (error: Error) => void): unknown;
+}
+
 /** A node-postgres `Pool`: `connect()` lends one connection for the migration's transaction. */
 export interface PgPoolLike extends PgQueryable {
-  connect(): Promise<PgQueryable & { release(error?: Error | boolean): void }>;
+  connect(): Promise<PgLentClient>;
   readonly idleCount: number;
 }
 
