@@ -572,6 +572,7 @@ describe("beyond the reference", () => {
         method: "ask",
         digest: expect.stringMatching(/^[0-9a-f]{64}$/),
         args: { question: "Which repo?" },
+        deferred: true,
       },
     ]);
     expect(await runtime.approve({ executionId })).toMatchObject({ status: "error" });

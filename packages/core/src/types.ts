@@ -27,6 +27,11 @@ export type PendingAction = {
    * gave when the host found out.
    */
   inDoubt?: string;
+  /**
+   * Present when the call waits for a result from outside (a deferred method), not for a person:
+   * the host records it with `runtime.resolve`; approving does not run it.
+   */
+  deferred?: true;
 };
 
 /** What one pass of a run ends with. */

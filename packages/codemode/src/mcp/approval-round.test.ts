@@ -3,7 +3,8 @@
 // the sealed state (auto-fulfilment), the 2025-era session gets the same questions as elicitation
 // requests. Any instance over the shared journal decides a retry; a state altered, expired, for
 // other code or another caller decides nothing.
-import { decisionHandleOf } from "@codemode/core";
+import { createCodemodeRuntime, decisionHandleOf, memoryStore } from "@codemode/core";
+import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
@@ -14,6 +15,7 @@ import {
   statelessClient,
   type TestClient,
 } from "../../test/mcp-clients.ts";
+import { functionConnector } from "../index.ts";
 import { codeMcpServer } from "../mcp.ts";
 import { questionKey } from "./approval-round.ts";
 import { type ApprovalState, approvalStateCodec, sha256Text } from "./approval-state.ts";
@@ -100,6 +102,47 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
     expect(result.structuredContent).toMatchObject({ status: "completed", result: "forwarded" });
     expect(sent).toEqual(["oncall"]);
     expect(new Set(served)).toEqual(new Set([0, 1]));
+    await client.close();
+  });
+
+  it("asks only about the calls a person decides: a deferred call waits for the host's resolve", async () => {
+    const ran: string[] = [];
+    const ops = functionConnector({
+      name: "ops",
+      methods: {
+        deploy: {
+          requiresApproval: true,
+          execute: async () => {
+            ran.push("deploy");
+            return "deployed";
+          },
+        },
+        ticket: { deferred: true },
+      },
+    });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor: new QuickJSExecutor(),
+      connectors: [ops],
+    });
+    const client = await statelessClient(() => codeMcpServer({ runtime, approvalStateKey: KEY }), {
+      answer: () => ({ action: "accept", approve: true }),
+    });
+    const code =
+      "async () => Promise.all([ops.deploy({ env: 'prod' }), ops.ticket({ title: 'release' })])";
+    const result = await call(client, code);
+    expect(client.asked).toEqual(['The code wants to run ops.deploy({"env":"prod"}). Approve it?']);
+    expect(ran).toEqual(["deploy"]);
+    // the run waits for the ticket's result from outside, which the host records
+    const output = result.structuredContent as Output;
+    expect(output.status).toBe("paused");
+    expect(await runtime.pending(output.executionId)).toMatchObject([
+      { method: "ticket", deferred: true },
+    ]);
+    const ticket = (await runtime.pending(output.executionId))[0]?.seq as number;
+    expect(
+      await runtime.resolve({ executionId: output.executionId, seq: ticket, result: "T-1" }),
+    ).toMatchObject({ status: "completed", result: ["deployed", "T-1"] });
     await client.close();
   });
 

@@ -100,6 +100,10 @@ export function questionsFor(
   return JSON.stringify(questions).length <= limit ? questions : undefined;
 }
 
+/** The waiting calls a person decides: a deferred call waits for the host's `resolve`, not a yes. */
+export const approvable = (pending: readonly PendingAction[]): PendingAction[] =>
+  pending.filter((action) => action.deferred !== true);
+
 /**
  * The questions about every call the paused run waits for and the sealed state that binds the
  * answers to those calls; undefined when they are too large to show (more than the reply limit).
@@ -108,7 +112,8 @@ export async function askForApproval(
   round: ApprovalRound,
   output: CodeModeOutput & { status: "paused" },
 ): Promise<InputRequiredResult | undefined> {
-  const { pending, executionId } = output;
+  const { executionId } = output;
+  const pending = approvable(output.pending);
   if (pending.length === 0) return undefined;
   const inputRequests = questionsFor(pending, round.limit);
   if (!inputRequests) return undefined;

@@ -15,7 +15,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
-import { answerOf, questionsFor } from "./approval-round.ts";
+import { answerOf, approvable, questionsFor } from "./approval-round.ts";
 import type { ApprovalStateCodec } from "./approval-state.ts";
 import { canElicit, declaresTasks, TASKS_EXTENSION } from "./client-capabilities.ts";
 import { reply } from "./reply.ts";
@@ -211,7 +211,7 @@ async function detailedTask(
     case "running":
       return { ...base, status: "working", statusMessage: "The code is running." };
     case "paused": {
-      const pending = await tasks.runtime.pending(run.id);
+      const pending = approvable(await tasks.runtime.pending(run.id));
       const questions =
         asks(tasks, ref) && pending.length > 0 && canElicit(undefined, context)
           ? questionsFor(pending, tasks.limit)
@@ -303,7 +303,7 @@ async function decideTask(
   responses: InputResponses | undefined,
 ): Promise<void> {
   const { runtime } = tasks;
-  const pending = await runtime.pending(executionId);
+  const pending = approvable(await runtime.pending(executionId));
   if (pending.length === 0) return;
   const handle = decisionHandleOf(pending, executionId);
   const answers = pending.map((action) => ({ action, answer: answerOf(responses, action) }));

@@ -9,6 +9,7 @@ import {
 } from "@codemode/core";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/server";
 import { alreadyDecided } from "./already-decided.ts";
+import { approvable } from "./approval-round.ts";
 import {
   type ApprovalStateCodec,
   type ApprovalStateKey,
@@ -111,7 +112,7 @@ const WAITING =
 /** one handle per run of `pending`: what a person shown them decides with */
 const handlesOf = (pending: readonly PendingAction[]): DecisionHandle[] => {
   const runs = new Map<string, PendingAction[]>();
-  for (const action of pending) {
+  for (const action of approvable(pending)) {
     runs.set(action.executionId, [...(runs.get(action.executionId) ?? []), action]);
   }
   return [...runs].map(([executionId, actions]) => decisionHandleOf(actions, executionId));
@@ -206,17 +207,19 @@ export function registerCodemodeTools(
   ): CodeModeOutput & { message?: string; handle?: DecisionHandle } => {
     if (output.status !== "paused") return output;
     if (!decides) return { ...output, message: WAITING };
-    return output.pending.length > 0
-      ? { ...output, handle: decisionHandleOf(output.pending, output.executionId) }
+    const decided = approvable(output.pending);
+    return decided.length > 0
+      ? { ...output, handle: decisionHandleOf(decided, output.executionId) }
       : output;
   };
   /** the calls of the run that wait now, and their handle: what a refused decision is told */
   const waitingNow = async (executionId: string) => {
     const now = await runtime.pending(executionId);
+    const decided = approvable(now);
     return {
       message: alreadyDecided(now, limit),
       pending: now,
-      ...(now.length > 0 ? { handle: decisionHandleOf(now, executionId) } : {}),
+      ...(decided.length > 0 ? { handle: decisionHandleOf(decided, executionId) } : {}),
     };
   };
 

@@ -183,6 +183,10 @@ describe("decisions", () => {
     const executor = new MockExecutor(async ({ gate }) => gate.fetch?.({ q: 1 }));
     const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
     const paused = await runtime.execute({ code: "async () => 0" });
+    // it waits for a result from outside, not for a person: the pending call says so
+    expect(await runtime.pending(paused.executionId)).toMatchObject([
+      { seq: 0, method: "fetch", deferred: true },
+    ]);
     expect((await runtime.approve({ executionId: paused.executionId })).status).toBe("error");
     expect(
       await runtime.resolve({ executionId: paused.executionId, seq: 0, result: { answer: 42 } }),

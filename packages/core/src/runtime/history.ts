@@ -56,6 +56,7 @@ export async function pendingEntries(
       args: entry.args === undefined ? undefined : codec.decode(entry.args),
       digest: await callDigest(entry.connector, entry.method, entry.args, entry.error),
       ...(entry.error !== undefined ? { inDoubt: entry.error } : {}),
+      ...(entry.deferred ? { deferred: true as const } : {}),
     })),
   );
 }
