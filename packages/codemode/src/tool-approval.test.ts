@@ -4,7 +4,6 @@
 // approval, once per pause, with those calls as the request's reason; the setups that would leave a
 // run paused with nobody asked fail loudly, naming the fix; a run that paused again reads as
 // waiting. AI SDK 7 only (AI SDK 6 has no toolApproval; tool-chat.test.ts runs on both).
-import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import {
   tool as aiTool,
   convertToModelMessages,
@@ -19,43 +18,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type ChatRoute, TestChat } from "../test/ai-sdk-chat.ts";
 import { repeatWhilePausedModel } from "../test/code-then-answer-model.ts";
+import { issueTracker } from "../test/issue-tracker.ts";
 import { codemodeToolApproval, codemodeToolState, withApprovalDetails } from "./ai.ts";
-import {
-  type CodemodeApprovalDescriptor,
-  type CodemodeRuntime,
-  createCodemodeRuntime,
-  functionConnector,
-  memoryStore,
-} from "./index.ts";
-
-function issueTracker() {
-  const created: string[] = [];
-  const issues = functionConnector({
-    name: "issues",
-    methods: {
-      list: {
-        description: "List open issues.",
-        inputSchema: z.object({}),
-        execute: async () => [{ number: 1 }, { number: 3 }],
-      },
-      create: {
-        description: "Open an issue.",
-        inputSchema: z.object({ title: z.string() }),
-        requiresApproval: true,
-        execute: async ({ title }) => {
-          created.push(title);
-          return { number: created.length + 10 };
-        },
-      },
-    },
-  });
-  const runtime = createCodemodeRuntime({
-    store: memoryStore(),
-    executor: new QuickJSExecutor(),
-    connectors: [issues],
-  });
-  return { runtime, created };
-}
+import type { CodemodeApprovalDescriptor, CodemodeRuntime } from "./index.ts";
 
 type Approval = (runtime: CodemodeRuntime) => ToolApprovalConfiguration<ToolSet, never> | undefined;
 

@@ -14,6 +14,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codeThenAnswerModel, repeatWhilePausedModel } from "../test/code-then-answer-model.ts";
+import { issueTracker } from "../test/issue-tracker.ts";
 import { withApprovalDetails } from "./ai.ts";
 import {
   type CodemodeApprovalDescriptor,
@@ -21,36 +22,6 @@ import {
   functionConnector,
   memoryStore,
 } from "./index.ts";
-
-function issueTracker() {
-  const created: string[] = [];
-  const issues = functionConnector({
-    name: "issues",
-    instructions: "The team's issue tracker.",
-    methods: {
-      list: {
-        description: "List open issues.",
-        inputSchema: z.object({}),
-        execute: async () => [{ number: 1 }, { number: 3 }],
-      },
-      create: {
-        description: "Open an issue.",
-        inputSchema: z.object({ title: z.string() }),
-        requiresApproval: true,
-        execute: async ({ title }) => {
-          created.push(title);
-          return { number: created.length + 10 };
-        },
-      },
-    },
-  });
-  const runtime = createCodemodeRuntime({
-    store: memoryStore(),
-    executor: new QuickJSExecutor(),
-    connectors: [issues],
-  });
-  return { runtime, created };
-}
 
 const CODE =
   'const open = await issues.list({}); const made = await Promise.all([issues.create({ title: "Triage" }), issues.create({ title: "Plan" })]); return { open: open.length, made: made.map((m) => m.number) };';
