@@ -9,6 +9,7 @@ import { type DevServer, eventually, pageSession } from "@codemode/demo-kit/test
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { andTheTurn, jsonField, openPanel } from "./demo-page-helpers.ts";
+import { mcpResult } from "./mcp-result.ts";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -86,8 +87,8 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
     });
-    const listed = (await response.json()) as { result: { tools: Array<{ name: string }> } };
-    expect(listed.result.tools.map((tool) => tool.name)).toContain("delete_note");
+    const listed = await mcpResult<{ tools: Array<{ name: string }> }>(response);
+    expect(listed.tools.map((tool) => tool.name)).toContain("delete_note");
   });
 
   it("pauses a destructive MCP tool, and approving it in the queue deletes the note", async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { handleServices } from "../src/handle-services.ts";
 import { SELF_ORIGIN, selfFetch } from "../src/self-fetch.ts";
 import { agentInNode } from "./agent-in-node.ts";
+import { mcpResult } from "./mcp-result.ts";
 
 describe("the notes MCP server and connector", () => {
   it("are declared with approvals from the tools' annotations", async () => {
@@ -90,15 +91,7 @@ describe("the notes MCP server and connector", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       });
       expect(response.status).toBe(200);
-      // a stateless 2025-era answer: JSON, or one server-sent event
-      const text = await response.text();
-      const json = text.startsWith("{")
-        ? text
-        : (text
-            .split("\n")
-            .find((line) => line.startsWith("data: "))
-            ?.slice(6) ?? "");
-      return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+      return mcpResult<Record<string, unknown>>(response);
     };
     const listed = (await post("tools/list", {})) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((tool) => tool.name)).toEqual([
