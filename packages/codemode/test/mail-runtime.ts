@@ -46,3 +46,45 @@ export const FORWARD = `async () => {
 /** one gated call to `to` */
 export const sendTo = (to: string) =>
   `async () => { await mail.send({ to: ${JSON.stringify(to)}, text: "hi" }); return ${JSON.stringify(`sent to ${to}`)}; }`;
+
+/**
+ * `slow.first` held open until `release()` (gated with `gated`), then `slow.second`: what a
+ * cancellation stops. `inCall` resolves once `first` has started.
+ */
+export function heldRuntime({ gated = false }: { gated?: boolean } = {}) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered!: () => void;
+  const inCall = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const reached: string[] = [];
+  const slow = functionConnector({
+    name: "slow",
+    methods: {
+      first: {
+        requiresApproval: gated,
+        execute: async () => {
+          reached.push("first");
+          entered();
+          await held;
+          return "first done";
+        },
+      },
+      second: {
+        execute: async () => {
+          reached.push("second");
+          return "second done";
+        },
+      },
+    },
+  });
+  const runtime = createCodemodeRuntime({
+    store: memoryStore(),
+    executor: new QuickJSExecutor(),
+    connectors: [slow],
+  });
+  return { runtime, reached, release, inCall };
+}

@@ -3,11 +3,9 @@
 // carries the person's yes, a state given to a server that takes no answers from its clients, states
 // replayed after the run moved on, one round retried many times at once on two instances, answers
 // that are not answers. A case whose comment starts "Found" was a hole when it was written.
-import { createCodemodeRuntime, memoryStore } from "@codemode/core";
-import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { FORWARD, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
+import { FORWARD, heldRuntime, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
 import {
   codemodeCall,
   type Era,
@@ -15,7 +13,6 @@ import {
   sessionClient,
   statelessClient,
 } from "../../test/mcp-clients.ts";
-import { functionConnector } from "../index.ts";
 import { type CodemodeToolsOptions, codeMcpServer } from "../mcp.ts";
 import { TASKS_EXTENSION } from "./client-capabilities.ts";
 
@@ -37,45 +34,6 @@ const answerAll = (asked: Result, approve: unknown = true) =>
     ]),
   );
 
-/** a gated call held open until released, then an ungated one: what a cancellation stops */
-function heldRuntime() {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let entered!: () => void;
-  const inCall = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const reached: string[] = [];
-  const slow = functionConnector({
-    name: "slow",
-    methods: {
-      first: {
-        requiresApproval: true,
-        execute: async () => {
-          reached.push("first");
-          entered();
-          await held;
-          return "first done";
-        },
-      },
-      second: {
-        execute: async () => {
-          reached.push("second");
-          return "second done";
-        },
-      },
-    },
-  });
-  const runtime = createCodemodeRuntime({
-    store: memoryStore(),
-    executor: new QuickJSExecutor(),
-    connectors: [slow],
-  });
-  return { runtime, reached, release, inCall };
-}
-
 const FIRST_THEN_SECOND = "async () => { await slow.first({}); await slow.second({}); return 1 }";
 
 describe.each(["2025", "2026"] as const)("a client that cancels (%s era)", (era: Era) => {
@@ -83,7 +41,7 @@ describe.each(["2025", "2026"] as const)("a client that cancels (%s era)", (era:
     // Found: the approved pass ran on after the client cancelled the codemode call that carried the
     // answers (the retry on 2026-07-28, the shim's re-entry on a 2025-era session): only a call
     // that had not been asked yet was cancellable, so `second` ran for a client that had left
-    const { runtime, reached, release, inCall } = heldRuntime();
+    const { runtime, reached, release, inCall } = heldRuntime({ gated: true });
     const yes = () => ({ action: "accept" as const, approve: true });
     const make = () => codeMcpServer({ runtime });
     const client =

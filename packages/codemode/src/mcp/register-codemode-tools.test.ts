@@ -8,8 +8,7 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
-import { functionConnector } from "../index.ts";
+import { FORWARD, heldRuntime, mailRuntime } from "../../test/mail-runtime.ts";
 import { mcpConnector, registerCodemodeTools } from "../mcp.ts";
 
 async function connected(
@@ -136,39 +135,7 @@ describe("registerCodemodeTools", () => {
   });
 
   it("cancels the run when the client cancels the codemode call: no call starts after, what ran is recorded", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let entered!: () => void;
-    const inCall = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    const reached: string[] = [];
-    const slow = functionConnector({
-      name: "slow",
-      methods: {
-        first: {
-          execute: async () => {
-            reached.push("first");
-            entered();
-            await held;
-            return "first done";
-          },
-        },
-        second: {
-          execute: async () => {
-            reached.push("second");
-            return "second done";
-          },
-        },
-      },
-    });
-    const runtime = createCodemodeRuntime({
-      store: memoryStore(),
-      executor: new QuickJSExecutor(),
-      connectors: [slow],
-    });
+    const { runtime, reached, release, inCall } = heldRuntime();
     const server = new McpServer({ name: "shop", version: "1.0.0" });
     registerCodemodeTools(server, { runtime });
     const client = new Client({ name: "test-client", version: "1.0.0" });
