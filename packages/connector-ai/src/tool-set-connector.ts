@@ -22,7 +22,8 @@ export interface ToolSetConnectorOptions {
    * function of the call's input; or one function for every call (`{ toolCall, tools, messages }`).
    * As in the AI SDK it comes before a tool's own `needsApproval`, which still decides a tool the
    * map leaves out: `"user-approval"` pauses the call for a person, `"denied"` fails it with the
-   * reason and runs nothing, anything else runs it.
+   * reason and runs nothing, `"approved"`, `"not-applicable"` or `undefined` runs it; anything
+   * else (a rule that throws, `null`, `true`, an unknown status) pauses the call, failing closed.
    */
   toolApproval?: ToolApprovalRules;
   /** given to `toolApproval` functions as `runtimeContext` (default `{}`) */
@@ -113,15 +114,24 @@ function approvalOf(
   return needsApproval ? true : undefined;
 }
 
-/** A status as `{ type, reason? }`, the way the AI SDK normalizes it. */
+/** The statuses AI SDK 7 knows. */
+const STATUSES = new Set(["not-applicable", "approved", "denied", "user-approval"]);
+
+/**
+ * A status as `{ type, reason? }`, the way the AI SDK normalizes it, failing closed: `undefined` is
+ * `"not-applicable"`, and anything that is no status the AI SDK knows (`null`, `true`, `"ask"`,
+ * `{ type: "USER-APPROVAL" }`, an object without a type) asks a person instead of running the call.
+ */
 function statusOf(status: unknown): { type: string; reason?: string } {
-  if (status === undefined || status === null) return { type: "not-applicable" };
-  if (typeof status === "string") return { type: status };
-  const { type, reason } = status as { type?: unknown; reason?: unknown };
-  return {
-    type: typeof type === "string" ? type : "not-applicable",
-    ...(typeof reason === "string" ? { reason } : {}),
-  };
+  if (status === undefined) return { type: "not-applicable" };
+  if (typeof status === "string" && STATUSES.has(status)) return { type: status };
+  if (typeof status === "object" && status !== null) {
+    const { type, reason } = status as { type?: unknown; reason?: unknown };
+    if (typeof type === "string" && STATUSES.has(type)) {
+      return { type, ...(typeof reason === "string" ? { reason } : {}) };
+    }
+  }
+  return { type: "user-approval" };
 }
 
 /**
