@@ -132,9 +132,9 @@ export async function askForApproval(
 }
 
 /** what the person answered about one call */
-export type Answer = "approved" | "declined" | "missing";
+type Answer = "approved" | "declined" | "missing";
 
-export function answerOf(
+function answerOf(
   responses: InputResponses | undefined,
   call: { seq: number; digest: string },
 ): Answer {
@@ -149,6 +149,22 @@ export function answerOf(
   if (view.kind === "missing") return "missing";
   if (view.kind !== "elicit") return "declined";
   return view.action === "accept" && view.content?.approve === true ? "approved" : "declined";
+}
+
+/**
+ * What the answers decide of the calls asked about: the first one not approved (`declined`, its
+ * seq), else whether every one was approved (`approved`) or some were not answered (`missing`).
+ */
+export type Verdict = { declined: number } | "approved" | "missing";
+
+export function verdictOf(
+  calls: readonly { seq: number; digest: string }[],
+  responses: InputResponses | undefined,
+): Verdict {
+  const answers = calls.map((call) => ({ seq: call.seq, answer: answerOf(responses, call) }));
+  const declined = answers.find(({ answer }) => answer === "declined");
+  if (declined) return { declined: declined.seq };
+  return answers.some(({ answer }) => answer === "missing") ? "missing" : "approved";
 }
 
 /** a round decided: the run's output, and whether the person is asked again if it is paused */
@@ -170,22 +186,19 @@ export async function decideRound(
 ): Promise<Decided> {
   const { runtime } = round;
   const { executionId, handle } = state;
-  const answers = handle.calls.map((call) => ({
-    seq: call.seq,
-    answer: answerOf(responses, call),
-  }));
-  const declined = answers.find(({ answer }) => answer === "declined");
-  if (declined) {
+  const verdict = verdictOf(handle.calls, responses);
+  if (typeof verdict === "object") {
+    const seq = verdict.declined;
     const waiting = await runtime.pending(executionId);
-    const action = waiting.find((candidate) => candidate.seq === declined.seq);
-    const call = `call #${declined.seq}${action ? `, ${shownOrName(action, round.limit)}` : ""}`;
-    const rejected = await runtime.reject({ executionId, seq: declined.seq, handle });
+    const action = waiting.find((candidate) => candidate.seq === seq);
+    const call = `call #${seq}${action ? `, ${shownOrName(action, round.limit)}` : ""}`;
+    const rejected = await runtime.reject({ executionId, seq, handle });
     const error = rejected
       ? `The person did not approve ${call}; the run ended without running any of its waiting calls.`
       : `The person did not approve ${call}, and the run no longer waits for it as shown (it was approved, rejected or expired elsewhere).`;
     return { output: { status: "error", executionId, error }, askAgain: false };
   }
-  if (answers.some(({ answer }) => answer === "missing")) {
+  if (verdict === "missing") {
     // the client did not ask the person: the run waits for the host
     const pending = await runtime.pending(executionId);
     return { output: { status: "paused", executionId, pending }, askAgain: false };

@@ -15,7 +15,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
-import { answerOf, approvable, questionsFor } from "./approval-round.ts";
+import { approvable, questionsFor, verdictOf } from "./approval-round.ts";
 import type { ApprovalStateCodec } from "./approval-state.ts";
 import { canElicit, declaresTasks, TASKS_EXTENSION } from "./client-capabilities.ts";
 import { reply } from "./reply.ts";
@@ -306,12 +306,10 @@ async function decideTask(
   const pending = approvable(await runtime.pending(executionId));
   if (pending.length === 0) return;
   const handle = decisionHandleOf(pending, executionId);
-  const answers = pending.map((action) => ({ action, answer: answerOf(responses, action) }));
-  const declined = answers.find(({ answer }) => answer === "declined");
-  if (declined) {
-    await runtime.reject({ executionId, seq: declined.action.seq, handle });
-    return;
+  const verdict = verdictOf(pending, responses);
+  if (typeof verdict === "object") {
+    await runtime.reject({ executionId, seq: verdict.declined, handle });
+  } else if (verdict === "approved") {
+    inBackground(tasks, runtime.approve({ executionId, handle }));
   }
-  if (answers.some(({ answer }) => answer === "missing")) return;
-  inBackground(tasks, runtime.approve({ executionId, handle }));
 }
