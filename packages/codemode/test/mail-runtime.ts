@@ -1,6 +1,7 @@
 // A runtime over a small mail connector for the codemode/mcp tests: `mail.inbox` reads, `mail.send`
 // needs approval and records whom it reached.
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
+import { expect } from "vitest";
 import { createCodemodeRuntime, functionConnector, memoryStore } from "../src/index.ts";
 
 export function mailRuntime(options: { transformResult?: (result: unknown) => unknown } = {}) {
@@ -86,5 +87,13 @@ export function heldRuntime({ gated = false }: { gated?: boolean } = {}) {
     executor: new QuickJSExecutor(),
     connectors: [slow],
   });
-  return { runtime, reached, release, inCall };
+  /** the run ended cancelled by its client: `first` recorded as it ran, `second` never started */
+  const expectCancelledAfterFirst = async () => {
+    await expect.poll(async () => (await runtime.executions())[0]?.status).toBe("cancelled");
+    const [run] = await runtime.executions();
+    expect(run?.calls).toMatchObject([{ method: "first", state: "applied" }]);
+    expect(run?.error).toContain("The client cancelled the codemode call.");
+    expect(reached).toEqual(["first"]);
+  };
+  return { runtime, release, inCall, expectCancelledAfterFirst };
 }

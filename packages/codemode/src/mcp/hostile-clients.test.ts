@@ -41,7 +41,7 @@ describe.each(["2025", "2026"] as const)("a client that cancels (%s era)", (era:
     // Found: the approved pass ran on after the client cancelled the codemode call that carried the
     // answers (the retry on 2026-07-28, the shim's re-entry on a 2025-era session): only a call
     // that had not been asked yet was cancellable, so `second` ran for a client that had left
-    const { runtime, reached, release, inCall } = heldRuntime({ gated: true });
+    const { runtime, release, inCall, expectCancelledAfterFirst } = heldRuntime({ gated: true });
     const yes = () => ({ action: "accept" as const, approve: true });
     const make = () => codeMcpServer({ runtime });
     const client =
@@ -59,11 +59,7 @@ describe.each(["2025", "2026"] as const)("a client that cancels (%s era)", (era:
     cancel.abort();
     await expect(call).rejects.toThrow();
     release();
-    await expect.poll(async () => (await runtime.executions())[0]?.status).toBe("cancelled");
-    const [run] = await runtime.executions();
-    expect(run?.calls).toMatchObject([{ method: "first", state: "applied" }]);
-    expect(run?.error).toContain("The client cancelled the codemode call.");
-    expect(reached).toEqual(["first"]);
+    await expectCancelledAfterFirst();
     await client.close();
   });
 });
