@@ -16,6 +16,21 @@ describe("thrownError", () => {
     });
   });
 
+  it("marks a thrown value it could not read, which the program sees as a plain throw", () => {
+    const hostile = Object.defineProperty(new Error("x"), "message", {
+      get() {
+        throw new Error("no");
+      },
+    });
+    const [name, message, stack, code, method] = errors.describe(hostile);
+    expect([name, message, code]).toEqual([
+      "Error",
+      "A value that cannot be read was thrown.",
+      "UNREADABLE",
+    ]);
+    expect(thrownError({ name, message, stack, code, method }).code).toBe("THROWN");
+  });
+
   it("treats anything else as a plain throw, whatever the sandbox sends", () => {
     const forged = Object.assign(new Error("x"), { code: "UNKNOWN_METHOD" });
     const [name, message, stack, code, method] = errors.describe(forged);

@@ -102,7 +102,8 @@ export function sandboxErrors(
       const renderer = helper("renderer") as { render(value: unknown): string };
       return ["Error", renderer.render(error), "", "", ""];
     } catch {
-      return ["Error", "A value that cannot be read was thrown.", "", "", ""];
+      // (reading it failed: a getter threw, or the sandbox had no memory left to read it)
+      return ["Error", "A value that cannot be read was thrown.", "", "UNREADABLE", ""];
     }
   }
   function fail(name: string, message: string, code: string, data?: unknown): Error {

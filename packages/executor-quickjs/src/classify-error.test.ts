@@ -55,6 +55,10 @@ describe("classifyError", () => {
     expect(
       classifyError({ name: "Error", message: "null", code: "NULL" }, limits().value).code,
     ).toBe("THROWN");
+    // QuickJS's own error made without the message it had no memory for
+    const messageless = { name: "InternalError", message: "" };
+    expect(classifyError(messageless, limits({ near: true }).value).code).toBe("MEMORY");
+    expect(classifyError(messageless, limits().value).code).toBe("THROWN");
     // an error the sandbox had no memory left to read, at the cap and away from it
     const unreadable = { name: "Error", message: "[object Object]", code: "UNREADABLE" };
     expect(classifyError(unreadable, limits({ near: true }).value).code).toBe("MEMORY");
@@ -124,6 +128,15 @@ describe("readError", () => {
       expect(read("null")).toEqual({ name: "InternalError", message: "out of memory" });
       // an object that cannot be read as JSON
       expect(read("({ toJSON() { throw new Error('no') } })").code).toBe("UNREADABLE");
+      // an error whose message could not be copied (as when the sandbox is out of memory): only in part
+      const partial = read(
+        "(() => { const e = new InternalError('x'); Object.defineProperty(e, 'message', { get() { throw 1 } }); return e })()",
+      );
+      expect(partial).toMatchObject({ name: "InternalError", message: "", code: "UNREADABLE" });
+      expect(classifyError(partial, limits({ near: true }).value).code).toBe("MEMORY");
+      expect(classifyError(partial, limits().value).code).toBe("THROWN");
+      // a thrown object that has no message is read whole and stays the program's own throw
+      expect(classifyError(read("({ reason: 1 })"), limits().value).code).toBe("THROWN");
     } finally {
       context.dispose();
     }

@@ -51,9 +51,11 @@ export function classifyError(info: ThrownInfo, limits: PassLimits): SandboxErro
   if (info.name === "InternalError" && info.message === "interrupted") {
     return timeoutError(limits.timeoutMs);
   }
-  // QuickJS throws `null` when it cannot allocate the error, and an error it has no memory left to
-  // read comes back unreadable: at the memory cap, both are the sandbox running out of memory.
-  if ((info.code === "NULL" || info.code === "UNREADABLE") && limits.nearMemoryLimit()) {
+  // QuickJS throws `null` when it cannot allocate the error, makes its InternalError without the
+  // message it had no memory for, and an error it has no memory left to read comes back unreadable
+  // or without its message: at the memory cap, each is the sandbox running out of memory.
+  const partial = info.name === "InternalError" && info.message === "";
+  if ((info.code === "NULL" || info.code === "UNREADABLE" || partial) && limits.nearMemoryLimit()) {
     return memoryError(limits);
   }
   // THROWN, or UNKNOWN_METHOD when the namespace's own error for a missing method ended the pass
@@ -107,11 +109,15 @@ export function readError(context: QuickJSContext, handle: QuickJSHandle): Error
     }
     if (typeof value === "object" && value !== null) {
       const record = value as Record<string, unknown>;
-      return {
+      const info: ErrorInfo = {
         name: typeof record.name === "string" ? record.name : "Error",
         message: textOf(record.message),
         stack: typeof record.stack === "string" ? record.stack : undefined,
       };
+      // `dump` copies an error's name, message and stack one by one and skips any it cannot (the
+      // sandbox out of memory): an error without its message may be one read only in part
+      if (typeof record.message !== "string") info.code = "UNREADABLE";
+      return info;
     }
     // QuickJS throws `null` when it cannot even allocate the error object.
     if (value === null) return { name: "InternalError", message: "out of memory" };
