@@ -2,15 +2,20 @@
 // (wrangler's own dev server, the app's wrangler.jsonc, local state), except that it watches no files.
 // `wrangler dev` rebuilds and restarts workerd whenever a folder its bundle read changes, and while the
 // tests run other tasks write into those folders (a package's dist/, .turbo/, node_modules/.vite):
-// the restart drops the page's WebSocket and the chat turn in flight. Run by Node (types stripped):
-//   node dev-worker-process.ts '{"appDir":…,"port":…,"state":…,"vars":{…}}'
+// the restart drops the page's WebSocket and the chat turn in flight. It listens on a port the system
+// picks when it binds (port 0): a port found free beforehand and bound later could be taken in between
+// by any of the servers other tests start at the same time (EADDRINUSE). The address it got is the
+// last line it prints, READY_MARK and the url. Run by Node (types stripped):
+//   node dev-worker-process.ts '{"appDir":…,"state":…,"vars":{…}}'
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
+/** the start of the line that tells the parent process the server's url, once it answers */
+export const READY_MARK = "codemode dev worker ready at ";
+
 export interface DevWorkerProcessOptions {
   appDir: string;
-  port: number;
   /** the folder of the local state (Durable Object SQLite and the rest) */
   state: string;
   /** plain-text vars over the app's own */
@@ -19,6 +24,8 @@ export interface DevWorkerProcessOptions {
 
 interface StartedWorker {
   ready: Promise<void>;
+  /** where the dev server listens, the port it bound included */
+  url: Promise<URL>;
   dispose(): Promise<void>;
 }
 
@@ -46,7 +53,8 @@ async function serve(options: DevWorkerProcessOptions) {
       Object.entries(options.vars).map(([name, value]) => [name, { type: "plain_text", value }]),
     ),
     dev: {
-      server: { hostname: "127.0.0.1", port: options.port },
+      // 0: the system picks a free port as the server binds it, so no other process can take it first
+      server: { hostname: "127.0.0.1", port: 0 },
       persist: options.state,
       watch: false,
       liveReload: false,
@@ -55,7 +63,8 @@ async function serve(options: DevWorkerProcessOptions) {
     },
   });
   await worker.ready;
-  console.log(`Ready on http://127.0.0.1:${options.port}`);
+  const url = await worker.url;
+  console.log(`${READY_MARK}${url.origin}`);
   const stop = () => {
     worker.dispose().then(
       () => process.exit(0),

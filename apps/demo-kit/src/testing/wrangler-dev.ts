@@ -1,13 +1,13 @@
 // Starts an app's Worker as `wrangler dev` serves it (wrangler's dev server in a process of its own,
-// watching no files: see dev-worker-process.ts) on a free loopback port with its state in a temporary
-// folder, waits until it answers, and stops the whole process group.
+// watching no files: see dev-worker-process.ts) on a loopback port the system picks as the server binds
+// it (the process prints its url), with its state in a temporary folder, waits until it answers, and
+// stops the whole process group.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DevWorkerProcessOptions } from "./dev-worker-process.ts";
+import { type DevWorkerProcessOptions, READY_MARK } from "./dev-worker-process.ts";
 
 export interface DevServer {
   url: string;
@@ -33,18 +33,6 @@ export interface WranglerDevOptions {
   stateDir?: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -59,13 +47,32 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
+/** A start that failed for a reason another try may not meet (a port of its own taken meanwhile). */
+const RETRIED_FAILURE = /EADDRINUSE|address already in use/i;
+const ATTEMPTS = 3;
+
 /** `wrangler dev` for the app with the offline model (`vars` may add more), at the returned url. */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<DevServer> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const failures: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(options, deadline);
+    if ("server" in started) return started.server;
+    failures.push(`attempt ${attempt}: ${started.failure}`);
+    if (!started.retry || attempt >= ATTEMPTS || Date.now() >= deadline) {
+      throw new Error(`wrangler dev did not start (${options.appDir}):\n${failures.join("\n\n")}`);
+    }
+  }
+}
+
+async function startOnce(
+  options: WranglerDevOptions,
+  deadline: number,
+): Promise<{ server: DevServer } | { failure: string; retry: boolean }> {
   const { appDir } = options;
-  const port = await freePort();
   const state = options.stateDir ?? (await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`)));
   const vars = { MODEL_PROVIDER: "offline", ...options.vars };
-  const processOptions: DevWorkerProcessOptions = { appDir, port, state, vars };
+  const processOptions: DevWorkerProcessOptions = { appDir, state, vars };
   const args = [
     fileURLToPath(new URL("./dev-worker-process.ts", import.meta.url)),
     JSON.stringify(processOptions),
@@ -83,15 +90,20 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     },
   });
   let log = "";
+  let url: string | undefined;
+  const readyLine = new RegExp(`^${READY_MARK}(http://\\S+)$`, "m");
   child.stdout?.on("data", (chunk: Buffer) => {
     log += chunk.toString();
+    url ??= readyLine.exec(log)?.[1];
   });
   child.stderr?.on("data", (chunk: Buffer) => {
     log += chunk.toString();
   });
-  const url = `http://127.0.0.1:${port}`;
   const server: DevServer = {
-    url,
+    get url() {
+      if (url === undefined) throw new Error("the dev server has not said where it listens yet");
+      return url;
+    },
     output: () => log,
     async stop() {
       killGroup(child, "SIGTERM");
@@ -107,21 +119,23 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
     },
   };
 
-  const readyUrl = `${url}${options.readyPath ?? "/api/model"}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  // the process prints its url once wrangler's server is ready; then the app must answer there
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const how = child.exitCode ?? child.signalCode;
       await server.stop();
-      throw new Error(`wrangler dev exited with ${child.exitCode}:\n${log}`);
+      return { failure: `wrangler dev exited with ${how}:\n${log}`, retry: RETRIED_FAILURE.test(log) };
     }
-    try {
-      const response = await fetch(readyUrl);
-      if (response.ok) return server;
-    } catch {
-      // not listening yet
+    if (url !== undefined) {
+      try {
+        const response = await fetch(`${url}${options.readyPath ?? "/api/model"}`);
+        if (response.ok) return { server };
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await server.stop();
-  throw new Error(`wrangler dev did not answer within the time limit:\n${log}`);
+  return { failure: `wrangler dev did not answer within the time limit:\n${log}`, retry: false };
 }
