@@ -124,7 +124,10 @@ async function startOnce(
     if (child.exitCode !== null || child.signalCode !== null) {
       const how = child.exitCode ?? child.signalCode;
       await server.stop();
-      return { failure: `wrangler dev exited with ${how}:\n${log}`, retry: RETRIED_FAILURE.test(log) };
+      return {
+        failure: `wrangler dev exited with ${how}:\n${log}`,
+        retry: RETRIED_FAILURE.test(log),
+      };
     }
     if (url !== undefined) {
       try {
