@@ -68,10 +68,15 @@ export {
   createCodemodeRuntime,
   DEFAULT_MAX_EXECUTIONS,
 } from "./runtime/create-codemode-runtime.ts";
-export { DEFAULT_EXPIRY_MS, type RuntimeExecution } from "./runtime/history.ts";
+export { DEFAULT_EXPIRY_MS } from "./runtime/expire.ts";
+export type { RuntimeExecution } from "./runtime/history.ts";
 export type { RevertResolutions } from "./runtime/revert-in-doubt.ts";
-export type { RollbackCall, RollbackReport } from "./runtime/rollback.ts";
-export type { RollbackPreview, RollbackPreviewCall } from "./runtime/rollback-preview.ts";
+export type { RollbackReport } from "./runtime/rollback.ts";
+export type {
+  RollbackCall,
+  RollbackPreview,
+  RollbackPreviewCall,
+} from "./runtime/rollback-preview.ts";
 export type { DecisionSource, RuntimeEvent } from "./runtime/runtime-event.ts";
 export { PROGRESS_RECENT_CALLS, type RuntimeToolOptions } from "./runtime/runtime-tool.ts";
 export { MAX_TOOL_CALL_ID_LENGTH } from "./runtime/tool-call-runs.ts";

@@ -3,8 +3,8 @@ import type { JournalStore } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { mockConnector } from "../test/mock-connector.ts";
 import { MockExecutor } from "../test/mock-executor.ts";
-import { RECORD_ATTEMPTS } from "./apply-outcome.ts";
 import { createCodemodeRuntime } from "./create-codemode-runtime.ts";
+import { RECORD_ATTEMPTS } from "./values.ts";
 
 /** A memory store whose `applyEntry` fails its first `failures` writes, as a dropped connection would. */
 function failingStore(failures: number): { store: JournalStore; attempts: () => number } {

@@ -1,34 +1,8 @@
 import { CodemodeError } from "../codemode-error.ts";
 import { messageOf } from "../invariants.ts";
-import { after } from "../platform.ts";
 import type { PassState } from "./pass-state.ts";
 import type { RunContext } from "./run-context.ts";
-
-/** How many times the write of a call's outcome is tried before the run gives up on recording it. */
-export const RECORD_ATTEMPTS = 3;
-/** The wait before the second try (ms); each later wait is four times longer. */
-const FIRST_RETRY_MS = 50;
-
-/**
- * A journal write tried again after a store error (a dropped connection, a restarting server), up
- * to `RECORD_ATTEMPTS` times in all; the last error is thrown.
- */
-export async function retried<T>(write: () => Promise<T>): Promise<T> {
-  let last: unknown;
-  for (let attempt = 0; attempt < RECORD_ATTEMPTS; attempt++) {
-    if (attempt > 0) {
-      await new Promise<void>((resolve) => {
-        after(FIRST_RETRY_MS * 4 ** (attempt - 1), resolve);
-      });
-    }
-    try {
-      return await write();
-    } catch (error) {
-      last = error;
-    }
-  }
-  throw last;
-}
+import { retried } from "./values.ts";
 
 /**
  * Records what a call gave (`applyEntry`), trying again after a store error (a dropped connection,

@@ -4,12 +4,10 @@ import { randomHex } from "../platform.ts";
 import type { CodeModeOutput } from "../types.ts";
 import type { PassTicket } from "./cancellation.ts";
 import type { CallObserver } from "./host-globals.ts";
+import { leaseOwner } from "./pass-state.ts";
 import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
-
-/** A pass's lease owner: random, new for every pass. */
-export const leaseOwner = (): string => `pass_${randomHex()}${randomHex()}`;
 
 /** A new run's id: its start time (so ids sort by it) and 64 random bits. */
 export const newRunId = (time: number): string =>

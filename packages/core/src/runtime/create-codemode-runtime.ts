@@ -15,19 +15,14 @@ import { type CancelResult, cancel } from "./cancel.ts";
 import type { CodemodeApprovalDescriptor, CodemodeTool } from "./code-tool.ts";
 import { createConfigurator } from "./configuration.ts";
 import { approve, reject, resolve } from "./decisions.ts";
-import {
-  DEFAULT_EXPIRY_MS,
-  decodeExecution,
-  deleteExecution,
-  expirePaused,
-  pending,
-  type RuntimeExecution,
-} from "./history.ts";
+import { deleteExecution } from "./delete-run.ts";
+import { DEFAULT_EXPIRY_MS, expirePaused } from "./expire.ts";
+import { decodeExecution, pending, type RuntimeExecution } from "./history.ts";
 import { livePassesOf } from "./live-passes.ts";
 import { type RevertResolutions, revertResolutionsOf } from "./revert-in-doubt.ts";
 import { type RollbackReport, rollback } from "./rollback.ts";
 import { previewRollback, type RollbackPreview } from "./rollback-preview.ts";
-import { connectorHooks, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
 import { eventSink, type RuntimeEvent } from "./runtime-event.ts";
 import {
   approvalDescriptor,
@@ -36,6 +31,8 @@ import {
   runtimeTool,
 } from "./runtime-tool.ts";
 import { describeTarget, saveSnippet, snippetCatalog } from "./snippets.ts";
+import { toolCallMemory } from "./tool-call-memory.ts";
+import { connectorHooks } from "./values.ts";
 
 /** Runs kept after a new one starts (terminal runs beyond it are pruned). */
 export const DEFAULT_MAX_EXECUTIONS = 50;
@@ -235,6 +232,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     hooks: connectorHooks(options.connectors),
     live: livePassesOf(store.scope ?? store),
     asks: approvalAsksOf(store.scope ?? store),
+    toolCalls: toolCallMemory(),
     emit: eventSink(options.onEvent),
   };
 }

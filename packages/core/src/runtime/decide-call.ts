@@ -14,7 +14,12 @@ import type { ResolvedConnector } from "./configuration.ts";
 import { decideInDoubt } from "./in-doubt.ts";
 import { invokeConnector } from "./invoke-connector.ts";
 import type { PassState } from "./pass-state.ts";
-import { codec, PAUSE, preview, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
+import { codec, preview } from "./values.ts";
+
+/** What a pass that stops at a call that waits says (the run pauses). */
+export const PAUSE =
+  "The run is paused: a call is waiting for approval. Nothing after it runs in this pass.";
 
 /** What the journal says a call does in this pass. */
 export type Decision =

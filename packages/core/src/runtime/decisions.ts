@@ -1,11 +1,11 @@
 import { badHandle, type DecisionHandle } from "../decision-handle.ts";
 import { encodeForJournal, messageOf } from "../invariants.ts";
 import type { CodeModeOutput } from "../types.ts";
-import { retried } from "./apply-outcome.ts";
-import { leaseOwner } from "./begin-run.ts";
 import { type PassTicket, reasonText } from "./cancellation.ts";
 import { missingConnectors } from "./configuration.ts";
 import type { CallObserver } from "./host-globals.ts";
+import { leaseOwner } from "./pass-state.ts";
+import { withdrawPending } from "./pending-calls.ts";
 import type { RunContext } from "./run-context.ts";
 import { runPass } from "./run-pass.ts";
 import type { DecisionSource } from "./runtime-event.ts";
@@ -195,27 +195,6 @@ export async function approve(
   } finally {
     asked.done();
   }
-}
-
-/** Marks every pending call of a run that ended without them `withdrawn` (never run); returns their seqs. */
-export async function withdrawPending(context: RunContext, executionId: string): Promise<number[]> {
-  const withdrawn: number[] = [];
-  // the run has ended already: a store that fails here is tried again, so that no call is left
-  // waiting in an ended run nobody visits again (found by the PostgreSQL fault suite)
-  const waiting = await retried(() =>
-    context.journal.listEntries(executionId, { states: ["pending"] }),
-  );
-  for (const entry of waiting) {
-    if (entry.state !== "pending") continue;
-    await retried(() =>
-      context.journal.updateEntry(executionId, entry.seq, ["pending"], {
-        state: "withdrawn",
-        updatedAt: context.now(),
-      }),
-    );
-    withdrawn.push(entry.seq);
-  }
-  return withdrawn;
 }
 
 /** `runtime.reject`: the run ends without the call at `seq`, and without any other it waits for. */

@@ -3,13 +3,12 @@ import type { ExecuteResult, SandboxError } from "../executor.ts";
 import { encodeForJournal, MAX_ERROR_MESSAGE_LENGTH, MAX_RECORDED_LENGTH } from "../invariants.ts";
 import type { ExecutionRecord } from "../journal-store.ts";
 import type { CodeModeOutput } from "../types.ts";
-import { retried } from "./apply-outcome.ts";
 import type { Cancellation } from "./cancellation.ts";
 import type { Configuration } from "./configuration.ts";
-import { withdrawPending } from "./decisions.ts";
-import { pendingEntries } from "./history.ts";
 import { LEASE_LOST, type PassState } from "./pass-state.ts";
-import { codec, preview, type RunContext } from "./run-context.ts";
+import { pendingEntries, withdrawPending } from "./pending-calls.ts";
+import type { RunContext } from "./run-context.ts";
+import { codec, preview, retried } from "./values.ts";
 
 /**
  * Ends a pass in failure: marks the run failed while it is running under the pass's lease (of
@@ -77,7 +76,7 @@ export async function passErrorMessage(
     message +=
       " Inside a run, Date.now() and performance.now() do not move, so a loop that waits for the clock never ends.";
   }
-  if (/is not defined/.test(text)) {
+  if (error.name === "ReferenceError") {
     message += ` The globals in the sandbox are: ${[...config.connectors.keys(), "codemode"].join(", ")}.`;
   }
   return message;

@@ -7,8 +7,10 @@ import { MockExecutor } from "../test/mock-executor.ts";
 import { approvalAsksOf } from "./approval-asks.ts";
 import { createConfigurator } from "./configuration.ts";
 import { livePassesOf } from "./live-passes.ts";
-import { connectorHooks, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
 import { eventSink, type RuntimeEvent } from "./runtime-event.ts";
+import { toolCallMemory } from "./tool-call-memory.ts";
+import { connectorHooks } from "./values.ts";
 
 export function testContext(
   connectors: Connector[],
@@ -24,6 +26,7 @@ export function testContext(
     journal: store.journal("test"),
     live: livePassesOf(store),
     asks: approvalAsksOf(store),
+    toolCalls: toolCallMemory(),
     executor: options.executor ?? new MockExecutor(() => undefined),
     configurator: createConfigurator(connectors),
     now: options.now ?? (() => Date.now()),

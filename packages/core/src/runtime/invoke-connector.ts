@@ -3,7 +3,7 @@ import type { CallContext } from "../connector.ts";
 import { after, createAbortController } from "../platform.ts";
 import type { ResolvedConnector } from "./configuration.ts";
 import type { PassState } from "./pass-state.ts";
-import { idempotencyKey } from "./run-context.ts";
+import { idempotencyKey } from "./values.ts";
 
 /** What a connector is told of call `seq` of the pass: the run, the number, its key, the pass's signal. */
 export function callContext(pass: PassState, seq: number): CallContext {

@@ -4,6 +4,9 @@ import { after, createAbortController, every, randomHex } from "../platform.ts";
 import type { Cancellation, PassTicket } from "./cancellation.ts";
 import type { RunContext } from "./run-context.ts";
 
+/** A pass's lease owner: random, new for every pass. */
+export const leaseOwner = (): string => `pass_${randomHex()}${randomHex()}`;
+
 /** Why a pass stops when its lease is gone. */
 export const LEASE_LOST =
   "This pass lost its lease on the run (it was not renewed in time and the run was ended or taken by another process); nothing after this point ran.";

@@ -1,7 +1,8 @@
 import type { ExecutionRecord } from "../journal-store.ts";
 import type { CodeModeOutput } from "../types.ts";
-import { pendingEntries } from "./history.ts";
-import { codec, type RunContext } from "./run-context.ts";
+import { pendingEntries } from "./pending-calls.ts";
+import type { RunContext } from "./run-context.ts";
+import { codec } from "./values.ts";
 
 /**
  * What a run's last pass reported, read back from the journal: the pending calls of a paused run,

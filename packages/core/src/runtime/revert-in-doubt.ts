@@ -2,13 +2,9 @@ import { CodemodeError } from "../codemode-error.ts";
 import { messageOf } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
 import { createAbortController } from "../platform.ts";
-import { retried } from "./apply-outcome.ts";
 import type { ResolvedConnector } from "./configuration.ts";
-import { codec, idempotencyKey, type RunContext } from "./run-context.ts";
-
-/** The idempotency key of a call's revert. */
-export const revertKey = (executionId: string, seq: number) =>
-  `${idempotencyKey(executionId, seq)}:revert`;
+import type { RunContext } from "./run-context.ts";
+import { codec, retried, revertKey } from "./values.ts";
 
 /**
  * What the host decided about reverts in doubt, by the calls' seqs (`runtime.rollback` options):

@@ -10,7 +10,8 @@ import { type Configuration, missingConnectors } from "./configuration.ts";
 import { failPass, finishPass } from "./finish-pass.ts";
 import { type CallObserver, hostGlobals } from "./host-globals.ts";
 import { PassState } from "./pass-state.ts";
-import { codec, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
+import { codec } from "./values.ts";
 
 /**
  * The leading calls of a journal that a pass will replay as they are: applied, recorded, without an

@@ -1,5 +1,7 @@
 import type { ExecutionStatus } from "../journal-store.ts";
-import type { RollbackCall } from "./rollback.ts";
+
+/** What a rollback did with a call that reached its connector (`RollbackCall["outcome"]`). */
+export type RevertOutcome = "reverted" | "skipped" | "failed" | "unrecorded";
 
 /**
  * Where a decision on a run came from: the runtime's API, a tool approval response, or the AI SDK
@@ -78,7 +80,7 @@ export type RuntimeEvent =
       seq: number;
       connector: string;
       method: string;
-      outcome: RollbackCall["outcome"];
+      outcome: RevertOutcome;
       reason?: string;
       startedAt: number;
       endedAt: number;

@@ -17,8 +17,8 @@ import {
   type ProgressCall,
 } from "./code-tool.ts";
 import { approve, reject } from "./decisions.ts";
-import { pendingEntries } from "./history.ts";
 import type { CallObserver } from "./host-globals.ts";
+import { pendingEntries } from "./pending-calls.ts";
 import { recordedOutcome } from "./recorded-outcome.ts";
 import type { RunContext } from "./run-context.ts";
 import { staleCalls } from "./shown-calls.ts";
@@ -100,26 +100,6 @@ export const CONTINUE_HINT =
 
 /** Preliminary results keep the last few calls; the count covers them all. */
 export const PROGRESS_RECENT_CALLS = 10;
-/** Outcomes a runtime remembers between a tool call's approval check and its `execute`. */
-const MEMORY = 256;
-
-class Recent<V> {
-  readonly #map = new Map<string, V>();
-  set(key: string, value: V) {
-    this.#map.delete(key);
-    this.#map.set(key, value);
-    if (this.#map.size > MEMORY) this.#map.delete(this.#map.keys().next().value as string);
-  }
-  get(key: string) {
-    return this.#map.get(key);
-  }
-  take(key: string) {
-    const value = this.#map.get(key);
-    this.#map.delete(key);
-    return value;
-  }
-}
-
 /**
  * Runs `run` and yields its progress while it goes on (coalesced: one preliminary result per time
  * the consumer asks, however many calls settled meanwhile), then its outcome.
@@ -172,23 +152,13 @@ async function* withProgress(
 export function rejectDenied(context: RunContext, messages: unknown): Promise<string[]> {
   // every tool call of a step hands in the same conversation: it is decided once
   if (!Array.isArray(messages)) return rejectDeniedOnce(context, messages);
-  let done = deniedReads.get(context);
-  if (!done) {
-    done = new WeakMap();
-    deniedReads.set(context, done);
-  }
+  const done = context.toolCalls.denials;
   const known = done.get(messages);
   if (known?.length === messages.length) return known.rejected;
   const rejected = rejectDeniedOnce(context, messages);
   done.set(messages, { length: messages.length, rejected });
   return rejected;
 }
-
-/** The denials of a conversation already applied, per runtime and messages array. */
-const deniedReads = new WeakMap<
-  RunContext,
-  WeakMap<object, { length: number; rejected: Promise<string[]> }>
->();
 
 async function rejectDeniedOnce(context: RunContext, messages: unknown): Promise<string[]> {
   const rejected: string[] = [];
@@ -211,23 +181,6 @@ async function rejectDeniedOnce(context: RunContext, messages: unknown): Promise
   }
   return rejected;
 }
-
-/**
- * First passes that did not ask, by tool call key, per runtime: the approval check that ran one
- * (`toolApproval` from `codemodeToolApproval(runtime)`, or the tool's `needsApproval`) may belong to
- * another tool object than the `execute` that reports it.
- */
-const firstPassesOf = (() => {
-  const byContext = new WeakMap<RunContext, Recent<CodeModeOutput>>();
-  return (context: RunContext) => {
-    let recent = byContext.get(context);
-    if (!recent) {
-      recent = new Recent();
-      byContext.set(context, recent);
-    }
-    return recent;
-  };
-})();
 
 /**
  * Whether the calls the bound run's approval request showed still wait as shown: then an `execute`
@@ -318,7 +271,7 @@ async function* answered(
 /** `runtime.tool()`: the `codemode` tool, with the AI SDK's approvals or the host's. */
 export function runtimeTool(context: RunContext, options: RuntimeToolOptions = {}): CodemodeTool {
   const aiSdk = (options.approvals ?? "ai-sdk") === "ai-sdk";
-  const firstPasses = firstPassesOf(context);
+  const { firstPasses } = context.toolCalls;
   const code = (input: CodeModeInput) => (typeof input?.code === "string" ? input.code : "");
   const idOf = (callOptions: CodemodeToolCallOptions | undefined) =>
     typeof callOptions?.toolCallId === "string" && callOptions.toolCallId.length > 0

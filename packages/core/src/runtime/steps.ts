@@ -7,7 +7,8 @@ import {
 } from "../sandbox-protocol.ts";
 import { diverge } from "./decide-call.ts";
 import type { PassState } from "./pass-state.ts";
-import { codec, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
+import { codec } from "./values.ts";
 
 /** The connector name a step's entry carries; its method is the step's name. */
 export const STEP_CONNECTOR = "codemode.step";
