@@ -1,4 +1,5 @@
 export type { AbortSignalLike } from "./abort-signal.ts";
+export { checkJournal, checkJournalStore } from "./check-journal-store.ts";
 export { CodemodeError, type CodemodeErrorCode } from "./codemode-error.ts";
 export type {
   ApprovalRule,
@@ -45,8 +46,18 @@ export {
   type ToolCallBinding,
 } from "./journal-store.ts";
 export { memoryStore } from "./memory-store.ts";
-export { type ApprovalResponse, approvalResponsesOf } from "./runtime/approval-responses.ts";
-export type { CancelResult } from "./runtime/cancel.ts";
+export type { CancelResult } from "./runtime/commands/cancel.ts";
+export { DEFAULT_EXPIRY_MS } from "./runtime/commands/expire.ts";
+export type { RevertResolutions } from "./runtime/commands/revert-in-doubt.ts";
+export type { RollbackReport } from "./runtime/commands/rollback.ts";
+export type { DecisionSource, RuntimeEvent } from "./runtime/context/runtime-event.ts";
+export {
+  type CodemodeRuntime,
+  type CodemodeRuntimeOptions,
+  createCodemodeRuntime,
+  DEFAULT_MAX_EXECUTIONS,
+} from "./runtime/create-codemode-runtime.ts";
+export { type ApprovalResponse, approvalResponsesOf } from "./runtime/tool/approval-responses.ts";
 export {
   type CodeInputSchema,
   type CodemodeApprovalCall,
@@ -61,25 +72,15 @@ export {
   MODEL_LOG_LINES,
   modelOutputOf,
   type ProgressCall,
-} from "./runtime/code-tool.ts";
-export {
-  type CodemodeRuntime,
-  type CodemodeRuntimeOptions,
-  createCodemodeRuntime,
-  DEFAULT_MAX_EXECUTIONS,
-} from "./runtime/create-codemode-runtime.ts";
-export { DEFAULT_EXPIRY_MS } from "./runtime/expire.ts";
-export type { RuntimeExecution } from "./runtime/history.ts";
-export type { RevertResolutions } from "./runtime/revert-in-doubt.ts";
-export type { RollbackReport } from "./runtime/rollback.ts";
+} from "./runtime/tool/code-tool.ts";
+export { PROGRESS_RECENT_CALLS, type RuntimeToolOptions } from "./runtime/tool/runtime-tool.ts";
+export { MAX_TOOL_CALL_ID_LENGTH } from "./runtime/tool/tool-call-runs.ts";
+export type { RuntimeExecution } from "./runtime/views/history.ts";
 export type {
   RollbackCall,
   RollbackPreview,
   RollbackPreviewCall,
-} from "./runtime/rollback-preview.ts";
-export type { DecisionSource, RuntimeEvent } from "./runtime/runtime-event.ts";
-export { PROGRESS_RECENT_CALLS, type RuntimeToolOptions } from "./runtime/runtime-tool.ts";
-export { MAX_TOOL_CALL_ID_LENGTH } from "./runtime/tool-call-runs.ts";
+} from "./runtime/views/rollback-preview.ts";
 export {
   type ErrorRecord,
   MAX_QUERY_LENGTH,
@@ -90,7 +91,8 @@ export {
 } from "./sandbox-protocol.ts";
 export { shownValue } from "./shown-value.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
-export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
+export { SCHEMA_VERSION } from "./sql-store/migrate.ts";
+export { sqliteStore } from "./sql-store/sqlite-store.ts";
 export type {
   CodeModeInput,
   CodeModeOutput,

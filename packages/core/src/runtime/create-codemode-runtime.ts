@@ -9,30 +9,30 @@ import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
 import { sqliteStore } from "../sql-store.ts";
 import type { CodeModeOutput, PendingAction } from "../types.ts";
-import { approvalAsksOf } from "./approval-asks.ts";
-import { begin } from "./begin-run.ts";
-import { type CancelResult, cancel } from "./cancel.ts";
-import type { CodemodeApprovalDescriptor, CodemodeTool } from "./code-tool.ts";
-import { createConfigurator } from "./configuration.ts";
-import { approve, reject, resolve } from "./decisions.ts";
-import { deleteExecution } from "./delete-run.ts";
-import { DEFAULT_EXPIRY_MS, expirePaused } from "./expire.ts";
-import { decodeExecution, pending, type RuntimeExecution } from "./history.ts";
-import { livePassesOf } from "./live-passes.ts";
-import { type RevertResolutions, revertResolutionsOf } from "./revert-in-doubt.ts";
-import { type RollbackReport, rollback } from "./rollback.ts";
-import { previewRollback, type RollbackPreview } from "./rollback-preview.ts";
-import type { RunContext } from "./run-context.ts";
-import { eventSink, type RuntimeEvent } from "./runtime-event.ts";
+import { begin } from "./commands/begin-run.ts";
+import { type CancelResult, cancel } from "./commands/cancel.ts";
+import { approve, reject, resolve } from "./commands/decisions.ts";
+import { deleteExecution } from "./commands/delete-run.ts";
+import { DEFAULT_EXPIRY_MS, expirePaused } from "./commands/expire.ts";
+import { type RevertResolutions, revertResolutionsOf } from "./commands/revert-in-doubt.ts";
+import { type RollbackReport, rollback } from "./commands/rollback.ts";
+import { approvalAsksOf } from "./context/approval-asks.ts";
+import { createConfigurator } from "./context/configuration.ts";
+import { livePassesOf } from "./context/live-passes.ts";
+import type { RunContext } from "./context/run-context.ts";
+import { eventSink, type RuntimeEvent } from "./context/runtime-event.ts";
+import { toolCallMemory } from "./context/tool-call-memory.ts";
+import { connectorHooks } from "./context/values.ts";
+import { describeTarget, saveSnippet, snippetCatalog } from "./pass/snippets.ts";
+import type { CodemodeApprovalDescriptor, CodemodeTool } from "./tool/code-tool.ts";
 import {
   approvalDescriptor,
   type RuntimeToolOptions,
   rejectDenied,
   runtimeTool,
-} from "./runtime-tool.ts";
-import { describeTarget, saveSnippet, snippetCatalog } from "./snippets.ts";
-import { toolCallMemory } from "./tool-call-memory.ts";
-import { connectorHooks } from "./values.ts";
+} from "./tool/runtime-tool.ts";
+import { decodeExecution, pending, type RuntimeExecution } from "./views/history.ts";
+import { previewRollback, type RollbackPreview } from "./views/rollback-preview.ts";
 
 /** Runs kept after a new one starts (terminal runs beyond it are pruned). */
 export const DEFAULT_MAX_EXECUTIONS = 50;

@@ -2,8 +2,8 @@
 // rollback and expiry share.
 import { callDigest } from "../decision-handle.ts";
 import type { PendingAction } from "../types.ts";
-import type { RunContext } from "./run-context.ts";
-import { codec, retried } from "./values.ts";
+import type { RunContext } from "./context/run-context.ts";
+import { codec, retried } from "./context/values.ts";
 
 /** The run's pending entries as the person sees them (the caller knows the run is paused). */
 export async function pendingEntries(

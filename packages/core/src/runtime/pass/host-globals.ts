@@ -1,0 +1,82 @@
+import type { HostNamespaces } from "../../executor.ts";
+import { checkText } from "../../invariants.ts";
+import { knownEncodings } from "../../known-encodings.ts";
+import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH, PRELUDE_CHANNEL } from "../../sandbox-protocol.ts";
+import type { Configuration } from "../context/configuration.ts";
+import type { RunContext } from "../context/run-context.ts";
+import { callConnector } from "./decide-call.ts";
+import type { PassState } from "./pass-state.ts";
+import { describeTarget, snippetCatalog, snippetFor } from "./snippets.ts";
+import { decideStep, recordStep } from "./steps.ts";
+
+/** Hears of each connector call of a pass once it has settled (progress for a person to watch). */
+export type CallObserver = (call: { connector: string; method: string; failed: boolean }) => void;
+
+const tell = (observer: CallObserver, call: Parameters<CallObserver>[0]) => {
+  try {
+    observer(call);
+  } catch {
+    // an observer only watches: its failure changes nothing
+  }
+};
+
+/**
+ * The host functions of one pass: every connector method, and the `codemode` SDK with the prelude's
+ * channel. Each call is tracked by the pass, so the pass reports only once all have settled, and
+ * numbered calls reach the program in the order of their numbers (`PassState.inOrder`).
+ */
+export function hostGlobals(
+  context: RunContext,
+  pass: PassState,
+  config: Configuration,
+  onCall?: CallObserver,
+): HostNamespaces {
+  const globals: HostNamespaces = {};
+  for (const resolved of config.connectors.values()) {
+    const namespace: HostNamespaces[string] = {};
+    for (const method of resolved.methods.keys()) {
+      namespace[method] = (input) => {
+        const reply: { text?: string } = {};
+        const known = knownEncodings.takeInput(input);
+        const promise = pass.inOrder(
+          pass.track(callConnector(context, pass, resolved, method, input, known, reply)),
+        );
+        knownEncodings.noteReply(promise, reply);
+        if (onCall) {
+          const connector = resolved.name;
+          promise.then(
+            () => tell(onCall, { connector, method, failed: false }),
+            () => tell(onCall, { connector, method, failed: true }),
+          );
+        }
+        return promise;
+      };
+    }
+    globals[resolved.name] = namespace;
+  }
+  // a connector that could not list is there with no methods: calling one fails, and says which
+  for (const name of config.unavailable.keys()) globals[name] ??= {};
+  const catalog = () => snippetCatalog(context.journal, config);
+  globals.codemode = {
+    search: (query) =>
+      pass.track(
+        (async () =>
+          (await catalog()).search(
+            checkText(query ?? "", "A codemode.search query", MAX_QUERY_LENGTH),
+          ))(),
+      ),
+    describe: (target) =>
+      pass.track(
+        describeTarget(
+          context.journal,
+          config,
+          checkText(target ?? "", "A codemode.describe target", MAX_TARGET_LENGTH),
+        ),
+      ),
+    [PRELUDE_CHANNEL.stepDecide]: (input) =>
+      pass.inOrder(pass.track(decideStep(context, pass, input))),
+    [PRELUDE_CHANNEL.stepRecord]: (input) => pass.track(recordStep(context, pass, input)),
+    [PRELUDE_CHANNEL.snippet]: (input) => pass.track(snippetFor(context.journal, config, input)),
+  };
+  return globals;
+}

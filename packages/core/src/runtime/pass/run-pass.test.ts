@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import type { Connector } from "../../connector.ts";
+import { memoryStore } from "../../memory-store.ts";
+import { mockConnector } from "../../test/mock-connector.ts";
+import { MockExecutor } from "../../test/mock-executor.ts";
+import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+
+describe("runPass", () => {
+  it("stops waiting for a call that never settles a while after the pass: its outcome is unknown and the run ends", async () => {
+    let reached = 0;
+    const slow: Connector = {
+      specificationVersion: "v1",
+      name: "slow",
+      methods: () => ({ hang: {} }),
+      // ignores its signal and never answers
+      invoke: () => {
+        reached++;
+        return new Promise(() => {});
+      },
+    };
+    const executor = new MockExecutor(({ slow }) => {
+      void slow.hang?.({}).catch(() => undefined);
+      return "returned";
+    });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [slow],
+      leaseMs: 300,
+    });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(output).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(
+        /^#0 slow\.hang did not settle within 5000 ms after the pass ended .*unknown/,
+      ),
+    });
+    const run = await runtime.execution(output.executionId);
+    expect(run?.status).toBe("error");
+    expect(run?.calls).toMatchObject([{ seq: 0, state: "error" }]);
+    // nothing runs it again
+    expect(await runtime.approve({ executionId: output.executionId })).toMatchObject({
+      status: "error",
+    });
+    expect(reached).toBe(1);
+  });
+
+  it("refuses an input without code as INVALID_INPUT, starting no run", async () => {
+    const executor = new MockExecutor(() => "ran");
+    const store = memoryStore();
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [] });
+    for (const input of ["async () => 1", {}, { code: 1 }, null]) {
+      expect(await runtime.execute(input as unknown as { code: string })).toEqual({
+        status: "error",
+        executionId: "",
+        code: "INVALID_INPUT",
+        error: expect.stringMatching(/^execute takes \{ code: "async \(\) => …" \}, not /),
+      });
+    }
+    expect(await runtime.executions()).toEqual([]);
+    expect((await runtime.execute({ code: "async () => 1" })).status).toBe("completed");
+  });
+
+  it("offers the leading recorded calls as a replay hint, and fails the pass on a count it could not have replayed", async () => {
+    const shop = mockConnector({
+      name: "shop",
+      methods: { read: {}, buy: { requiresApproval: true } },
+    });
+    let lie = false;
+    const executor = new MockExecutor(async ({ shop }, request) => {
+      if (request.replay) {
+        expect(request.replay.calls.map((call) => call.method)).toEqual(["read", "read"]);
+        request.replay.advance(lie ? 5 : 0);
+      }
+      await shop.read?.({ n: 1 });
+      await shop.read?.({ n: 2 });
+      return shop.buy?.({});
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [shop] });
+    const honest = await runtime.execute({ code: "async () => 0" });
+    expect((await runtime.approve({ executionId: honest.executionId })).status).toBe("completed");
+    lie = true;
+    const lied = await runtime.execute({ code: "async () => 1" });
+    expect(await runtime.approve({ executionId: lied.executionId })).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/reported 5 replayed calls/),
+    });
+  });
+
+  it("reports only once a call the executor abandoned has settled and been recorded", async () => {
+    let settled = false;
+    const slow = mockConnector({
+      name: "slow",
+      methods: {
+        wait: {
+          execute: () =>
+            new Promise((resolve) =>
+              setTimeout(() => {
+                settled = true;
+                resolve("late");
+              }, 30),
+            ),
+        },
+      },
+    });
+    // an executor that returns without awaiting the call, as a timed-out sandbox would
+    const executor = new MockExecutor(({ slow }) => {
+      void slow.wait?.({}).catch(() => undefined);
+      return "early";
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [slow] });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(settled).toBe(true);
+    expect(output.status).toBe("completed");
+    expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
+      { state: "applied", result: "late" },
+    ]);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { HostFunction } from "../../executor.ts";
+import { memoryStore } from "../../memory-store.ts";
+import { PRELUDE_CHANNEL } from "../../sandbox-protocol.ts";
+import { mockConnector } from "../../test/mock-connector.ts";
+import { MockExecutor } from "../../test/mock-executor.ts";
+import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+
+describe("steps", () => {
+  it("records a step's value once and replays it: the body runs again, the value is the recorded one", async () => {
+    let runs = 0;
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ codemode, gate }) => {
+      const value = await codemode.step("now", () => ++runs);
+      await gate.open?.({});
+      return value;
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    expect(await runtime.approve({ executionId: paused.executionId })).toMatchObject({
+      status: "completed",
+      result: 1,
+    });
+    expect(runs).toBe(2);
+  });
+
+  it("refuses a step record that no step of this pass handed out, even from the host function itself", async () => {
+    const bank = mockConnector({
+      name: "bank",
+      methods: { charge: { execute: async () => ({ id: "real" }) } },
+    });
+    const outcomes: string[] = [];
+    const executor = new MockExecutor(async ({ bank }, request) => {
+      // what a sandbox escape would reach: the raw host function of the prelude's channel
+      const record = request.globals.codemode?.[PRELUDE_CHANNEL.stepRecord] as HostFunction;
+      const charging = bank.charge?.({});
+      for (const forged of [
+        { seq: 0, value: "forged" },
+        { seq: 0, token: "0".repeat(32), value: "forged" },
+      ]) {
+        await record(forged).then(
+          () => outcomes.push("recorded"),
+          (error: { code?: string }) => outcomes.push(String(error.code)),
+        );
+      }
+      return charging;
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [bank] });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(outcomes).toEqual(["INVALID_INPUT", "INVALID_INPUT"]);
+    expect(output).toMatchObject({ status: "completed", result: { id: "real" } });
+    expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
+      { seq: 0, state: "applied", result: { id: "real" } },
+    ]);
+  });
+
+  it("refuses step names past the limit or that a store cannot keep, without numbering them", async () => {
+    const codes: string[] = [];
+    const executor = new MockExecutor(async ({ codemode }) => {
+      for (const name of ["x".repeat(1_001), "\ud800"]) {
+        await codemode
+          .step(name, () => 1)
+          .catch((error: { code: string }) => codes.push(error.code));
+      }
+      return codemode.step("fine", () => 2);
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [] });
+    const output = await runtime.execute({ code: "async () => 0" });
+    expect(codes).toEqual(["TOO_LARGE", "INVALID_INPUT"]);
+    expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
+      { seq: 0, kind: "step", method: "fine", result: 2 },
+    ]);
+  });
+});
