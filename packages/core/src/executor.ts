@@ -70,21 +70,26 @@ export interface ExecuteRequest {
   heartbeat?: () => void;
 }
 
+/**
+ * The codes a pass may end with (`SandboxError.code`), a subset of `CodemodeErrorCode`;
+ * docs/errors.md says when an executor gives each (errors-doc.test.ts keeps the two in step).
+ */
+export const SANDBOX_ERROR_CODES = [
+  "SYNTAX_ERROR",
+  "THROWN",
+  "TIMEOUT",
+  "MEMORY",
+  "ABORTED",
+  "NOT_SERIALIZABLE",
+  "UNKNOWN_METHOD",
+] as const satisfies readonly CodemodeErrorCode[];
+
 /** A failure of the pass, as data. */
 export interface SandboxError {
   name: string;
   message: string;
   stack?: string;
-  code: Extract<
-    CodemodeErrorCode,
-    | "SYNTAX_ERROR"
-    | "THROWN"
-    | "TIMEOUT"
-    | "MEMORY"
-    | "ABORTED"
-    | "NOT_SERIALIZABLE"
-    | "UNKNOWN_METHOD"
-  >;
+  code: (typeof SANDBOX_ERROR_CODES)[number];
   /**
    * With `UNKNOWN_METHOD`: the namespace and the method the code asked for, as the executor saw them
    * (the runtime answers with the nearest methods)

@@ -23,7 +23,7 @@ export function refusedCode(code: string): string | undefined {
 }
 
 /**
- * `journal.begin` of ARCHITECTURE §3: checks the code, records the run `running` and runs its first
+ * `begin` of ARCHITECTURE §3: checks the code, records the run `running` and runs its first
  * pass. With an `id` (a tool call's run), a run the journal already has under it is not started
  * again: its recorded outcome comes back.
  */

@@ -86,7 +86,7 @@ export async function diverge(
 }
 
 /**
- * `journal.decide` of ARCHITECTURE §3: what the call at `seq` does, written to the journal before
+ * `decideCall` of ARCHITECTURE §3: what the call at `seq` does, written to the journal before
  * anything runs. A recorded call replays; an approved one is taken (`pending` → `executing`, one
  * taker) and runs with the input the person was shown; a new gated call is recorded `pending` and
  * stops the pass; any other new call is recorded `executing`.

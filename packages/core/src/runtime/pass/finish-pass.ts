@@ -194,7 +194,7 @@ async function endedFromOutside(
 }
 
 /**
- * `journal.finish` of ARCHITECTURE §3, once the pass has settled: the run pauses (a gated call was
+ * `finishPass` of ARCHITECTURE §3, once the pass has settled: the run pauses (a gated call was
  * recorded), fails (the journal or the code says so) or completes with its recorded result.
  */
 export async function finishPass(
