@@ -4,6 +4,7 @@
 // An executor that sends calls made together in one message is where this can break.
 import type { ExecuteRequest, ExecuteResult, Executor, HostNamespaces } from "@codemode/core";
 import { expect } from "vitest";
+import type { DeclareTest } from "./known-gaps.ts";
 import { resultOf, sleep } from "./suite-parts.ts";
 
 const CALLS = 24;
@@ -53,7 +54,7 @@ const TAMPERED = `async () => {
 }`;
 
 export function callsAtOnceTests(options: {
-  test: (group: string, name: string, body: () => Promise<void>, timeout?: number) => void;
+  test: DeclareTest;
   createExecutor: () => Promise<Executor>;
   execute: (executor: Executor, request: ExecuteRequest) => Promise<ExecuteResult>;
 }): void {
@@ -80,7 +81,6 @@ export function callsAtOnceTests(options: {
   };
 
   options.test(
-    "host calls",
     "calls made at once reach the host once each, in order, each reply to its own promise, whatever built-ins the program replaced",
     async () => {
       const { seen, out } = await run();
@@ -90,7 +90,6 @@ export function callsAtOnceTests(options: {
   );
 
   options.test(
-    "host calls",
     "the executor's side of the sandbox uses no built-in or prototype accessor the program replaced",
     async () => {
       const { leaks } = await run();

@@ -108,7 +108,7 @@ function expectExplainingError(error: unknown): Error {
  * Error; lifecycle hooks that may be called again.
  */
 export function runConnectorConformance(options: ConnectorConformanceOptions): void {
-  const test = conformanceTest(options.knownGaps);
+  const suite = conformanceTest(options.knownGaps);
   const { sample } = options;
   const setup = async () => {
     const connector = await options.createConnector();
@@ -116,9 +116,8 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
   };
 
   describe(`connector conformance: ${options.name}`, () => {
-    describe("methods", () => {
-      const group = "methods";
-      test(group, "declares specification v1 and a name", async () => {
+    suite.group("methods", (test) => {
+      test("declares specification v1 and a name", async () => {
         const { connector } = await setup();
         expect(connector.specificationVersion).toBe("v1");
         expect(typeof connector.name).toBe("string");
@@ -126,7 +125,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         expect(toIdentifier(connector.name)).toMatch(IDENTIFIER);
       });
 
-      test(group, "names methods that are unique JavaScript identifiers", async () => {
+      test("names methods that are unique JavaScript identifiers", async () => {
         const { methods } = await setup();
         const names = Object.keys(methods);
         expect(names.length, "at least one method").toBeGreaterThan(0);
@@ -140,7 +139,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         expect(twice, "identifiers that two methods share").toEqual([]);
       });
 
-      test(group, "describes each input with an object JSON Schema when it has one", async () => {
+      test("describes each input with an object JSON Schema when it has one", async () => {
         const { methods } = await setup();
         for (const [name, method] of Object.entries(methods)) {
           expect(typeof method, name).toBe("object");
@@ -150,7 +149,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         }
       });
 
-      test(group, "describes the same methods on every call and every instance", async () => {
+      test("describes the same methods on every call and every instance", async () => {
         const first = await setup();
         const again = await first.connector.methods();
         const other = await setup();
@@ -158,7 +157,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         expect(other.methods).toEqual(first.methods);
       });
 
-      test(group, "never combines requiresApproval with replay reexecute", async () => {
+      test("never combines requiresApproval with replay reexecute", async () => {
         const { methods } = await setup();
         for (const [name, method] of Object.entries(methods)) {
           if (method.replay !== undefined)
@@ -169,7 +168,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         }
       });
 
-      test(group, "has revert when a method is revertible", async () => {
+      test("has revert when a method is revertible", async () => {
         const { connector, methods } = await setup();
         const revertible = Object.entries(methods)
           .filter(([, method]: [string, ConnectorMethod]) => method.revertible === true)
@@ -180,15 +179,14 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
       });
     });
 
-    describe("invoke", () => {
-      const group = "invoke";
-      test(group, "resolves the sample call", async () => {
+    suite.group("invoke", (test) => {
+      test("resolves the sample call", async () => {
         const { connector } = await setup();
         const result = await connector.invoke(sample.method, sample.input, callContext());
         if (Object.hasOwn(sample, "expected")) expect(result).toEqual(sample.expected);
       });
 
-      test(group, "passes the call context to the method", async () => {
+      test("passes the call context to the method", async () => {
         const { connector } = await setup();
         const reads = new Set<string>();
         await connector.invoke(sample.method, sample.input, callContext(reads));
@@ -197,7 +195,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
 
       const failing = sample.failing;
       if (failing) {
-        test(group, "rejects a failing call with an Error that says what went wrong", async () => {
+        test("rejects a failing call with an Error that says what went wrong", async () => {
           const { connector } = await setup();
           const error = await rejection(() =>
             connector.invoke(failing.method, failing.input, callContext()),
@@ -208,7 +206,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         it.skip("rejects a failing call with an Error that says what went wrong (no sample)");
       }
 
-      test(group, "rejects an unknown method with an Error that names it", async () => {
+      test("rejects an unknown method with an Error that names it", async () => {
         const { connector } = await setup();
         const error = await rejection(() =>
           connector.invoke("conformance_no_such_method", {}, callContext()),
@@ -217,9 +215,8 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
       });
     });
 
-    describe("lifecycle", () => {
-      const group = "lifecycle";
-      test(group, "onPassEnd, if present, may be called twice", async () => {
+    suite.group("lifecycle", (test) => {
+      test("onPassEnd, if present, may be called twice", async () => {
         const { connector } = await setup();
         if (connector.onPassEnd === undefined) return;
         expect(typeof connector.onPassEnd).toBe("function");
@@ -230,7 +227,7 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         }
       });
 
-      test(group, "disposeExecution, if present, may be called twice", async () => {
+      test("disposeExecution, if present, may be called twice", async () => {
         const { connector } = await setup();
         if (connector.disposeExecution === undefined) return;
         expect(typeof connector.disposeExecution).toBe("function");

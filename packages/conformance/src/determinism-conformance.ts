@@ -13,7 +13,6 @@ import {
   type Invocation,
 } from "./divergence-conformance.ts";
 
-const GROUP = "determinism";
 const SLOW_TEST_MS = 60_000;
 
 const READS_THE_CLOCK_AND_CHANCE = `async () => {
@@ -64,7 +63,6 @@ export function determinismTests(
   options: Pick<DivergenceTestOptions, "test" | "createExecutor">,
 ): void {
   options.test(
-    GROUP,
     "a write built from the clock and Math.random() runs after its approval with the input shown",
     async () => {
       const run = kvRuntime(options);
@@ -94,7 +92,6 @@ export function determinismTests(
   );
 
   options.test(
-    GROUP,
     "a step whose body calls a connector keeps the numbering it had live: the approval completes",
     async () => {
       const run = kvRuntime(options);
@@ -133,7 +130,6 @@ export function determinismTests(
   );
 
   options.test(
-    GROUP,
     "results of calls made at once reach the program in the order the calls were made, live and on replay",
     async () => {
       // three reads answered in the reverse of the order they were made, once all three are asked
@@ -181,7 +177,6 @@ export function determinismTests(
   );
 
   options.test(
-    GROUP,
     "chains of calls made at once that take different numbers of microtask hops call on in the same order on replay",
     async () => {
       // Live, each result reaches the program on its own once it is idle, so chain "a" (two hops
@@ -230,7 +225,6 @@ export function determinismTests(
   );
 
   options.test(
-    GROUP,
     "a loop that waits for the clock ends at the pass's time limit, and the model hears why",
     async () => {
       const runtime = createCodemodeRuntime({
@@ -257,7 +251,6 @@ export function determinismTests(
   );
 
   options.test(
-    GROUP,
     "a step beside calls in a Promise.all returns after the same round trips on replay (found by the replay property, on Chromium)",
     async () => {
       const run = kvRuntime(options);

@@ -13,16 +13,16 @@ import {
   memoryStore,
 } from "@codemode/core";
 import { expect } from "vitest";
+import type { DeclareTest } from "./known-gaps.ts";
 
 export interface DivergenceTestOptions {
-  /** the suite's `it` (known gaps applied), named by group and test */
-  test: (group: string, name: string, body: () => Promise<void>, timeout?: number) => void;
+  /** the suite's `it` inside the group's `describe` (known gaps applied) */
+  test: DeclareTest;
   createExecutor: () => Promise<Executor>;
   /** the executor declares `replay`: it answers the recorded calls that match in its sandbox */
   replay: boolean;
 }
 
-const GROUP = "divergence";
 const RUNTIME = "divergence";
 /** Enough recorded reads that an executor answering replay in its sandbox does so (QuickJS: 16). */
 const READS = 20;
@@ -261,7 +261,6 @@ export function divergenceTests(options: DivergenceTestOptions): void {
   const { test } = options;
 
   test(
-    GROUP,
     "approves the unchanged journal: recorded reads replay, the write runs once",
     async () => {
       const { store, executionId, ledger, approving } = await pausedRun(options);
@@ -290,7 +289,6 @@ export function divergenceTests(options: DivergenceTestOptions): void {
 
   for (const mutation of MUTATIONS) {
     test(
-      GROUP,
       `detects ${mutation.name} at call #${mutation.seq}, before any connector call`,
       async () => {
         const { store, executionId, ledger, approving } = await pausedRun(options);

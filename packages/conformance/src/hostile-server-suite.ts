@@ -64,7 +64,7 @@ const context = (): CallContext => ({
  * and annotations decide nothing about approval unless the host trusts the server.
  */
 export function runHostileServerConformance(options: HostileServerConformanceOptions): void {
-  const test = conformanceTest(options.knownGaps);
+  const suite = conformanceTest(options.knownGaps);
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -91,8 +91,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
     });
 
   describe(`hostile MCP server: ${options.name}`, () => {
-    describe("schema patterns", () => {
-      const group = "schema patterns";
+    suite.group("schema patterns", (test) => {
       // A backtracking engine spends 2^39 steps on this text, with the event loop held: no timer,
       // timeout or abort can end it. These tests finish only when no such engine runs on the host.
       const answer = () => {
@@ -103,7 +102,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
         };
       };
 
-      test(group, "a call whose result meets a backtracking pattern settles", async () => {
+      test("a call whose result meets a backtracking pattern settles", async () => {
         const connector = await hostile([BACKTRACKING_TOOL], { answer });
         const outcome = await connector
           .invoke("match", { text: BACKTRACKING_TEXT }, context())
@@ -119,7 +118,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
         }
       });
 
-      test(group, "a pass calling it ends within its budget", async () => {
+      test("a pass calling it ends within its budget", async () => {
         const connector = await hostile([BACKTRACKING_TOOL], { answer });
         const runtime = runtimeOf(connector);
         const output = await runtime.execute({
@@ -140,13 +139,12 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
       });
     });
 
-    describe("huge metadata", () => {
-      const group = "huge metadata";
+    suite.group("huge metadata", (test) => {
       const instructions = aMillionCharacters("Use these tools. ");
       const { descriptionLength, instructionsLength, enumValues, nameLength, keywordsLength } =
         METADATA_LIMITS;
 
-      test(group, "describe bounds enums of 50,000 and 100,000 values and long texts", async () => {
+      test("describe bounds enums of 50,000 and 100,000 values and long texts", async () => {
         const connector = await hostile(floodingTools(), { instructions });
         const runtime = runtimeOf(connector);
         const overview = await runtime.describe("hostile");
@@ -165,7 +163,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
         expect(method.types.length).toBeLessThan(bound);
       });
 
-      test(group, "a 100,000-character name becomes a bounded path that works", async () => {
+      test("a 100,000-character name becomes a bounded path that works", async () => {
         const connector = await hostile(floodingTools(), { instructions });
         const runtime = runtimeOf(connector);
         const found = await runtime.search("tool with a very long name");
@@ -181,34 +179,30 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
         }
       });
 
-      test(
-        group,
-        "describe lists a connector too large to declare at once, also in a pass",
-        async () => {
-          const { describeLength } = METADATA_LIMITS;
-          const connector = await hostile(manyTools(1_500, descriptionLength));
-          const runtime = runtimeOf(connector);
-          const overview = await runtime.describe("hostile");
-          expect(overview.types.length).toBeLessThanOrEqual(describeLength);
-          expect(overview.types).toMatch(/\n\/\/ hostile\.tool_0( @approval)?: Tool 0 and it does/);
-          expect(overview.types).toMatch(/\/\/ … and \d+ more: find them with codemode\.search/);
-          const method = await runtime.describe("hostile.tool_1499");
-          expect(method.types).toContain("tool_1499(");
-          const output = await runtime.execute({
-            code: 'async () => { const { types } = await codemode.describe("hostile"); return types.length }',
-          });
-          expect(output).toMatchObject({ status: "completed", result: overview.types.length });
-        },
-      );
+      test("describe lists a connector too large to declare at once, also in a pass", async () => {
+        const { describeLength } = METADATA_LIMITS;
+        const connector = await hostile(manyTools(1_500, descriptionLength));
+        const runtime = runtimeOf(connector);
+        const overview = await runtime.describe("hostile");
+        expect(overview.types.length).toBeLessThanOrEqual(describeLength);
+        expect(overview.types).toMatch(/\n\/\/ hostile\.tool_0( @approval)?: Tool 0 and it does/);
+        expect(overview.types).toMatch(/\/\/ … and \d+ more: find them with codemode\.search/);
+        const method = await runtime.describe("hostile.tool_1499");
+        expect(method.types).toContain("tool_1499(");
+        const output = await runtime.execute({
+          code: 'async () => { const { types } = await codemode.describe("hostile"); return types.length }',
+        });
+        expect(output).toMatchObject({ status: "completed", result: overview.types.length });
+      });
 
-      test(group, "the tool description stays short whatever the instructions", async () => {
+      test("the tool description stays short whatever the instructions", async () => {
         const connector = await hostile(floodingTools(), { instructions });
         const runtime = runtimeOf(connector);
         await runtime.ready();
         expect(runtime.tool().description.length).toBeLessThan(4_000);
       });
 
-      test(group, "no text from the server becomes code in the declarations", async () => {
+      test("no text from the server becomes code in the declarations", async () => {
         const connector = await hostile(escapingTools(), { instructions: ESCAPES.join("\n") });
         const runtime = runtimeOf(connector);
         for (const target of ["hostile", "hostile.escape"]) {
@@ -218,8 +212,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
       });
     });
 
-    describe("annotations", () => {
-      const group = "annotations";
+    suite.group("annotations", (test) => {
       const approvals = async (connector: Connector) =>
         Object.fromEntries(
           Object.entries(await connector.methods()).map(([name, method]) => [
@@ -228,7 +221,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
           ]),
         );
 
-      test(group, "decide no approval away for a server the host does not trust", async () => {
+      test("decide no approval away for a server the host does not trust", async () => {
         const connector = await hostile(ANNOTATED_TOOLS);
         expect(await approvals(connector)).toEqual({
           read: true,
@@ -238,7 +231,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
         });
       });
 
-      test(group, "a pass calling a read-only tool of an untrusted server waits", async () => {
+      test("a pass calling a read-only tool of an untrusted server waits", async () => {
         const connector = await hostile(ANNOTATED_TOOLS);
         const output = await runtimeOf(connector).execute({
           code: "async () => await hostile.read({})",
@@ -248,7 +241,7 @@ export function runHostileServerConformance(options: HostileServerConformanceOpt
 
       const trusted = options.connectTrusted;
       if (trusted) {
-        test(group, "decide for a trusted server, destructive over read-only", async () => {
+        test("decide for a trusted server, destructive over read-only", async () => {
           const connector = await hostile(ANNOTATED_TOOLS, {}, trusted);
           expect(await approvals(connector)).toEqual({
             read: false,

@@ -1,14 +1,13 @@
+export type { ExecutorCapability, SandboxGlobal } from "./capabilities.ts";
 export {
   type ConnectorConformanceOptions,
   type ConnectorSample,
   runConnectorConformance,
 } from "./connector-conformance.ts";
 export {
-  type ExecutorCapability,
   type ExecutorConformanceGroup,
   type ExecutorConformanceOptions,
   runExecutorConformance,
-  type SandboxGlobal,
 } from "./executor-conformance.ts";
 export * from "./hostile-server-suite.ts";
 export { GUARANTEES, type Guarantee } from "./integrity-invariants.ts";
@@ -17,7 +16,12 @@ export {
   type JournalStoreConformanceOptions,
   runJournalStoreConformance,
 } from "./journal-store-conformance.ts";
-export { conformanceTest, type KnownGap } from "./known-gaps.ts";
+export {
+  type ConformanceTest,
+  conformanceTest,
+  type DeclareTest,
+  type KnownGap,
+} from "./known-gaps.ts";
 export { expectSchemaOneMigrated, SCHEMA_ONE_JOURNAL } from "./schema-one.ts";
 export type {
   McpClientSession,

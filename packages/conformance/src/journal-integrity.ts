@@ -59,38 +59,37 @@ function failure(guarantee: Guarantee, testCase: Case, violations: string[]): Er
 }
 
 export function runJournalIntegrity(options: JournalIntegrityOptions): void {
-  const test = conformanceTest(options.knownGaps);
+  const suite = conformanceTest(options.knownGaps);
   const numRuns = options.numRuns ?? numberFrom(environment("CODEMODE_INTEGRITY_RUNS")) ?? 20;
   const seed = options.seed ?? numberFrom(environment("CODEMODE_INTEGRITY_SEED"));
   const wanted = new Set(options.guarantees ?? [1, 2, 3, 4, 5, 6, 7, 8]);
 
   describe(`journal integrity: ${options.name}`, () => {
     const regressions = REGRESSIONS.filter((regression) => wanted.has(regression.guarantee));
-    describe.runIf(regressions.length > 0)("regressions", () => {
-      for (const regression of regressions) {
-        test(
-          "regressions",
-          regression.name,
-          async () => {
-            const violations = await violationsOf(
-              regression.guarantee,
-              regression.testCase,
-              options,
-            );
-            if (violations.length > 0) {
-              throw failure(regression.guarantee, regression.testCase, violations);
-            }
-          },
-          SLOW_TEST_MS,
-        );
-      }
-    });
+    if (regressions.length > 0)
+      suite.group("regressions", (test) => {
+        for (const regression of regressions) {
+          test(
+            regression.name,
+            async () => {
+              const violations = await violationsOf(
+                regression.guarantee,
+                regression.testCase,
+                options,
+              );
+              if (violations.length > 0) {
+                throw failure(regression.guarantee, regression.testCase, violations);
+              }
+            },
+            SLOW_TEST_MS,
+          );
+        }
+      });
 
-    describe("guarantees", () => {
+    suite.group("guarantees", (test) => {
       for (const guarantee of [1, 2, 3, 4, 5, 6, 7] as const) {
         if (!wanted.has(guarantee)) continue;
         test(
-          "guarantees",
           `${guarantee}. ${GUARANTEES[guarantee]}`,
           async () => {
             await fc.assert(
@@ -106,11 +105,10 @@ export function runJournalIntegrity(options: JournalIntegrityOptions): void {
       }
     });
 
-    describe("bounded", () => {
+    suite.group("bounded", (test) => {
       if (!wanted.has(8)) return;
       for (const input of OVERSIZED_INPUTS) {
         test(
-          "bounded",
           `8. refuses ${input.name} quickly, with a clear error, without storing it`,
           async () => {
             const store = await (options.createStore ?? (() => memoryStore()))();

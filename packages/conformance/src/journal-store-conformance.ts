@@ -68,13 +68,12 @@ function binding(overrides: Partial<ToolCallBinding> = {}): ToolCallBinding {
 
 /** The behaviour every journal store shares: executions, entries, snippets, conditional updates. */
 export function runJournalStoreConformance(options: JournalStoreConformanceOptions): void {
-  const test = conformanceTest(options.knownGaps);
+  const suite = conformanceTest(options.knownGaps);
   const journal = async (name = "default") => (await options.createStore()).journal(name);
 
   describe(`journal store conformance: ${options.name}`, () => {
-    describe("executions", () => {
-      const group = "executions";
-      test(group, "creates and reads back a run with all its fields", async () => {
+    suite.group("executions", (test) => {
+      test("creates and reads back a run with all its fields", async () => {
         const store = await journal();
         const record = execution({
           result: '{"a":1}',
@@ -89,7 +88,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.getExecution("missing")).toBeUndefined();
       });
 
-      test(group, "lists newest first, with a limit and a status filter", async () => {
+      test("lists newest first, with a limit and a status filter", async () => {
         const store = await journal();
         const older = execution({ status: "completed" });
         const newer = execution({ status: "paused" });
@@ -107,7 +106,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         ).toEqual([older.id]);
       });
 
-      test(group, "updates only where the status is still the expected one", async () => {
+      test("updates only where the status is still the expected one", async () => {
         const store = await journal();
         const record = execution();
         await store.createExecution(record);
@@ -126,7 +125,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         );
       });
 
-      test(group, "lets exactly one of two racing updates win", async () => {
+      test("lets exactly one of two racing updates win", async () => {
         const store = await journal();
         const record = execution({ status: "paused" });
         await store.createExecution(record);
@@ -137,7 +136,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(outcomes.filter(Boolean)).toHaveLength(1);
       });
 
-      test(group, "clears a field set to undefined", async () => {
+      test("clears a field set to undefined", async () => {
         const store = await journal();
         const record = execution({ error: "old" });
         await store.createExecution(record);
@@ -145,7 +144,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect((await store.getExecution(record.id))?.error).toBeUndefined();
       });
 
-      test(group, "deletes a run with its entries", async () => {
+      test("deletes a run with its entries", async () => {
         const store = await journal();
         const record = execution();
         await store.createExecution(record);
@@ -156,28 +155,24 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.deleteExecution(record.id)).toBe(false);
       });
 
-      test(
-        group,
-        "keeps each run's entries apart, through deletion and a new run of the same id",
-        async () => {
-          const store = await journal();
-          const first = execution();
-          const second = execution();
-          await store.createExecution(first);
-          await store.createExecution(second);
-          for (const seq of [0, 1, 2]) await store.putEntry(entry(first.id, seq));
-          await store.putEntry(entry(second.id, 0, { state: "pending" }));
-          expect((await store.listEntries(first.id)).map((item) => item.seq)).toEqual([0, 1, 2]);
-          expect(await store.listEntries(second.id)).toMatchObject([{ seq: 0, state: "pending" }]);
-          expect(await store.deleteExecution(first.id)).toBe(true);
-          expect(await store.listEntries(second.id)).toHaveLength(1);
-          await store.createExecution({ ...first });
-          expect(await store.listEntries(first.id)).toEqual([]);
-          expect(await store.getEntry(first.id, 1)).toBeUndefined();
-        },
-      );
+      test("keeps each run's entries apart, through deletion and a new run of the same id", async () => {
+        const store = await journal();
+        const first = execution();
+        const second = execution();
+        await store.createExecution(first);
+        await store.createExecution(second);
+        for (const seq of [0, 1, 2]) await store.putEntry(entry(first.id, seq));
+        await store.putEntry(entry(second.id, 0, { state: "pending" }));
+        expect((await store.listEntries(first.id)).map((item) => item.seq)).toEqual([0, 1, 2]);
+        expect(await store.listEntries(second.id)).toMatchObject([{ seq: 0, state: "pending" }]);
+        expect(await store.deleteExecution(first.id)).toBe(true);
+        expect(await store.listEntries(second.id)).toHaveLength(1);
+        await store.createExecution({ ...first });
+        expect(await store.listEntries(first.id)).toEqual([]);
+        expect(await store.getEntry(first.id, 1)).toBeUndefined();
+      });
 
-      test(group, "refuses an entry for a run it does not have", async () => {
+      test("refuses an entry for a run it does not have", async () => {
         const store = await journal();
         const record = execution();
         await expect(store.putEntry(entry(record.id, 0))).rejects.toThrow(/No execution/);
@@ -191,30 +186,26 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.listEntries(record.id)).toEqual([]);
       });
 
-      test(
-        group,
-        "prunes terminal runs beyond the newest, never running, paused or the excepted one",
-        async () => {
-          const store = await journal();
-          const terminal = [
-            execution({ status: "completed" }),
-            execution({ status: "error" }),
-            execution({ status: "rejected" }),
-            execution({ status: "rolled_back" }),
-          ];
-          const running = execution({ status: "running" });
-          const paused = execution({ status: "paused" });
-          for (const record of [...terminal, running, paused]) await store.createExecution(record);
-          const removed = await store.pruneExecutions(1, terminal[0]?.id);
-          expect(removed.sort()).toEqual([terminal[1]?.id, terminal[2]?.id].sort());
-          const left = (await store.listExecutions()).map((record) => record.id);
-          expect(left.sort()).toEqual(
-            [terminal[0]?.id, terminal[3]?.id, running.id, paused.id].sort(),
-          );
-        },
-      );
+      test("prunes terminal runs beyond the newest, never running, paused or the excepted one", async () => {
+        const store = await journal();
+        const terminal = [
+          execution({ status: "completed" }),
+          execution({ status: "error" }),
+          execution({ status: "rejected" }),
+          execution({ status: "rolled_back" }),
+        ];
+        const running = execution({ status: "running" });
+        const paused = execution({ status: "paused" });
+        for (const record of [...terminal, running, paused]) await store.createExecution(record);
+        const removed = await store.pruneExecutions(1, terminal[0]?.id);
+        expect(removed.sort()).toEqual([terminal[1]?.id, terminal[2]?.id].sort());
+        const left = (await store.listExecutions()).map((record) => record.id);
+        expect(left.sort()).toEqual(
+          [terminal[0]?.id, terminal[3]?.id, running.id, paused.id].sort(),
+        );
+      });
 
-      test(group, "lists stale runs by status and age", async () => {
+      test("lists stale runs by status and age", async () => {
         const store = await journal();
         const stale = execution({ status: "paused", updatedAt: 10 });
         const fresh = execution({ status: "paused", updatedAt: 1_000 });
@@ -225,7 +216,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         ).toEqual([stale.id]);
       });
 
-      test(group, "keeps a million characters of text whole", async () => {
+      test("keeps a million characters of text whole", async () => {
         const store = await journal();
         const big = "x".repeat(1_000_000);
         const record = execution({ code: big, result: big });
@@ -236,9 +227,8 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
       });
     });
 
-    describe("entries", () => {
-      const group = "entries";
-      test(group, "lists only the entries in the states asked for, in seq order", async () => {
+    suite.group("entries", (test) => {
+      test("lists only the entries in the states asked for, in seq order", async () => {
         const store = await journal();
         const record = execution();
         await store.createExecution(record);
@@ -254,7 +244,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect((await store.listEntries(record.id)).map((item) => item.seq)).toEqual([0, 1, 2, 3]);
       });
 
-      test(group, "puts, replaces and lists entries in seq order", async () => {
+      test("puts, replaces and lists entries in seq order", async () => {
         const store = await journal();
         const record = execution();
         await store.createExecution(record);
@@ -291,7 +281,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.getEntry(record.id, 9)).toBeUndefined();
       });
 
-      test(group, "updates an entry only where its state is still the expected one", async () => {
+      test("updates an entry only where its state is still the expected one", async () => {
         const store = await journal();
         const record = execution();
         await store.createExecution(record);
@@ -313,7 +303,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect((await store.getEntry(record.id, 0))?.result).toBe("1");
       });
 
-      test(group, "applies an executing entry once, with its result or its error", async () => {
+      test("applies an executing entry once, with its result or its error", async () => {
         const store = await journal();
         const record = execution();
         await store.createExecution(record);
@@ -342,9 +332,8 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
       });
     });
 
-    describe("snippets", () => {
-      const group = "snippets";
-      test(group, "saves, replaces, lists by name and deletes snippets", async () => {
+    suite.group("snippets", (test) => {
+      test("saves, replaces, lists by name and deletes snippets", async () => {
         const store = await journal();
         const snippet: SnippetRecord = {
           name: "list-open-prs",
@@ -371,9 +360,8 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
       });
     });
 
-    describe("tool-call bindings", () => {
-      const group = "tool-call bindings";
-      test(group, "keeps the first binding of a key and reads it back", async () => {
+    suite.group("tool-call bindings", (test) => {
+      test("keeps the first binding of a key and reads it back", async () => {
         const store = await journal();
         const first = binding();
         expect(await store.getToolCallBinding(first.key)).toBeUndefined();
@@ -386,29 +374,25 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.getToolCallBinding(shown.key)).toEqual(shown);
       });
 
-      test(
-        group,
-        "lets one of many binds of a key at once win, and tells each the same",
-        async () => {
-          // two journals of one name over one store, as two runtimes (or processes) have
-          const shared = await options.createStore();
-          const store = shared.journal("default");
-          const other = shared.journal("default");
-          const key = binding().key;
-          const tries = Array.from({ length: 8 }, (_, index) =>
-            binding({ key, executionId: `exec_try_${index}` }),
-          );
-          const kept = await Promise.all(
-            tries.map((item, index) => (index % 2 ? other : store).bindToolCall(item)),
-          );
-          const winner = tries.find((item) => item.executionId === kept[0]?.executionId);
-          expect(winner).toBeDefined();
-          expect(kept).toEqual(tries.map(() => winner));
-          expect(await store.getToolCallBinding(key)).toEqual(winner);
-        },
-      );
+      test("lets one of many binds of a key at once win, and tells each the same", async () => {
+        // two journals of one name over one store, as two runtimes (or processes) have
+        const shared = await options.createStore();
+        const store = shared.journal("default");
+        const other = shared.journal("default");
+        const key = binding().key;
+        const tries = Array.from({ length: 8 }, (_, index) =>
+          binding({ key, executionId: `exec_try_${index}` }),
+        );
+        const kept = await Promise.all(
+          tries.map((item, index) => (index % 2 ? other : store).bindToolCall(item)),
+        );
+        const winner = tries.find((item) => item.executionId === kept[0]?.executionId);
+        expect(winner).toBeDefined();
+        expect(kept).toEqual(tries.map(() => winner));
+        expect(await store.getToolCallBinding(key)).toEqual(winner);
+      });
 
-      test(group, "sets what a binding showed once, only on a binding it has", async () => {
+      test("sets what a binding showed once, only on a binding it has", async () => {
         const store = await journal();
         const bound = binding();
         expect(await store.showToolCall(bound.key, '"first"')).toBeUndefined();
@@ -437,37 +421,33 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect((await store.getToolCallBinding(raced.key))?.shown).toBe(first);
       });
 
-      test(
-        group,
-        "prunes the bindings beyond the newest, by creation time, then as they were made",
-        async () => {
-          const store = await journal();
-          const made = [
-            binding({ createdAt: 50 }),
-            binding({ createdAt: 10 }),
-            binding({ createdAt: 50 }),
-            binding({ createdAt: 30 }),
-          ];
-          for (const item of made) await store.bindToolCall(item);
-          const left = async () =>
-            (await Promise.all(made.map((item) => store.getToolCallBinding(item.key)))).flatMap(
-              (item) => (item ? [item.key] : []),
-            );
-          expect(await store.pruneToolCallBindings(4)).toBe(0);
-          expect(await store.pruneToolCallBindings(Number.POSITIVE_INFINITY)).toBe(0);
-          expect(await store.pruneToolCallBindings(2)).toBe(2);
-          expect(await left()).toEqual([made[0]?.key, made[2]?.key]);
-          expect(await store.pruneToolCallBindings(1)).toBe(1);
-          expect(await left()).toEqual([made[2]?.key]);
-          expect(await store.pruneToolCallBindings(0)).toBe(1);
-          expect(await left()).toEqual([]);
-          // a key pruned is free again
-          const again = { ...(made[0] as ToolCallBinding), executionId: "exec_again" };
-          expect(await store.bindToolCall(again)).toEqual(again);
-        },
-      );
+      test("prunes the bindings beyond the newest, by creation time, then as they were made", async () => {
+        const store = await journal();
+        const made = [
+          binding({ createdAt: 50 }),
+          binding({ createdAt: 10 }),
+          binding({ createdAt: 50 }),
+          binding({ createdAt: 30 }),
+        ];
+        for (const item of made) await store.bindToolCall(item);
+        const left = async () =>
+          (await Promise.all(made.map((item) => store.getToolCallBinding(item.key)))).flatMap(
+            (item) => (item ? [item.key] : []),
+          );
+        expect(await store.pruneToolCallBindings(4)).toBe(0);
+        expect(await store.pruneToolCallBindings(Number.POSITIVE_INFINITY)).toBe(0);
+        expect(await store.pruneToolCallBindings(2)).toBe(2);
+        expect(await left()).toEqual([made[0]?.key, made[2]?.key]);
+        expect(await store.pruneToolCallBindings(1)).toBe(1);
+        expect(await left()).toEqual([made[2]?.key]);
+        expect(await store.pruneToolCallBindings(0)).toBe(1);
+        expect(await left()).toEqual([]);
+        // a key pruned is free again
+        const again = { ...(made[0] as ToolCallBinding), executionId: "exec_again" };
+        expect(await store.bindToolCall(again)).toEqual(again);
+      });
 
-      test(group, "keeps bindings when their runs are deleted or pruned", async () => {
+      test("keeps bindings when their runs are deleted or pruned", async () => {
         const store = await journal();
         const deleted = execution({ status: "completed" });
         const pruned = execution({ status: "rolled_back" });
@@ -488,7 +468,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.bindToolCall({ ...first, executionId: "exec_new" })).toEqual(first);
       });
 
-      test(group, "keeps the bindings of runtimes of different names apart", async () => {
+      test("keeps the bindings of runtimes of different names apart", async () => {
         const store = await options.createStore();
         const research = store.journal("research");
         const operations = store.journal("operations");
@@ -508,7 +488,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
         expect(await store.journal("research").pruneToolCallBindings(1)).toBe(0);
       });
 
-      test(group, "refuses keys, execution ids and shown text beyond sane limits", async () => {
+      test("refuses keys, execution ids and shown text beyond sane limits", async () => {
         const store = await journal();
         const refused = { code: "STORE_FAILED" };
         // what the runtime writes fits: a 69-character key, a decision handle of 1,000 calls
@@ -539,12 +519,11 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
       });
     });
 
-    leaseConformance(test, () => journal());
-    cancelConformance(test, () => journal());
+    suite.group("leases", (test) => leaseConformance(test, () => journal()));
+    suite.group("cancellation", (test) => cancelConformance(test, () => journal()));
 
-    describe("names", () => {
-      const group = "names";
-      test(group, "keeps runtimes of different names apart", async () => {
+    suite.group("names", (test) => {
+      test("keeps runtimes of different names apart", async () => {
         const store = await options.createStore();
         const research = store.journal("research");
         const operations = store.journal("operations");

@@ -23,16 +23,16 @@ import {
   type PendingAction,
 } from "@codemode/core";
 import { expect } from "vitest";
+import type { DeclareTest } from "./known-gaps.ts";
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 
 export interface ModelProgramsTestOptions {
-  /** the suite's `it` (known gaps applied), named by group and test */
-  test: (group: string, name: string, body: () => Promise<void>, timeout?: number) => void;
+  /** the suite's `it` inside the group's `describe` (known gaps applied) */
+  test: DeclareTest;
   createExecutor: () => Promise<Executor>;
 }
 
-const GROUP = "model programs";
 const SLOW_TEST_MS = 60_000;
 const DAY = 86_400_000;
 
@@ -2673,11 +2673,6 @@ const PROGRAMS: ModelProgram[] = [
 
 export function modelProgramsTests(options: ModelProgramsTestOptions): void {
   for (const [index, program] of PROGRAMS.entries()) {
-    options.test(
-      GROUP,
-      program.name,
-      () => survives(options, program, index % 2 === 0),
-      SLOW_TEST_MS,
-    );
+    options.test(program.name, () => survives(options, program, index % 2 === 0), SLOW_TEST_MS);
   }
 }

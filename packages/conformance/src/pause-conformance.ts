@@ -10,7 +10,6 @@ import {
 } from "./divergence-conformance.ts";
 import { sleep } from "./suite-parts.ts";
 
-const GROUP = "pause";
 const SLOW_TEST_MS = 60_000;
 
 const SWALLOWS_THE_PAUSE = `async () => {
@@ -35,7 +34,6 @@ const SWALLOWS_THE_PAUSE = `async () => {
 
 export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "createExecutor">): void {
   options.test(
-    GROUP,
     "calls the program makes after a pause, caught or not, reach no connector",
     async () => {
       const ledger: Invocation[] = [];
@@ -73,7 +71,6 @@ export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "create
   );
 
   options.test(
-    GROUP,
     "gated calls made at once (Promise.all) pause together, and one approval runs each once",
     async () => {
       const ledger: Invocation[] = [];

@@ -1,7 +1,7 @@
 import type { Executor, HostFunction } from "@codemode/core";
 import { PRELUDE_CHANNEL, SANDBOX_PRELUDE } from "@codemode/core/internal";
 import { expect } from "vitest";
-import type { conformanceTest } from "./known-gaps.ts";
+import type { DeclareTest } from "./known-gaps.ts";
 import { sleep, TIMEOUT_MS } from "./suite-parts.ts";
 
 // The reachability group of the executor suite: a program rewrites the built-ins a harness may use
@@ -136,12 +136,11 @@ const HUNTER = `async () => {
 
 /** The test of the reachability group. */
 export function reachabilityTests(options: {
-  test: ReturnType<typeof conformanceTest>;
+  test: DeclareTest;
   createExecutor: () => Promise<Executor>;
 }): void {
   const { test } = options;
   test(
-    "reachability",
     "nothing but connector methods and the documented SDK reaches the host, however the built-ins are rewritten",
     async () => {
       const executor = await options.createExecutor();

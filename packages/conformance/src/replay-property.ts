@@ -12,8 +12,8 @@
 // not run with it.
 import { type Connector, createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
 import fc from "fast-check";
-import { describe, expect } from "vitest";
-import type { conformanceTest } from "./known-gaps.ts";
+import { expect } from "vitest";
+import type { DeclareTest } from "./known-gaps.ts";
 import {
   type Counts,
   codeOf,
@@ -27,8 +27,6 @@ import {
 } from "./replay-programs.ts";
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
-
-type Test = ReturnType<typeof conformanceTest>;
 
 /** Each run is two passes of a real sandbox: enough runs to vary the programs, few enough to be quick. */
 const RUNS = 15;
@@ -105,32 +103,34 @@ function dataConnector(counts: Counts, schedule: Schedule, writes: unknown[]): C
   };
 }
 
-/** The replay property as a test of the executor suite (see `runExecutorConformance`). */
-export function replayProperty(test: Test, create: () => Promise<Executor>): void {
-  describe("replay property", () => {
-    const group = "replay property";
-    test(
-      group,
-      "an approval pass replays generated programs to the live result without calling reads again",
-      async () => {
-        await fc.assert(
-          fc.asyncProperty(programArbitrary, scheduleArbitrary, async (program, schedule) => {
-            const code = codeOf(program);
-            try {
-              await checkProgram(program, code, schedule, create);
-            } catch (error) {
-              const message = error instanceof Error ? error.message : String(error);
-              throw new Error(
-                `${message}\n\nprogram:\n${code}\n\nschedule: ${JSON.stringify(schedule)}`,
-              );
-            }
-          }),
-          { numRuns: RUNS },
-        );
-      },
-      SLOW_TEST_MS,
-    );
-  });
+/** The "replay property" group of the executor suite (see `runExecutorConformance`). */
+export function replayProperty({
+  test,
+  createExecutor,
+}: {
+  test: DeclareTest;
+  createExecutor: () => Promise<Executor>;
+}): void {
+  test(
+    "an approval pass replays generated programs to the live result without calling reads again",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(programArbitrary, scheduleArbitrary, async (program, schedule) => {
+          const code = codeOf(program);
+          try {
+            await checkProgram(program, code, schedule, createExecutor);
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            throw new Error(
+              `${message}\n\nprogram:\n${code}\n\nschedule: ${JSON.stringify(schedule)}`,
+            );
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    SLOW_TEST_MS,
+  );
 }
 
 async function checkProgram(

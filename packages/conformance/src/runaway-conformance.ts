@@ -12,11 +12,10 @@ import {
   memoryStore,
 } from "@codemode/core";
 import { expect } from "vitest";
-import { attackHost } from "./attack-corpus.ts";
+import { attackHost } from "./attacks/attack-host.ts";
 import { connector, type DivergenceTestOptions } from "./divergence-conformance.ts";
 import { errorOf, resultOf, TIMEOUT_MS } from "./suite-parts.ts";
 
-const GROUP = "runaway code";
 const SLOW_TEST_MS = 60_000;
 /**
  * A pass may end this long after its limit: the machine is shared (CI runs other packages' tests on
@@ -237,7 +236,6 @@ export function runawayTests(options: RunawayTestOptions): void {
   const { test, createExecutor, execute, healthy } = options;
   for (const runaway of RUNAWAYS) {
     test(
-      GROUP,
       runaway.name,
       async () => {
         const executor = await createExecutor();
@@ -266,7 +264,6 @@ export function runawayTests(options: RunawayTestOptions): void {
   }
 
   test(
-    GROUP,
     "a saved program that spins, run with codemode.run, ends the run with TIMEOUT",
     async () => {
       const runtime = createCodemodeRuntime({

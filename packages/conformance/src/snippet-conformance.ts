@@ -10,14 +10,12 @@ import {
   type Invocation,
 } from "./divergence-conformance.ts";
 
-const GROUP = "snippets";
 const SLOW_TEST_MS = 60_000;
 
 export function snippetTests(
   options: Pick<DivergenceTestOptions, "test" | "createExecutor">,
 ): void {
   options.test(
-    GROUP,
     "codemode.run joins the run's numbering, and resolves to { error } when the snippet's connector is gone",
     async () => {
       const ledger: Invocation[] = [];
@@ -78,7 +76,6 @@ export function snippetTests(
   );
 
   options.test(
-    GROUP,
     "codemode.run of a snippet that does not exist throws an error the code can catch",
     async () => {
       const runtime = createCodemodeRuntime({
