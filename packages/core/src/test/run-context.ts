@@ -2,6 +2,7 @@
 import type { Connector } from "../connector.ts";
 import type { Executor } from "../executor.ts";
 import { DEFAULT_LEASE_MS } from "../invariants.ts";
+import type { JournalEntry } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
 import { approvalAsksOf } from "../runtime/context/approval-asks.ts";
 import { createConfigurator } from "../runtime/context/configuration.ts";
@@ -9,7 +10,8 @@ import { livePassesOf } from "../runtime/context/live-passes.ts";
 import type { RunContext } from "../runtime/context/run-context.ts";
 import { eventSink, type RuntimeEvent } from "../runtime/context/runtime-event.ts";
 import { toolCallMemory } from "../runtime/context/tool-call-memory.ts";
-import { connectorHooks } from "../runtime/context/values.ts";
+import { codec, connectorHooks } from "../runtime/context/values.ts";
+import { PassState } from "../runtime/pass/pass-state.ts";
 import { MockExecutor } from "./mock-executor.ts";
 
 export function testContext(
@@ -19,6 +21,7 @@ export function testContext(
     now?: () => number;
     maxCalls?: number;
     onEvent?: (event: RuntimeEvent) => void;
+    transformResult?: (result: unknown) => unknown;
   } = {},
 ): RunContext {
   const store = memoryStore();
@@ -34,7 +37,7 @@ export function testContext(
     maxCalls: options.maxCalls ?? 100,
     maxExecutions: 50,
     leaseMs: DEFAULT_LEASE_MS,
-    transformResult: undefined,
+    transformResult: options.transformResult,
     hooks: connectorHooks(connectors),
     emit: eventSink(options.onEvent),
   };
@@ -56,4 +59,50 @@ export async function runningRun(context: RunContext, id = "exec_test"): Promise
     lease: { owner: TEST_OWNER, expiresAt: context.now() + context.leaseMs },
   });
   return id;
+}
+
+/**
+ * A pass of `runningRun`'s run under `TEST_OWNER`, with what the journal holds for the run now
+ * recorded (as `runPass` reads it): `await pass.end()` and `pass.release()` when done.
+ */
+export async function testPass(
+  context: RunContext,
+  executionId: string,
+  options: { approved?: readonly number[] } = {},
+): Promise<PassState> {
+  const recorded = new Map(
+    (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
+  );
+  return new PassState(context, executionId, recorded, {
+    owner: TEST_OWNER,
+    approved: new Set(options.approved ?? []),
+  });
+}
+
+/**
+ * A journal entry of a call (`connector.method(input)`, applied with `result` unless `overrides` say
+ * otherwise), as a pass records it.
+ */
+export function callEntry(
+  executionId: string,
+  seq: number,
+  call: { connector: string; method: string; input?: unknown; result?: unknown },
+  overrides: Partial<JournalEntry> = {},
+): JournalEntry {
+  return {
+    executionId,
+    seq,
+    kind: "call",
+    connector: call.connector,
+    method: call.method,
+    args: codec.encode(call.input ?? {}),
+    ...("result" in call ? { result: codec.encode(call.result) } : {}),
+    state: "applied",
+    requiresApproval: false,
+    deferred: false,
+    replay: "record",
+    createdAt: 0,
+    updatedAt: 0,
+    ...overrides,
+  };
 }

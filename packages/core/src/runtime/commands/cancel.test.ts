@@ -8,8 +8,10 @@ import type { SyncSqlite } from "../../sql-driver.ts";
 import { sqliteStore } from "../../sql-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
+import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
 import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+import { cancel } from "./cancel.ts";
 
 /** A promise and its resolver. */
 function latch<T = void>() {
@@ -634,5 +636,60 @@ describe("runtime.cancel", () => {
       status: "cancelled",
       calls: [{ method: "wait", state: "applied", error: expect.stringContaining("aborted") }],
     });
+  });
+});
+
+describe("cancel, one command", () => {
+  it("ends a paused run at once as a decision, withdraws its waiting call, and leaves an ended run as it is", async () => {
+    const events: RuntimeEvent[] = [];
+    const time = Date.UTC(2026, 11, 1);
+    const context = testContext([], { now: () => time, onEvent: (event) => events.push(event) });
+    const id = await runningRun(context);
+    await context.journal.putEntry(
+      callEntry(id, 0, { connector: "gate", method: "open" }, { state: "pending" }),
+    );
+    await context.journal.updateExecution(id, ["running"], { status: "paused", lease: undefined });
+    const text =
+      "Cancelled by ada at 2026-12-01T00:00:00.000Z: wrong account. No call of the run starts after a cancellation.";
+    expect(await cancel(context, id, { by: "ada", reason: "wrong account" })).toEqual({
+      cancelled: true,
+      executionId: id,
+      status: "cancelled",
+      was: "paused",
+      pass: "none",
+      error: text,
+    });
+    expect(await context.journal.getExecution(id)).toMatchObject({
+      status: "cancelled",
+      error: text,
+    });
+    expect((await context.journal.getEntry(id, 0))?.state).toBe("withdrawn");
+    expect(events).toEqual([
+      {
+        type: "decision",
+        executionId: id,
+        decision: "cancelled",
+        seqs: [0],
+        at: time,
+        source: "api",
+        by: "ada",
+        reason: "wrong account",
+      },
+    ]);
+    expect(await cancel(context, id)).toMatchObject({ cancelled: false, status: "cancelled" });
+    expect(await cancel(context, "")).toMatchObject({ cancelled: false, status: undefined });
+  });
+
+  it("marks a running run whose pass is in another process cancelled: that pass stops at its next write", async () => {
+    const context = testContext([]);
+    const id = await runningRun(context);
+    expect(await cancel(context, id)).toMatchObject({
+      cancelled: true,
+      was: "running",
+      pass: "elsewhere",
+    });
+    expect(await context.journal.updateExecution(id, ["running"], {}, { owner: "pass_test" })).toBe(
+      false,
+    );
   });
 });

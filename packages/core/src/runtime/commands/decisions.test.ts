@@ -4,7 +4,11 @@ import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
+import { testContext } from "../../test/run-context.ts";
+import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+import { begin } from "./begin-run.ts";
+import { approve, reject, resolve } from "./decisions.ts";
 
 const gateAndExecutor = () => {
   const gate = mockConnector({
@@ -265,5 +269,75 @@ describe("decisions", () => {
     expect(await runtime.reject({ executionId, seq: 0, handle })).toBe(true);
     const run = await runtime.execution(executionId);
     expect(run?.calls.map((call) => call.state)).toEqual(["withdrawn", "withdrawn"]);
+  });
+});
+
+describe("approve, reject and resolve, one command each", () => {
+  /** A context whose program waits for `gate.open` and then `gate.fetch`'s deferred result. */
+  async function pausedRun() {
+    const gate = mockConnector({
+      name: "gate",
+      methods: { open: { requiresApproval: true }, fetch: { deferred: true } },
+    });
+    const events: RuntimeEvent[] = [];
+    const executor = new MockExecutor(async ({ gate }) => {
+      const opened = await gate.open?.({ door: 1 });
+      return { opened, fetched: await gate.fetch?.({}) };
+    });
+    const context = testContext([gate], {
+      executor,
+      onEvent: (event) => {
+        if (event.type === "decision") events.push(event);
+      },
+    });
+    const paused = await begin(context, { code: "async () => 0" });
+    expect(paused.status).toBe("paused");
+    return { context, gate, events, executionId: paused.executionId };
+  }
+
+  it("approve runs the waiting call once and resumes; resolve records a deferred result and resumes", async () => {
+    const { context, gate, events, executionId } = await pausedRun();
+    const approved = await approve(context, executionId, { reason: " fine " });
+    expect(approved).toMatchObject({ status: "paused", pending: [{ seq: 1, deferred: true }] });
+    expect(gate.calls.map((call) => call.method)).toEqual(["open"]);
+    // a deferred call waits for a result, not an approval
+    expect(await approve(context, executionId, { seqs: [1] })).toMatchObject({
+      status: "error",
+      error: "Call #1 (gate.fetch) waits for a result, not an approval: use runtime.resolve.",
+    });
+    expect(await resolve(context, executionId, 1, { rows: 2 })).toEqual({
+      status: "completed",
+      executionId,
+      result: { opened: { door: 1 }, fetched: { rows: 2 } },
+    });
+    expect(await resolve(context, executionId, 1, {})).toMatchObject({
+      status: "error",
+      error: `Call #1 of execution "${executionId}" is not waiting for a result.`,
+    });
+    expect(events).toMatchObject([
+      { decision: "approved", seqs: [0], source: "api", reason: "fine" },
+      { decision: "resolved", seqs: [1] },
+    ]);
+    expect(gate.calls.map((call) => call.method)).toEqual(["open"]);
+  });
+
+  it("reject ends the run without the call, withdraws what waited, and decides nothing twice", async () => {
+    const { context, gate, events, executionId } = await pausedRun();
+    expect(await reject(context, executionId, 5)).toBe(false);
+    expect(await reject(context, executionId, 0, "not today", "tool-approval")).toBe(true);
+    expect(await reject(context, executionId, 0)).toBe(false);
+    expect(await context.journal.getExecution(executionId)).toMatchObject({
+      status: "rejected",
+      error: "A person rejected gate.open (seq 0, counting from 0): not today",
+    });
+    expect((await context.journal.getEntry(executionId, 0))?.state).toBe("withdrawn");
+    expect(events).toMatchObject([
+      { decision: "rejected", seqs: [0], source: "tool-approval", reason: "not today" },
+    ]);
+    expect(await approve(context, executionId)).toMatchObject({
+      status: "error",
+      error: `Execution "${executionId}" is rejected; only a paused run can resume.`,
+    });
+    expect(gate.calls).toEqual([]);
   });
 });

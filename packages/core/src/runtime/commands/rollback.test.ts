@@ -4,7 +4,10 @@ import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
+import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
+import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+import { rollback } from "./rollback.ts";
 
 const setup = (program: (sandbox: MockSandbox) => unknown) => {
   const ops = mockConnector({
@@ -317,5 +320,51 @@ describe("a revert in doubt (a rollback started it and never recorded what becam
         runtime.rollback({ executionId, revertAgain: bad as number[] }),
       ).rejects.toMatchObject({ code: "INVALID_INPUT" });
     }
+  });
+});
+
+describe("rollback, one command", () => {
+  it("reverts the applied calls newest first under their revert keys, reports every call, and marks the run rolled back", async () => {
+    const ops = mockConnector({
+      name: "ops",
+      methods: { create: { revert: () => undefined }, read: {} },
+    });
+    const events: RuntimeEvent["type"][] = [];
+    const context = testContext([ops], { onEvent: (event) => events.push(event.type) });
+    const id = await runningRun(context);
+    await context.journal.putEntry(
+      callEntry(id, 0, { connector: "ops", method: "create", input: { n: 1 }, result: "a" }),
+    );
+    await context.journal.putEntry(
+      callEntry(id, 1, { connector: "ops", method: "read", result: 2 }),
+    );
+    await context.journal.putEntry(
+      callEntry(id, 2, { connector: "ops", method: "create", input: { n: 2 }, result: "b" }),
+    );
+    await context.journal.updateExecution(id, ["running"], { status: "completed" });
+    expect(await rollback(context, id)).toEqual({
+      reverted: [2, 0],
+      skipped: [1],
+      calls: [
+        { seq: 2, connector: "ops", method: "create", outcome: "reverted" },
+        {
+          seq: 1,
+          connector: "ops",
+          method: "read",
+          outcome: "skipped",
+          reason: "the method is not revertible",
+        },
+        { seq: 0, connector: "ops", method: "create", outcome: "reverted" },
+      ],
+    });
+    expect(ops.calls).toMatchObject([
+      { kind: "revert", input: { n: 2 }, result: "b", idempotencyKey: `${id}:2:revert` },
+      { kind: "revert", input: { n: 1 }, result: "a", idempotencyKey: `${id}:0:revert` },
+    ]);
+    expect((await context.journal.getExecution(id))?.status).toBe("rolled_back");
+    expect(events).toEqual(["revert", "revert", "revert", "rollback-end"]);
+    // again: nothing left to revert
+    expect((await rollback(context, id)).reverted).toEqual([]);
+    expect(ops.calls).toHaveLength(2);
   });
 });

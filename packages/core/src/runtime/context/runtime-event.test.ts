@@ -3,7 +3,7 @@ import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
-import type { RuntimeEvent } from "./runtime-event.ts";
+import { eventSink, type RuntimeEvent } from "./runtime-event.ts";
 
 function setup(program: (sandbox: MockSandbox) => unknown, onEvent = (_event: RuntimeEvent) => {}) {
   let clock = 1_000;
@@ -165,5 +165,20 @@ describe("previewRollback", () => {
     await expect(runtime.previewRollback({ executionId: "exec_none" })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
+  });
+});
+
+describe("eventSink", () => {
+  it("hands each event to the observer, and swallows what the observer throws", () => {
+    const event: RuntimeEvent = { type: "pass-start", executionId: "exec_1", at: 1, recorded: 0 };
+    const heard: RuntimeEvent[] = [];
+    eventSink((each) => heard.push(each))(event);
+    expect(heard).toEqual([event]);
+    expect(() =>
+      eventSink(() => {
+        throw new Error("observer failed");
+      })(event),
+    ).not.toThrow();
+    expect(() => eventSink(undefined)(event)).not.toThrow();
   });
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
+import { runningRun, testContext, testPass } from "../../test/run-context.ts";
+import type { ResolvedConnector } from "../context/configuration.ts";
+import { codec } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+import { decideCall, PAUSE } from "./decide-call.ts";
 
 const runtimeWith = (program: (sandbox: MockSandbox) => unknown) => {
   const shop = mockConnector({
@@ -190,5 +194,70 @@ describe("decideCall", () => {
         }),
       ).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
     }
+  });
+});
+
+describe("decideCall, one step", () => {
+  it("writes a new call executing and a gated one pending, replays a recorded one, runs an approved one with its recorded input, and fails a divergence", async () => {
+    const shop = mockConnector({
+      name: "shop",
+      methods: { read: {}, buy: { requiresApproval: true } },
+    });
+    const context = testContext([shop]);
+    const id = await runningRun(context);
+    const resolved = (await context.configurator.configure()).connectors.get(
+      "shop",
+    ) as ResolvedConnector;
+    const input = { sku: 1, at: new Date(0) };
+    const args = codec.encode(input);
+
+    const first = await testPass(context, id);
+    expect(await decideCall(context, first, resolved, "read", input, args, 0)).toEqual({
+      kind: "execute",
+      input,
+    });
+    expect(await context.journal.getEntry(id, 0)).toMatchObject({ state: "executing", args });
+    await context.journal.applyEntry(id, 0, { result: codec.encode("stock"), updatedAt: 1 });
+    expect(await decideCall(context, first, resolved, "buy", input, args, 1)).toEqual({
+      kind: "pause",
+    });
+    expect([first.paused, first.stopped]).toEqual([true, PAUSE]);
+    expect(await context.journal.getEntry(id, 1)).toMatchObject({
+      state: "pending",
+      requiresApproval: true,
+    });
+    await first.end();
+    first.release();
+
+    // an approval pass: the recorded call replays, the approved one is taken and runs with the
+    // input the journal recorded (keys in another order match it)
+    const approved = await testPass(context, id, { approved: [1] });
+    expect(await decideCall(context, approved, resolved, "read", input, args, 0)).toMatchObject({
+      kind: "replay",
+      entry: { seq: 0, result: codec.encode("stock") },
+    });
+    const reordered = { at: new Date(0), sku: 1 };
+    const decision = await decideCall(
+      context,
+      approved,
+      resolved,
+      "buy",
+      reordered,
+      codec.encode(reordered),
+      1,
+    );
+    expect(decision).toEqual({ kind: "execute", input });
+    expect((decision as { input: unknown }).input).not.toBe(reordered);
+    expect((await context.journal.getEntry(id, 1))?.state).toBe("executing");
+    await expect(
+      decideCall(context, approved, resolved, "read", { sku: 2 }, codec.encode({ sku: 2 }), 0),
+    ).rejects.toMatchObject({ code: "DIVERGENCE" });
+    expect((await context.journal.getExecution(id))?.error).toMatch(
+      /^Replay divergence at call #0/,
+    );
+    await approved.end();
+    approved.release();
+    // nothing here calls a connector: decideCall only decides
+    expect(shop.calls).toEqual([]);
   });
 });

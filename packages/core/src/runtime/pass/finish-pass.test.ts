@@ -69,6 +69,29 @@ describe("passErrorMessage", () => {
       "ReferenceError: github is not defined. The globals in the sandbox are: tracker, codemode.",
     );
   });
+
+  it("knows a name that is not defined by the error's name, not by words in its message", async () => {
+    const config = await context.configurator.configure();
+    expect(
+      await passErrorMessage(
+        {
+          name: "ReferenceError",
+          code: "THROWN",
+          message: "Cannot access 'x' before initialization",
+        },
+        config,
+      ),
+    ).toBe(
+      "ReferenceError: Cannot access 'x' before initialization. The globals in the sandbox are: tracker, codemode.",
+    );
+    // the model's own error that says so is not the sandbox's
+    expect(
+      await passErrorMessage(
+        { name: "Error", code: "THROWN", message: "the order is not defined yet" },
+        config,
+      ),
+    ).toBe("Error: the order is not defined yet.");
+  });
 });
 
 describe("finishPass", () => {

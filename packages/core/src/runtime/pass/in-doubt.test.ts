@@ -4,10 +4,13 @@ import { decisionHandleOf } from "../../decision-handle.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
+import { callEntry, runningRun, testContext, testPass } from "../../test/run-context.ts";
+import type { ResolvedConnector } from "../context/configuration.ts";
 import type { RuntimeEvent } from "../context/runtime-event.ts";
+import { codec } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { modelOutputOf } from "../tool/code-tool.ts";
-import { IN_DOUBT } from "./in-doubt.ts";
+import { decideInDoubt, IN_DOUBT } from "./in-doubt.ts";
 
 /**
  * A run paused at `gate.open` whose earlier `svc.write` an earlier pass started and never recorded
@@ -145,5 +148,68 @@ describe("a call in doubt", () => {
     const [waiting] = await runtime.pending(paused.executionId);
     expect(waiting?.inDoubt).toBe(IN_DOUBT);
     expect(waiting?.digest).not.toBe(paused.pending[0]?.digest);
+  });
+});
+
+describe("decideInDoubt, one step", () => {
+  /** What `decideInDoubt` decides for an `executing` call whose connector's reconcile answers so. */
+  async function decide(reconcile: () => Promise<Reconciled | undefined>) {
+    const seen: unknown[] = [];
+    const svc = Object.assign(mockConnector({ name: "svc", methods: { write: {} } }), {
+      reconcile: async (method: string, input: unknown, call: { idempotencyKey: string }) => {
+        seen.push([method, input, call.idempotencyKey]);
+        return reconcile();
+      },
+    });
+    const context = testContext([svc]);
+    const id = await runningRun(context);
+    const recorded = callEntry(
+      id,
+      0,
+      { connector: "svc", method: "write", input: { amount: 5 } },
+      { state: "executing" },
+    );
+    await context.journal.putEntry(recorded);
+    const pass = await testPass(context, id);
+    const resolved = (await context.configurator.configure()).connectors.get(
+      "svc",
+    ) as ResolvedConnector;
+    const decision = await decideInDoubt(context, pass, resolved, "write", { amount: 5 }, recorded);
+    await pass.end();
+    pass.release();
+    return { decision, entry: await context.journal.getEntry(id, 0), seen, recorded, pass };
+  }
+
+  it("records and replays what its connector read back that it gave", async () => {
+    const { decision, entry, seen, recorded } = await decide(async () => ({
+      status: "applied",
+      result: { id: 7 },
+    }));
+    expect(seen).toEqual([["write", { amount: 5 }, `${recorded.executionId}:0`]]);
+    expect(entry).toMatchObject({ state: "applied", result: codec.encode({ id: 7 }) });
+    expect(decision).toEqual({
+      kind: "replay",
+      entry: { ...recorded, state: "applied", result: codec.encode({ id: 7 }), error: undefined },
+    });
+  });
+
+  it("runs it again when its connector read back that it did not run", async () => {
+    const { decision, entry } = await decide(async () => ({ status: "not-applied" }));
+    expect(decision).toEqual({ kind: "execute" });
+    expect(entry?.state).toBe("executing");
+  });
+
+  it("makes it wait for a person, in doubt, when its connector cannot tell or throws", async () => {
+    for (const reconcile of [
+      async () => undefined,
+      async () => {
+        throw new Error("lookup failed");
+      },
+    ]) {
+      const { decision, entry, pass } = await decide(reconcile);
+      expect(decision).toEqual({ kind: "wait" });
+      expect(entry).toMatchObject({ state: "pending", requiresApproval: true, error: IN_DOUBT });
+      expect(pass.paused).toBe(false);
+    }
   });
 });

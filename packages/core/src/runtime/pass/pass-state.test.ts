@@ -1,9 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { HEARTBEAT_MS } from "../../invariants.ts";
 import { runningRun, TEST_OWNER, testContext } from "../../test/run-context.ts";
-import { PassState } from "./pass-state.ts";
+import { leaseOwner, PassState } from "./pass-state.ts";
 
 describe("PassState", () => {
+  it("has an owner for its lease, new for every pass", () => {
+    expect(leaseOwner()).toMatch(/^pass_[0-9a-f]{16,}$/);
+    expect(leaseOwner()).not.toBe(leaseOwner());
+  });
+
   it("numbers calls, stops for good, and refuses past its budget", async () => {
     const context = testContext([], { maxCalls: 2 });
     const pass = new PassState(context, await runningRun(context), new Map(), {

@@ -3,7 +3,10 @@ import type { Connector } from "../../connector.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
+import { runningRun, TEST_OWNER, testContext } from "../../test/run-context.ts";
+import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+import { runPass } from "./run-pass.ts";
 
 describe("runPass", () => {
   it("stops waiting for a call that never settles a while after the pass: its outcome is unknown and the run ends", async () => {
@@ -115,5 +118,44 @@ describe("runPass", () => {
     expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
       { state: "applied", result: "late" },
     ]);
+  });
+});
+
+describe("runPass, one step", () => {
+  it("runs the program of a running run with the pass's host functions, and reports once it has finished", async () => {
+    const shop = mockConnector({ name: "shop", methods: { read: {} } });
+    const events: RuntimeEvent["type"][] = [];
+    const executor = new MockExecutor(async ({ shop }) => shop.read?.({ sku: 1 }));
+    const context = testContext([shop], { executor, onEvent: (event) => events.push(event.type) });
+    const id = await runningRun(context);
+    const record = await context.journal.getExecution(id);
+    const output = await runPass(context, record as NonNullable<typeof record>, {
+      owner: TEST_OWNER,
+    });
+    expect(output).toEqual({ status: "completed", executionId: id, result: { sku: 1 } });
+    expect(events).toEqual(["pass-start", "call", "pass-end"]);
+    const ended = await context.journal.getExecution(id);
+    expect(ended?.status).toBe("completed");
+    expect(ended?.lease).toBeUndefined();
+    // the run's own clock and chance, the same on every pass
+    expect(executor.requests[0]?.prelude).toContain(String(record?.createdAt));
+    expect(context.live.has(id)).toBe(false);
+  });
+
+  it("fails a run whose connectors are not all configured now, running nothing", async () => {
+    const executor = new MockExecutor(() => "ran");
+    const context = testContext([], { executor });
+    const id = await runningRun(context);
+    await context.journal.updateExecution(id, ["running"], { connectors: ["gone"] });
+    const record = await context.journal.getExecution(id);
+    expect(
+      await runPass(context, record as NonNullable<typeof record>, { owner: TEST_OWNER }),
+    ).toEqual({
+      status: "error",
+      executionId: id,
+      error: "This run needs connectors that are not configured now: gone.",
+    });
+    expect(executor.requests).toEqual([]);
+    expect((await context.journal.getExecution(id))?.status).toBe("error");
   });
 });

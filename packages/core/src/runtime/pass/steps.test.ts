@@ -4,7 +4,10 @@ import { memoryStore } from "../../memory-store.ts";
 import { PRELUDE_CHANNEL } from "../../sandbox-protocol.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
+import { runningRun, testContext, testPass } from "../../test/run-context.ts";
+import { codec } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
+import { decideStep, recordStep, STEP_CONNECTOR } from "./steps.ts";
 
 describe("steps", () => {
   it("records a step's value once and replays it: the body runs again, the value is the recorded one", async () => {
@@ -70,5 +73,52 @@ describe("steps", () => {
     expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
       { seq: 0, kind: "step", method: "fine", result: 2 },
     ]);
+  });
+});
+
+describe("decideStep and recordStep, one step", () => {
+  it("number a step, record its value once with its token, and replay it on a later pass", async () => {
+    const context = testContext([]);
+    const id = await runningRun(context);
+    const live = await testPass(context, id);
+    const started = await decideStep(context, live, { name: "fetch" });
+    expect(started).toEqual({ replay: false, seq: 0, token: expect.any(String) });
+    expect(await context.journal.getEntry(id, 0)).toMatchObject({
+      kind: "step",
+      connector: STEP_CONNECTOR,
+      method: "fetch",
+      state: "executing",
+    });
+    const { token } = started as { token: string };
+    await expect(
+      recordStep(context, live, { seq: 0, token: "guess", value: 1 }),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    expect(await recordStep(context, live, { seq: 0, token, value: { n: 1 } })).toBeNull();
+    await expect(recordStep(context, live, { seq: 0, token, value: 2 })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
+    expect(await context.journal.getEntry(id, 0)).toMatchObject({
+      state: "applied",
+      result: codec.encode({ n: 1 }),
+    });
+    await live.end();
+    live.release();
+
+    const replay = await testPass(context, id);
+    const replayed = await decideStep(context, replay, { name: "fetch" });
+    expect(replayed).toEqual({ replay: true, value: { n: 1 }, seq: 0, token: expect.any(String) });
+    // the replayed step's record writes nothing
+    const again = replayed as { token: string };
+    expect(await recordStep(context, replay, { seq: 0, token: again.token, value: 3 })).toBeNull();
+    expect((await context.journal.getEntry(id, 0))?.result).toBe(codec.encode({ n: 1 }));
+    await replay.end();
+    replay.release();
+
+    const diverged = await testPass(context, id);
+    await expect(decideStep(context, diverged, { name: "other" })).rejects.toMatchObject({
+      code: "DIVERGENCE",
+    });
+    await diverged.end();
+    diverged.release();
   });
 });
