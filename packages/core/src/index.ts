@@ -1,5 +1,4 @@
 export type { AbortSignalLike } from "./abort-signal.ts";
-export { checkJournal, checkJournalStore } from "./check-journal-store.ts";
 export { CodemodeError, type CodemodeErrorCode } from "./codemode-error.ts";
 export type {
   ApprovalRule,
@@ -91,8 +90,7 @@ export {
 } from "./sandbox-protocol.ts";
 export { shownValue } from "./shown-value.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
-export { SCHEMA_VERSION } from "./sql-store/migrate.ts";
-export { sqliteStore } from "./sql-store/sqlite-store.ts";
+export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
 export type {
   CodeModeInput,
   CodeModeOutput,
