@@ -3,7 +3,10 @@
 // workspace, runs the README's first example there, and fails if the install brought an adapter's
 // stack nobody asked for (the AI SDK, the MCP SDK, the OpenAPI parser), more than MAX_PACKAGES
 // packages, or if a subpath whose adapter is missing fails without naming the package to install.
-// Run after `build`.
+// Then it installs `@codemode/mcp-server` beside it (its peers, the MCP SDK's server and zod, from
+// the registry), serves the example's runtime with it to an MCP request, and, with
+// `@codemode/connector-mcp` installed too, checks that `codemode/mcp` re-exports it. Run after
+// `build`.
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -22,8 +25,10 @@ const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const project = mkdtempSync(join(tmpdir(), "codemode-install-"));
 const run = (command, args, cwd) =>
   execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const npmInstall = (tarballs) =>
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], project);
 
-/** The workspace packages `codemode` needs, found from its dependencies. */
+/** `folder`'s package and the workspace packages it needs, found from their dependencies. */
 function workspaceClosure(folder, seen = new Map()) {
   const manifest = JSON.parse(readFileSync(join(packages, folder, "package.json"), "utf8"));
   if (seen.has(manifest.name)) return seen;
@@ -34,6 +39,38 @@ function workspaceClosure(folder, seen = new Map()) {
   }
   return seen;
 }
+
+/** The tarballs of `folder`'s package and the workspace packages it needs, packed once each. */
+const packed = new Map();
+function packClosure(folder) {
+  return [...workspaceClosure(folder).entries()].map(([name, member]) => {
+    if (!packed.has(name)) {
+      const out = run("pnpm", ["pack", "--pack-destination", project], join(packages, member));
+      packed.set(name, out.trim().split("\n").pop().trim());
+    }
+    return packed.get(name);
+  });
+}
+
+/** The README example's `issues` connector and a runtime over it and `store`, as module text. */
+const issuesRuntime = (store) => `const issues = functionConnector({
+  name: "issues",
+  methods: {
+    create: {
+      description: "Open an issue.",
+      requiresApproval: true,
+      execute: async ({ title }) => ({ number: 7, title }),
+    },
+  },
+});
+const runtime = createCodemodeRuntime({
+  store: ${store},
+  executor: new QuickJSExecutor(),
+  connectors: [issues],
+});`;
+
+/** The last line `node <file>` printed in the project. */
+const printedBy = (file) => run("node", ["--no-warnings", file], project).trim().split("\n").pop();
 
 /** The most packages (ours included) that installing `codemode` alone may bring. */
 const MAX_PACKAGES = 12;
@@ -81,15 +118,12 @@ function sizeOf(folder) {
 const failures = [];
 let summary = "";
 try {
-  const tarballs = [...workspaceClosure("codemode").values()].map((folder) => {
-    const out = run("pnpm", ["pack", "--pack-destination", project], join(packages, folder));
-    return out.trim().split("\n").pop().trim();
-  });
+  const tarballs = packClosure("codemode");
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify({ name: "try-codemode", private: true, type: "module" }),
   );
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], project);
+  npmInstall(tarballs);
 
   const installed = installedPackages(project);
   const megabytes = (sizeOf(join(project, "node_modules")) / 1e6).toFixed(1);
@@ -108,6 +142,7 @@ try {
     "@apidevtools/swagger-parser",
     "zod",
     "@tanstack/ai",
+    "@codemode/mcp-server",
   ]) {
     if (existsSync(join(project, "node_modules", unwanted)))
       failures.push(`installing codemode brought ${unwanted}`);
@@ -120,27 +155,13 @@ try {
 import { createCodemodeRuntime, functionConnector, sqliteStore } from "codemode";
 import { QuickJSExecutor } from "codemode/quickjs";
 
-const issues = functionConnector({
-  name: "issues",
-  methods: {
-    create: {
-      description: "Open an issue.",
-      requiresApproval: true,
-      execute: async ({ title }) => ({ number: 7, title }),
-    },
-  },
-});
-const runtime = createCodemodeRuntime({
-  store: sqliteStore(new DatabaseSync("codemode.db")),
-  executor: new QuickJSExecutor(),
-  connectors: [issues],
-});
+${issuesRuntime('sqliteStore(new DatabaseSync("codemode.db"))')}
 const first = await runtime.execute({ code: 'await issues.create({ title: "Bug" })' });
 const second = await runtime.approve({ executionId: first.executionId });
 console.log(JSON.stringify({ first: first.status, second: second.status, result: second.result }));
 `,
   );
-  const printed = run("node", ["--no-warnings", "example.mjs"], project).trim().split("\n").pop();
+  const printed = printedBy("example.mjs");
   const expected = JSON.stringify({
     first: "paused",
     second: "completed",
@@ -161,6 +182,97 @@ console.log(JSON.stringify({ first: first.status, second: second.status, result:
         failures.push(`${subpath} failed without naming ${needed}: ${error.stderr}`);
     }
   }
+
+  // @codemode/mcp-server beside codemode, as its README installs it: the example's runtime served
+  // to a 2026-07-28 `tools/call` of `codemode` (stateless), which comes back paused for the host
+  npmInstall(packClosure("mcp-server"));
+  writeFileSync(
+    join(project, "mcp-example.mjs"),
+    `import { codeMcpServer } from "@codemode/mcp-server";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { createCodemodeRuntime, functionConnector, memoryStore } from "codemode";
+import { QuickJSExecutor } from "codemode/quickjs";
+
+${issuesRuntime("memoryStore()")}
+const handler = createMcpHandler(() => codeMcpServer({ runtime, approvals: "host" }), {
+  legacy: "reject",
+});
+const response = await handler.fetch(
+  new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "codemode",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "codemode",
+        arguments: { code: 'async () => await issues.create({ title: "Bug" })' },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "try-codemode", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  }),
+);
+const text = await response.text();
+const json = text.startsWith("{")
+  ? text
+  : text.split("\\n").find((line) => line.startsWith("data: ")).slice(6);
+const reply = JSON.parse(json).result.structuredContent;
+const approved = await runtime.approve({ executionId: reply.executionId });
+console.log(JSON.stringify({ reply: reply.status, approved: approved.status, result: approved.result }));
+await handler.close();
+`,
+  );
+  const served = printedBy("mcp-example.mjs");
+  const expectedServed = JSON.stringify({
+    reply: "paused",
+    approved: "completed",
+    result: { number: 7, title: "Bug" },
+  });
+  if (served !== expectedServed)
+    failures.push(`the MCP example printed ${served}, not ${expectedServed}`);
+
+  // with @codemode/connector-mcp too, codemode/mcp loads and its server half is @codemode/mcp-server
+  npmInstall(packClosure("connector-mcp"));
+  const same = run(
+    "node",
+    [
+      "--input-type=module",
+      "-e",
+      `const facade = await import("codemode/mcp");
+const adapter = await import("@codemode/mcp-server");
+const names = Object.keys(adapter).sort();
+const differ = names.filter((name) => facade[name] !== adapter[name]);
+console.log(JSON.stringify({ names, differ, mcpConnector: typeof facade.mcpConnector }));`,
+    ],
+    project,
+  )
+    .trim()
+    .split("\n")
+    .pop();
+  const expectedSame = JSON.stringify({
+    names: [
+      "APPROVAL_STATE_PREFIX",
+      "MAX_REPLY_LENGTH",
+      "TASKS_EXTENSION",
+      "codeMcpServer",
+      "registerCodemodeTools",
+    ],
+    differ: [],
+    mcpConnector: "function",
+  });
+  if (same !== expectedSame)
+    failures.push(`codemode/mcp beside @codemode/mcp-server printed ${same}, not ${expectedSame}`);
 } catch (error) {
   failures.push(`${error.message}\n${error.stderr ?? ""}`);
 } finally {
@@ -172,5 +284,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  `packed install of codemode: installed alone (${summary}), ran the README example, brought no adapter stack`,
+  `packed install of codemode: installed alone (${summary}), ran the README example, brought no adapter stack; @codemode/mcp-server beside it served the example over MCP, and codemode/mcp re-exports it`,
 );

@@ -3,22 +3,23 @@
 // the sealed state (auto-fulfilment), the 2025-era session gets the same questions as elicitation
 // requests. Any instance over the shared journal decides a retry; a state altered, expired, for
 // other code or another caller decides nothing.
+
+import { functionConnector } from "@codemode/connector-function";
 import { createCodemodeRuntime, decisionHandleOf, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
+import { FORWARD, mailRuntime } from "../test/mail-runtime.ts";
 import {
   codemodeCall,
   type Era,
   sessionClient,
   statelessClient,
   type TestClient,
-} from "../../test/mcp-clients.ts";
-import { functionConnector } from "../index.ts";
-import { codeMcpServer } from "../mcp.ts";
+} from "../test/mcp-clients.ts";
 import { questionKey } from "./approval-round.ts";
 import { type ApprovalState, approvalStateCodec, sha256Text } from "./approval-state.ts";
+import { codeMcpServer } from "./index.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 

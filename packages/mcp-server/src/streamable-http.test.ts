@@ -6,14 +6,14 @@
 import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { FORWARD, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
+import { FORWARD, mailRuntime, sendTo } from "../test/mail-runtime.ts";
 import {
   closeServers,
   loopback,
   refuse,
   sessionHandler,
   statelessHandler,
-} from "../../test/readme-http-servers.ts";
+} from "../test/readme-http-servers.ts";
 
 afterEach(closeServers);
 

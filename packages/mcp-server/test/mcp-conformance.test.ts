@@ -1,5 +1,5 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, its CLI) against the
-// Streamable HTTP servers the codemode/mcp README shows, on loopback, for both protocol eras: the
+// Streamable HTTP servers this package's README shows, on loopback, for both protocol eras: the
 // 2025-11-25 scenarios on the stateless and the sessions server, the 2026-07-28 scenarios (and the
 // Tasks extension's capability negotiation) on the stateless server with tasks on. Every check passes
 // but the known gaps listed below, each with its reason; a known gap that starts passing fails the
@@ -59,9 +59,9 @@ const KNOWN_GAPS_2026: Record<string, string> = {
     "the server serves no resource templates (-32601)",
   "sep-2549-resources-read-caching-hints": "SKIPPED: the server serves no resources",
   "sep-2663-server-rejects-undeclared-client":
-    "needs the suite's fixture tool slow_compute; Code Mode's tasks are its codemode runs (src/mcp/code-tasks.test.ts covers the rule)",
+    "needs the suite's fixture tool slow_compute; Code Mode's tasks are its codemode runs (src/code-tasks.test.ts covers the rule)",
   "tasks-per-request-meta-opt-in":
-    "needs the suite's fixture tool slow_compute (src/mcp/code-tasks.test.ts covers the rule)",
+    "needs the suite's fixture tool slow_compute (src/code-tasks.test.ts covers the rule)",
 };
 
 /** what a check reports that is neither a pass nor a failure of the server */

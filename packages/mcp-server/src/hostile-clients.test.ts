@@ -5,16 +5,16 @@
 // that are not answers. A case whose comment starts "Found" was a hole when it was written.
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { FORWARD, heldRuntime, mailRuntime, sendTo } from "../../test/mail-runtime.ts";
+import { FORWARD, heldRuntime, mailRuntime, sendTo } from "../test/mail-runtime.ts";
 import {
   codemodeCall,
   type Era,
   resultOf,
   sessionClient,
   statelessClient,
-} from "../../test/mcp-clients.ts";
-import { type CodemodeToolsOptions, codeMcpServer } from "../mcp.ts";
+} from "../test/mcp-clients.ts";
 import { TASKS_EXTENSION } from "./client-capabilities.ts";
+import { type CodemodeToolsOptions, codeMcpServer } from "./index.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 const ELICITS = { elicitation: { form: {} } };

@@ -6,11 +6,11 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { mailRuntime, sendTo } from "../../test/mail-runtime.ts";
-import { codemodeCall, resultOf } from "../../test/mcp-clients.ts";
-import { type CodemodeToolsOptions, codeMcpServer } from "../mcp.ts";
+import { mailRuntime, sendTo } from "../test/mail-runtime.ts";
+import { codemodeCall, resultOf } from "../test/mcp-clients.ts";
 import { questionKey } from "./approval-round.ts";
 import { TASKS_EXTENSION } from "./client-capabilities.ts";
+import { type CodemodeToolsOptions, codeMcpServer } from "./index.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 const DECLARED = { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } };

@@ -1,4 +1,4 @@
-// The Streamable HTTP servers the codemode/mcp README shows, in TypeScript, on a loopback node:http
+// The Streamable HTTP servers this package's README shows, in TypeScript, on a loopback node:http
 // server: stateless (`createMcpHandler`, a new McpServer per request, serving the 2026-07-28 protocol
 // and 2025-era clients without sessions) and with sessions (a 2025-era transport per session, kept in
 // a map until DELETE or close), each behind the SDK's Host and Origin guards for the address it
@@ -19,7 +19,7 @@ import {
   toNodeHandler,
 } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { type CodemodeToolsOptions, registerCodemodeTools } from "../src/mcp.ts";
+import { type CodemodeToolsOptions, registerCodemodeTools } from "../src/index.ts";
 
 export type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 export type ToolsOptions = Omit<CodemodeToolsOptions, "runtime">;

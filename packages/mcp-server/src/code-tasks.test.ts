@@ -7,10 +7,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
-import { codemodeCall, resultOf } from "../../test/mcp-clients.ts";
-import { codeMcpServer } from "../mcp.ts";
+import { FORWARD, mailRuntime } from "../test/mail-runtime.ts";
+import { codemodeCall, resultOf } from "../test/mcp-clients.ts";
 import { TASKS_EXTENSION } from "./client-capabilities.ts";
+import { codeMcpServer } from "./index.ts";
 
 const KEY = "a key of at least thirty-two bytes, shared";
 const handlers: { close(): Promise<void> }[] = [];

@@ -1,8 +1,10 @@
-// A runtime over a small mail connector for the codemode/mcp tests: `mail.inbox` reads, `mail.send`
+// A runtime over a small mail connector for the @codemode/mcp-server tests: `mail.inbox` reads, `mail.send`
 // needs approval and records whom it reached.
+
+import { functionConnector } from "@codemode/connector-function";
+import { createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { expect } from "vitest";
-import { createCodemodeRuntime, functionConnector, memoryStore } from "../src/index.ts";
 
 export function mailRuntime(options: { transformResult?: (result: unknown) => unknown } = {}) {
   const sent: string[] = [];

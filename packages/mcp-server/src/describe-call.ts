@@ -1,4 +1,4 @@
-// How codemode/mcp shows a waiting call to a person: `connector.method(input)` with the exact input.
+// How @codemode/mcp-server shows a waiting call to a person: `connector.method(input)` with the exact input.
 import { type PendingAction, shownValue, visibleText } from "@codemode/core";
 import { boundedJson } from "./bounded-json.ts";
 

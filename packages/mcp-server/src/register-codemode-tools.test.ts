@@ -1,15 +1,17 @@
 // registerCodemodeTools onto the MCP SDK's McpServer, beside the application's own tools, driven by
 // the SDK's Client over its in-memory transport: both kinds of tools listed and called, every tool
 // annotated and typed, and a runtime whose connector is itself an MCP server (mcpConnector, from
-// codemode/mcp) whose description follows once that server has listed its tools.
+// @codemode/connector-mcp) whose description follows once that server has listed its tools.
+
+import { mcpConnector } from "@codemode/connector-mcp";
 import { createCodemodeRuntime, type DecisionHandle, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { FORWARD, heldRuntime, mailRuntime } from "../../test/mail-runtime.ts";
-import { mcpConnector, registerCodemodeTools } from "../mcp.ts";
+import { FORWARD, heldRuntime, mailRuntime } from "../test/mail-runtime.ts";
+import { registerCodemodeTools } from "./index.ts";
 
 async function connected(
   server: McpServer,

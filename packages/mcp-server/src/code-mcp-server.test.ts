@@ -1,11 +1,11 @@
-// codeMcpServer (codemode/mcp) driven by the MCP SDK's own client over its in-memory transport:
+// codeMcpServer (@codemode/mcp-server) driven by the MCP SDK's own client over its in-memory transport:
 // run code, pause; approve through elicitation when the client offers it, out of band through the
 // runtime by default, or with tools only when the host opts into them by name; replies stay compact
 // and bounded whatever the code returns.
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { FORWARD, mailRuntime } from "../../test/mail-runtime.ts";
-import { type CodeMcpServerOptions, codeMcpServer, MAX_REPLY_LENGTH } from "../mcp.ts";
+import { FORWARD, mailRuntime } from "../test/mail-runtime.ts";
+import { type CodeMcpServerOptions, codeMcpServer, MAX_REPLY_LENGTH } from "./index.ts";
 
 interface Setup {
   approvals?: CodeMcpServerOptions["approvals"];

@@ -1,4 +1,4 @@
-// The tools codemode/mcp serves: names, titles, input and output schemas (Zod, as the MCP SDK's
+// The tools @codemode/mcp-server serves: names, titles, input and output schemas (Zod, as the MCP SDK's
 // McpServer takes them) and annotations chosen for what each tool can do.
 import { MAX_HANDLE_CALLS } from "@codemode/core";
 import type { ToolAnnotations } from "@modelcontextprotocol/server";

@@ -1,4 +1,4 @@
-// The compact, bounded JSON of codemode/mcp's replies: built with its own stack (no depth can
+// The compact, bounded JSON of @codemode/mcp-server's replies: built with its own stack (no depth can
 // overflow it) and abandoned as soon as it passes its limit.
 
 const isPrimitiveKey = (key: unknown) =>
