@@ -15,7 +15,7 @@ import { hostCallsTests } from "./host-calls-conformance.ts";
 import { isolationTests } from "./isolation-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { limitsTests } from "./limits-conformance.ts";
-import { modelProgramsTests } from "./model-programs-corpus.ts";
+import { modelProgramsTests } from "./model-programs-conformance.ts";
 import { pauseTests } from "./pause-conformance.ts";
 import { preludeTests } from "./prelude-conformance.ts";
 import { reachabilityTests } from "./reachability-conformance.ts";
