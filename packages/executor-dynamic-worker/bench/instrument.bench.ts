@@ -58,8 +58,8 @@ for (const [label, code, runs] of [
   );
 }
 
-const { arm } = (await import(TICK_URL)) as { arm(timeoutMs: number): unknown };
-arm(10 * 60_000);
+const { arm } = (await import(TICK_URL)) as { arm(timeoutMs: number, imports: string[]): unknown };
+arm(10 * 60_000, []);
 
 let counter = 0;
 async function load(code: string, instrumented: boolean): Promise<() => unknown> {

@@ -4,6 +4,7 @@ import {
   createRenderer,
   isHostReply,
   sandboxBootstrap,
+  sandboxCallQueue,
   sandboxCanonical,
   sandboxEncoder,
   sandboxErrors,
@@ -49,6 +50,7 @@ const HARNESS_TAIL = `,
   ${sandboxSource(createRenderer)},
   ${sandboxSource(sandboxCanonical)},
   ${sandboxSource(isHostReply)},
+  ${sandboxSource(sandboxCallQueue)},
 );
 `;
 

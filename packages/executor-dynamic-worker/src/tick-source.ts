@@ -1,3 +1,5 @@
+import { sandboxSource } from "@codemode/executor-kit";
+
 /**
  * What the tick module tunes: how often the program's ticks read the clock and how often an async
  * program yields. Reading `Date.now()` costs about 0.1 µs in workerd and a tick under 1 ns, so the
@@ -15,9 +17,32 @@ export const TICK_TUNING = {
   yieldMs: 25,
 } as const;
 
+/** What `arm` answers the harness: the pass's deadline, as the harness watches it. */
+export interface ArmedDeadline {
+  /** whether the deadline has passed and the pass has not ended yet */
+  expired(): boolean;
+  /** ends the pass for the ticks: every later tick throws */
+  halt(): void;
+  /** whether a `pause()` has not resumed yet (the program is yielding, not idle) */
+  yielding(): boolean;
+}
+
+/** What the tick module exports (`instrumentProgram` imports all but `arm`, which is the harness's). */
+export interface TickModule {
+  stopped: Error;
+  tick(): number;
+  tickAsync(): number;
+  pause(): Promise<void>;
+  stop(): never;
+  importable(specifier: unknown): string;
+  arm(timeoutMs: number, allowed: readonly string[]): ArmedDeadline;
+}
+
 /**
  * The tick module of a pass (`tick.js`), which the instrumented program imports (see
- * `instrumentProgram`). The program keeps a countdown of its own, a module variable it cannot name:
+ * `instrumentProgram`): runs INSIDE the loaded worker, where `TICK_SOURCE` calls it once when the
+ * module is evaluated and exports what it answers. It must stay self-contained (no imports, no
+ * references outside its body) and plain JavaScript once types are stripped. The program keeps a countdown of its own, a module variable it cannot name:
  * each tick (at the start of every loop body and function body) decrements it, and when it runs out
  * calls one of these, which read the clock and answer how many ticks to count down until the next
  * reading, or a negative number:
@@ -48,110 +73,129 @@ export const TICK_TUNING = {
  * only numbers, and nothing in a branch: a store or a call in a rarely taken branch of an inlined tick
  * made V8 keep a loop's numbers boxed, five times slower per iteration.
  */
-export const TICK_SOURCE = `// built-ins, taken before any code of the pass runs
-const clock = Date.now;
-const ErrorType = Error;
-const TypeErrorType = TypeError;
-const PromiseType = Promise;
-const startTimer = setTimeout;
-const define = Object.defineProperty;
-const freeze = Object.freeze;
-const quote = JSON.stringify;
-
-const MOST_TICKS = ${TICK_TUNING.mostTicks};
-const SLICE_MS = ${TICK_TUNING.sliceMs};
-const YIELD_MS = ${TICK_TUNING.yieldMs};
-
-// One object of numbers (own properties, made before the program runs), read and written by the
-// ticks inlined in the program's loops.
-const state = {
-  armed: 0,
-  // 1 once the pass has ended; the deadline has passed when the clock says so
-  ended: 0,
-  deadline: Infinity,
-  // ticks the program counts down before it calls again
-  every: ${TICK_TUNING.firstTicks},
-  lastCheck: 0,
-  lastYield: 0,
-  // pauses whose timer has not fired yet: the program is not idle, only yielding
-  pausing: 0,
-};
-
-// the specifiers the program may import (own properties of an object without a prototype)
-const imports = { __proto__: null };
-
-export const stopped = new ErrorType("The code was stopped.");
-define(stopped, "name", { value: "TimeoutError", writable: true, configurable: true });
-
-export function tick() {
-  if (state.ended !== 0) return -2;
-  const now = clock();
-  if (now >= state.deadline) return -2;
-  const spent = now - state.lastCheck;
-  state.lastCheck = now;
-  const every = state.every;
-  // fewer ticks between readings when the code between ticks is slow, more when it is fast
-  const next = spent > SLICE_MS ? (every * SLICE_MS / spent) | 0 || 1 : every * 2 > MOST_TICKS ? MOST_TICKS : every * 2;
-  state.every = next;
-  return next;
-}
-
-export function tickAsync() {
-  const next = tick();
-  return next > 0 && state.lastCheck - state.lastYield >= YIELD_MS ? -1 : next;
-}
-
-function over() {
-  return state.ended !== 0 || clock() >= state.deadline;
-}
-
-export function stop() {
-  throw stopped;
-}
-
-export function pause() {
-  if (over()) return new PromiseType((resolve, reject) => reject(stopped));
-  state.pausing++;
-  return new PromiseType((resolve, reject) => {
-    startTimer(() => {
-      state.pausing--;
-      const now = clock();
-      state.lastYield = now;
-      state.lastCheck = now;
-      if (over()) reject(stopped);
-      else resolve();
-    }, 0);
-  });
-}
-
-export function importable(specifier) {
-  if (typeof specifier === "string" && imports[specifier] === true) return specifier;
-  throw new TypeErrorType(
-    "The code may not import " + (typeof specifier === "string" ? quote(specifier) : "that") +
-      ": it has only the namespaces it was given.",
-  );
-}
-
-export function arm(timeoutMs, allowed) {
-  if (state.armed !== 0) throw new ErrorType("The deadline of this pass is set already.");
-  state.armed = 1;
-  for (let index = 0; index < allowed.length; index++) imports[allowed[index]] = true;
-  define(stopped, "message", {
-    value: "The code was stopped: it ran longer than " + timeoutMs + " ms, or its run had ended.",
-    writable: true,
-    configurable: true,
-  });
-  freeze(stopped);
-  const now = clock();
-  state.deadline = now + timeoutMs;
-  state.lastCheck = now;
-  state.lastYield = now;
-  return {
-    expired: () => state.ended === 0 && clock() >= state.deadline,
-    halt: () => {
-      state.ended = 1;
-    },
-    yielding: () => state.pausing > 0,
+export function tickModule(tuning: typeof TICK_TUNING): TickModule {
+  // built-ins, taken before any code of the pass runs
+  const scope = globalThis as unknown as {
+    setTimeout(callback: () => void, ms: number): unknown;
   };
+  const clock = Date.now;
+  const ErrorType = Error;
+  const TypeErrorType = TypeError;
+  const PromiseType = Promise;
+  const startTimer = scope.setTimeout;
+  const define = Object.defineProperty;
+  const freeze = Object.freeze;
+  const quote = JSON.stringify;
+
+  const MOST_TICKS = tuning.mostTicks;
+  const SLICE_MS = tuning.sliceMs;
+  const YIELD_MS = tuning.yieldMs;
+
+  // One object of numbers (own properties, made before the program runs), read and written by the
+  // ticks inlined in the program's loops.
+  const state = {
+    armed: 0,
+    // 1 once the pass has ended; the deadline has passed when the clock says so
+    ended: 0,
+    deadline: Infinity,
+    // ticks the program counts down before it calls again
+    every: tuning.firstTicks as number,
+    lastCheck: 0,
+    lastYield: 0,
+    // pauses whose timer has not fired yet: the program is not idle, only yielding
+    pausing: 0,
+  };
+
+  // the specifiers the program may import (own properties of an object without a prototype)
+  const imports = { __proto__: null } as unknown as Record<string, true | undefined>;
+
+  const stopped = new ErrorType("The code was stopped.");
+  define(stopped, "name", { value: "TimeoutError", writable: true, configurable: true });
+
+  function tick(): number {
+    if (state.ended !== 0) return -2;
+    const now = clock();
+    if (now >= state.deadline) return -2;
+    const spent = now - state.lastCheck;
+    state.lastCheck = now;
+    const every = state.every;
+    // fewer ticks between readings when the code between ticks is slow, more when it is fast
+    const next =
+      spent > SLICE_MS
+        ? ((every * SLICE_MS) / spent) | 0 || 1
+        : // biome-ignore lint/complexity/useMathMinMax: Math is the program's to replace
+          every * 2 > MOST_TICKS
+          ? MOST_TICKS
+          : every * 2;
+    state.every = next;
+    return next;
+  }
+
+  function tickAsync(): number {
+    const next = tick();
+    return next > 0 && state.lastCheck - state.lastYield >= YIELD_MS ? -1 : next;
+  }
+
+  function over(): boolean {
+    return state.ended !== 0 || clock() >= state.deadline;
+  }
+
+  function stop(): never {
+    throw stopped;
+  }
+
+  function pause(): Promise<void> {
+    if (over()) return new PromiseType<void>((_resolve, reject) => reject(stopped));
+    state.pausing++;
+    return new PromiseType<void>((resolve, reject) => {
+      startTimer(() => {
+        state.pausing--;
+        const now = clock();
+        state.lastYield = now;
+        state.lastCheck = now;
+        if (over()) reject(stopped);
+        else resolve();
+      }, 0);
+    });
+  }
+
+  function importable(specifier: unknown): string {
+    if (typeof specifier === "string" && imports[specifier] === true) return specifier;
+    throw new TypeErrorType(
+      `The code may not import ${typeof specifier === "string" ? quote(specifier) : "that"}: it has only the namespaces it was given.`,
+    );
+  }
+
+  function arm(timeoutMs: number, allowed: readonly string[]): ArmedDeadline {
+    if (state.armed !== 0) throw new ErrorType("The deadline of this pass is set already.");
+    state.armed = 1;
+    for (let index = 0; index < allowed.length; index++) imports[allowed[index] as string] = true;
+    define(stopped, "message", {
+      value: `The code was stopped: it ran longer than ${timeoutMs} ms, or its run had ended.`,
+      writable: true,
+      configurable: true,
+    });
+    freeze(stopped);
+    const now = clock();
+    state.deadline = now + timeoutMs;
+    state.lastCheck = now;
+    state.lastYield = now;
+    return {
+      expired: () => state.ended === 0 && clock() >= state.deadline,
+      halt: () => {
+        state.ended = 1;
+      },
+      yielding: () => state.pausing > 0,
+    };
+  }
+
+  return { stopped, tick, tickAsync, pause, stop, importable, arm };
 }
+
+/**
+ * The tick module's text: `tickModule` as source, called once with the tuning when the module is
+ * evaluated, and its members exported under the names the instrumented program and the harness import.
+ */
+export const TICK_SOURCE = `const ticks = (${sandboxSource(tickModule)})(${JSON.stringify(TICK_TUNING)});
+export const { stopped, tick, tickAsync, pause, stop, importable, arm } = ticks;
 `;

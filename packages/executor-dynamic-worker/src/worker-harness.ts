@@ -3,12 +3,15 @@ import type {
   HostReply,
   isHostReply,
   OutcomeOf,
+  QueuedCall,
   sandboxBootstrap,
+  sandboxCallQueue,
   sandboxCanonical,
   sandboxEncoder,
   sandboxErrors,
   sandboxTaggedWriter,
 } from "@codemode/executor-kit";
+import type { TickModule } from "./tick-source.ts";
 
 /** What the harness is told for one pass; it is written into the harness module itself. */
 export interface HarnessSpec {
@@ -55,10 +58,7 @@ export const OUTCOME_KINDS = [
 export type HarnessOutcome = OutcomeOf<(typeof OUTCOME_KINDS)[number]>;
 
 /** The tick module's `arm` (tick-source.ts): starts the pass's deadline. */
-export type ArmDeadline = (
-  timeoutMs: number,
-  imports: string[],
-) => { expired(): boolean; halt(): void; yielding(): boolean };
+export type ArmDeadline = TickModule["arm"];
 
 /**
  * The host's `HostBridge` as the sandbox sees it, over Workers RPC: every method answers a promise,
@@ -135,6 +135,8 @@ export function workerHarness(
   canonicalOf: typeof sandboxCanonical,
   /** `isHostReply` of the kit, pasted the same way */
   isReply: typeof isHostReply,
+  /** `sandboxCallQueue` of the kit, pasted the same way */
+  callQueue: typeof sandboxCallQueue,
 ): HarnessClass {
   const scope = globalThis as unknown as {
     setTimeout(callback: () => void, ms: number): unknown;
@@ -281,19 +283,13 @@ export function workerHarness(
   }
 
   /**
-   * A call waiting for its reply. The calls the program makes in one turn wait here until the turn's
-   * microtasks run, then go to the host in one message (more when their text is large): the host
-   * starts them together, as calls made at once are in-process, so a Promise.all of gated calls
-   * pauses with all of them waiting. A queued call counts as in flight from the start. The queue is
-   * a list of object literals whose properties are all their own: no setter or getter of a
-   * prototype the program changed is ever reached.
+   * A call waiting for its reply. The calls the program makes in one turn wait in the kit's queue
+   * (`sandboxCallQueue`) until the turn's microtasks run, then go to the host together (`dispatch`).
+   * A queued call counts as in flight from the start, its input in `charsInFlight` until it is
+   * answered (a nested run's is ""). Every call is an object literal whose properties are all its
+   * own: no setter or getter of a prototype the program changed is ever reached.
    */
-  interface Waiting {
-    next: Waiting | null;
-    namespace: string;
-    method: string;
-    /** the call's input, counted in `charsInFlight` until it is answered; undefined for a nested run */
-    input: string | undefined;
+  interface Waiting extends QueuedCall {
     /**
      * takes the reply (never a promise settled with it: that would look `then` up on the tuple), and
      * whether it came in a task of its own while the program was idle (see `sandboxBootstrap`)
@@ -311,12 +307,15 @@ export function workerHarness(
         got(reply);
         resolve();
       };
-      forward({ next: null, namespace: "", method: "", input: undefined, deliver }, start, false);
+      const call: Waiting = { next: null, id: 0, namespace: "", method: "", input: "", deliver };
+      forward(call, start, false);
     });
   }
 
-  let queueHead: Waiting | null = null;
-  let queueTail: Waiting | null = null;
+  // consecutive calls go together while their text stays within a batch's limit; a call alone goes as `call`
+  const queue = callQueue<Waiting>(queueTask, quote, spec.maxBatchChars, false, dispatch);
+  const flush = queue.flush;
+  const queueCall = queue.add;
   function enqueue(
     namespace: string,
     method: string,
@@ -325,51 +324,19 @@ export function workerHarness(
   ): void {
     inFlight++;
     charsInFlight += input.length;
-    const item: Waiting = {
+    queueCall({
       next: null,
+      id: 0,
       namespace: StringType(namespace),
       method: StringType(method),
       input: StringType(input),
       deliver,
-    };
-    if (queueTail === null) {
-      queueHead = item;
-      queueTask(flush);
-    } else queueTail.next = item;
-    queueTail = item;
-  }
-  function flush(): void {
-    let item = queueHead;
-    queueHead = null;
-    queueTail = null;
-    // consecutive calls go together while their text stays within a batch's limit; a call alone goes as `call`
-    while (item !== null) {
-      const head: Waiting = item;
-      item = item.next;
-      // the usual case, one call awaited at a time: no batch text to write
-      if (item === null) {
-        dispatch(head, 1, "");
-        return;
-      }
-      let text = `[${entryText(head)}`;
-      let size = 1;
-      while (item !== null) {
-        const entry = entryText(item);
-        if (text.length + entry.length + 2 > spec.maxBatchChars) break;
-        text += `,${entry}`;
-        size++;
-        item = item.next;
-      }
-      dispatch(head, size, `${text}]`);
-    }
-  }
-  function entryText(item: Waiting): string {
-    return `[${quote(item.namespace)},${quote(item.method)},${quote(item.input)}]`;
+    });
   }
   // Every queued call is answered once, and leaves the count in flight then.
   function answer(item: Waiting, reply: HostReply, atIdle = false): void {
     inFlight--;
-    if (item.input !== undefined) charsInFlight -= item.input.length;
+    charsInFlight -= item.input.length;
     item.deliver(reply, atIdle);
   }
   // The reply in the `RpcReply` the host answered with; a lost one if it is anything else.
@@ -398,7 +365,9 @@ export function workerHarness(
       (error) => answer(item, describeLoss(error, true)),
     );
   }
-  // The host starts every call of a batch before it answers any, and answers each on its own.
+  // Sends a call alone (`call`), or a batch (`calls`, `batchText` the queue's JSON text of its
+  // `BatchedCall`s): the host starts every call of a batch before it answers any, and answers each
+  // on its own.
   function dispatch(head: Waiting, size: number, batchText: string): void {
     const answerAll = (reply: () => HostReply) => {
       let item: Waiting | null = head;
@@ -416,11 +385,7 @@ export function workerHarness(
     const count = answeredHere();
     if (size === 1) {
       const call = hostCall;
-      forward(
-        head,
-        () => call(head.namespace, head.method, head.input as string, text, count),
-        false,
-      );
+      forward(head, () => call(head.namespace, head.method, head.input, text, count), false);
       return;
     }
     const takeReply = hostReply;

@@ -3,6 +3,7 @@ import {
   createRenderer,
   isHostReply,
   sandboxBootstrap,
+  sandboxCallQueue,
   sandboxEncoder,
   sandboxErrors,
   sandboxSource,
@@ -16,9 +17,20 @@ export const DEFAULT_CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsa
 /** Added when the policy says nothing about workers: the program runs in a worker made from a blob. */
 const WORKER_DIRECTIVE = "worker-src blob:";
 
+/** The kit's parts `workerHarness` takes, pasted as source in the order of its parameters. */
+const HARNESS_PARTS = [
+  sandboxBootstrap,
+  sandboxEncoder,
+  sandboxErrors,
+  sandboxTaggedWriter,
+  createValueCodec,
+  createRenderer,
+  isHostReply,
+  sandboxCallQueue,
+];
 // Strict code throughout: no caller chain or stack frame hands the program a function of the
 // harness (its own code, compiled with an indirect eval, keeps the mode it declares).
-const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${sandboxSource(sandboxBootstrap)}, ${sandboxSource(sandboxEncoder)}, ${sandboxSource(sandboxErrors)}, ${sandboxSource(sandboxTaggedWriter)}, ${sandboxSource(createValueCodec)}, ${sandboxSource(createRenderer)}, ${sandboxSource(isHostReply)});\n//# sourceURL=codemode-sandbox.js`;
+const WORKER_SOURCE = `"use strict";(${sandboxSource(workerHarness)})(${HARNESS_PARTS.map((part) => sandboxSource(part)).join(", ")});\n//# sourceURL=codemode-sandbox.js`;
 const FRAME_SCRIPT = `"use strict";(${sandboxSource(frameRelay)})(${JSON.stringify(WORKER_SOURCE)});`;
 
 /**

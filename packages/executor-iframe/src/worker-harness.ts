@@ -4,7 +4,9 @@ import type {
   HostReply,
   isHostReply,
   OutcomeOf,
+  QueuedCall,
   sandboxBootstrap,
+  sandboxCallQueue,
   sandboxEncoder,
   sandboxErrors,
   sandboxTaggedWriter,
@@ -79,6 +81,8 @@ export function workerHarness(
   createRenderer: (maxLineChars: number) => unknown,
   /** `isHostReply` of the kit, pasted the same way */
   isReply: typeof isHostReply,
+  /** `sandboxCallQueue` of the kit, pasted the same way */
+  callQueue: typeof sandboxCallQueue,
 ): void {
   const scope = globalThis as unknown as {
     addEventListener(type: string, listener: (event: Event) => void): void;
@@ -148,7 +152,6 @@ export function workerHarness(
   let maxLogLines = 0;
   let maxConcurrentCalls = 0;
   let maxInputCharsInFlight = 0;
-  let maxBatchChars = 0;
   let inFlight = 0;
   /** characters of the inputs of the calls not answered yet (the page holds them) */
   let charsInFlight = 0;
@@ -183,53 +186,18 @@ export function workerHarness(
   };
 
   // The calls the program makes in one turn go to the page in one message (more when their text is
-  // large) once the turn's microtasks run: the page starts them together, as calls made at once are
-  // in-process, so a Promise.all of gated calls pauses with all of them waiting. The queue is a list
-  // of object literals (own properties only) and the message's calls are JSON text: no array a
-  // program's prototype reaches.
-  interface Queued {
-    next: Queued | undefined;
-    id: number;
-    namespace: string;
-    method: string;
-    input: string;
-  }
-  let queueHead: Queued | undefined;
-  let queueTail: Queued | undefined;
-  function enqueue(item: Queued): void {
-    if (queueTail === undefined) {
-      queueHead = item;
-      queueTask(flush);
-    } else queueTail.next = item;
-    queueTail = item;
-  }
-  function flush(): void {
-    let item = queueHead;
-    queueHead = undefined;
-    queueTail = undefined;
+  // large) once the turn's microtasks run, through the kit's queue (`sandboxCallQueue`, made when the
+  // pass starts): the page starts them together, as calls made at once are in-process, so a
+  // Promise.all of gated calls pauses with all of them waiting. A batch's calls are JSON text of
+  // `NumberedCall`s: no array a program's prototype reaches.
+  let queueCall: (call: QueuedCall) => void = () => {};
+  function sendCalls(head: QueuedCall, size: number, calls: string): void {
     if (finished) return;
-    // consecutive calls go together while their text stays within a batch's limit
-    while (item !== undefined) {
-      const head = item;
-      item = item.next;
-      let calls = item === undefined ? "" : `[${entryText(head)}`;
-      let size = 1;
-      while (item !== undefined) {
-        const entry = entryText(item);
-        if (calls.length + entry.length + 2 > maxBatchChars) break;
-        calls += `,${entry}`;
-        size++;
-        item = item.next;
-      }
-      // a call alone goes as `call`, its input as it is
-      if (size === 1) {
-        const { id, namespace, method, input } = head;
-        post({ type: "call", nonce, id, namespace, method, input });
-      } else post({ type: "calls", nonce, calls: `${calls}]` });
-    }
-  }
-  function entryText(item: Queued): string {
-    return `[${item.id},${stringify(item.namespace)},${stringify(item.method)},${stringify(item.input)}]`;
+    // a call alone goes as `call`, its input as it is
+    if (size === 1) {
+      const { id, namespace, method, input } = head;
+      post({ type: "call", nonce, id, namespace, method, input });
+    } else post({ type: "calls", nonce, calls });
   }
 
   function settle(outcome: HarnessOutcome): void {
@@ -271,7 +239,7 @@ export function workerHarness(
     maxLogLines = message.spec.maxLogLines;
     maxConcurrentCalls = message.spec.maxConcurrentCalls;
     maxInputCharsInFlight = message.spec.maxInputCharsInFlight;
-    maxBatchChars = message.spec.maxBatchChars;
+    queueCall = callQueue(queueTask, stringify, message.spec.maxBatchChars, true, sendCalls).add;
     maxLogChars = message.spec.maxLineChars;
     const api = bootstrap(
       (namespace, method, input, answer) => {
@@ -293,7 +261,7 @@ export function workerHarness(
           charsInFlight -= size;
           answer(reply, atIdle);
         };
-        enqueue({ next: undefined, id, namespace, method, input });
+        queueCall({ next: null, id, namespace, method, input });
       },
       log,
       settle,

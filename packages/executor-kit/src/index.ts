@@ -11,6 +11,7 @@ export {
 export { hostTimers, type TimerHandle } from "./host-timers.ts";
 export { LogSink } from "./log-sink.ts";
 export { type BootstrapSpec, type SandboxApi, sandboxBootstrap } from "./sandbox-bootstrap.ts";
+export { type CallQueue, type QueuedCall, sandboxCallQueue } from "./sandbox-call-queue.ts";
 export {
   type BuiltinReader,
   ENCODER_BUILTINS,
@@ -41,11 +42,13 @@ export { createRenderer, type SandboxRenderer } from "./sandbox-renderer.ts";
 export { sandboxSource } from "./sandbox-source.ts";
 export { sandboxTaggedWriter, TAGGED_WRITER_BUILTINS } from "./sandbox-tagged-writer.ts";
 export {
+  type BatchedCall,
   type ErrorReply,
   errorReply,
   type HostReply,
   isHostReply,
   type LoadOutcome,
+  type NumberedCall,
   type OkOutcome,
   type OkReply,
   type OutcomeKind,

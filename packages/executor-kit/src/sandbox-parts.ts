@@ -3,7 +3,7 @@
 // replaces `JSON.stringify` or `Error` does not change how values and errors cross. `sandboxBootstrap`
 // takes them as arguments; QuickJS compiles each on first use. Each must stay self-contained (no
 // imports, no references outside its body) and plain JavaScript once types are stripped. The
-// encoder is in sandbox-encoder.ts.
+// encoder is in sandbox-encoder.ts, the queue of calls made at once in sandbox-call-queue.ts.
 
 /**
  * The canonical text of a value `JSON.parse` made from the value codec's text: JSON with every

@@ -1,6 +1,8 @@
 // The wire between a sandbox and its host, the same for every executor: what answers a call
-// (`HostReply`, host to sandbox) and how a pass ended (`PassOutcome`, sandbox to host). Both are
-// tuples of strings, of a fixed length for each kind: Workers RPC and `postMessage` copy them for a
+// (`HostReply`, host to sandbox) and how a pass ended (`PassOutcome`, sandbox to host), and the
+// calls a program made at once (`BatchedCall`, `NumberedCall`: JSON text the sandbox's
+// `sandboxCallQueue` writes, read by the Dynamic Worker's bridge and the iframe's page). Replies and
+// outcomes are tuples of strings, of a fixed length for each kind: Workers RPC and `postMessage` copy them for a
 // few microseconds more than one string, with no prefix to add or slice off and no JSON of an error
 // to write and parse; QuickJS's host reads them as they are; and the sandbox reads every item as an
 // own index of an array it was handed, so no accessor a program put on `Array.prototype` or
@@ -8,8 +10,9 @@
 // promise is ever settled with a tuple in a sandbox, since that looks `then` up on it (the
 // bootstrap takes replies through a callback; Workers RPC returns them in an `RpcReply`).
 //
-// The sandbox is hostile: the host reads what it sends only through `readPassOutcome`, and treats
-// anything else as a break of the protocol.
+// The sandbox is hostile: the host reads an outcome only through `readPassOutcome`, and a batch as
+// host values parsed from its text, each entry's shape and types checked; it treats anything else as
+// a break of the protocol.
 import type { SandboxError } from "@codemode/core";
 import { thrownError } from "./sandbox-error.ts";
 import { stackError, unserializableResultError } from "./sandbox-errors.ts";
@@ -43,6 +46,16 @@ export interface RpcReply {
   readonly then: undefined;
   readonly reply: HostReply;
 }
+
+/**
+ * One call of a batch: the calls a program made in one turn, sent to the host together as JSON text
+ * of an array of these (`sandboxCallQueue` writes it). The Dynamic Worker's bridge answers a batch
+ * with a ticket per call.
+ */
+export type BatchedCall = readonly [namespace: string, method: string, input: string];
+
+/** A call of a batch to a host that answers each call by its id (the iframe's page). */
+export type NumberedCall = readonly [id: number, namespace: string, method: string, input: string];
 
 /** The program returned: the value codec's text of its result. */
 export type OkOutcome = readonly [kind: "ok", result: string];
