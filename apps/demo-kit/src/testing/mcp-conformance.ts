@@ -18,11 +18,14 @@ const manifest = require.resolve("@modelcontextprotocol/conformance/package.json
 const { bin } = require(manifest) as { bin: { conformance: string } };
 const CLI = join(dirname(manifest), bin.conformance);
 
-/** `conformance server --url <url> --scenario <scenario>`: its exit code, output and checks. */
+/**
+ * `conformance server --url <url> --scenario <scenario>`: its exit code, output and checks. `timeoutMs`
+ * ends a CLI that hangs; it is an outer bound for a loaded machine, not how long a scenario takes.
+ */
 export async function mcpConformanceScenario(
   url: string,
   scenario: string,
-  timeoutMs = 25_000,
+  timeoutMs = 90_000,
 ): Promise<{ code: number; stdout: string; checks: ConformanceCheck[] }> {
   const dir = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   try {

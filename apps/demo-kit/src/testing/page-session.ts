@@ -19,9 +19,16 @@ export interface PageSession {
   chat(text: string): Promise<void>;
 }
 
+/**
+ * How long a page wait or a poll waits for its condition before the test fails: an outer bound for a
+ * loaded two-core machine (a chat turn that runs code in workerd while other packages' tests run
+ * beside it), never a pacing: every wait ends as soon as its condition holds.
+ */
+export const WAIT_MS = 45_000;
+
 /** Polls until the expectation holds, as long as a page wait would (a run can take a while under load). */
 export const eventually = <T>(read: () => Promise<T>) =>
-  expect.poll(read, { timeout: 20_000, interval: 100 });
+  expect.poll(read, { timeout: WAIT_MS, interval: 100 });
 
 /** Registers the hooks of a test file that drives the app at `appDir`; `name` prefixes its screenshots. */
 export function pageSession(options: { appDir: string; name: string }): PageSession {
@@ -66,7 +73,7 @@ export function pageSession(options: { appDir: string; name: string }): PageSess
       launchChromium(),
     ]);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(WAIT_MS);
     page.on("pageerror", (error) => pageErrors.push(error.message));
   });
 

@@ -25,6 +25,7 @@ export interface WranglerDevOptions {
   vars?: Record<string, string>;
   /** the path polled until it answers 2xx (default /api/model) */
   readyPath?: string;
+  /** how long all attempts may take together (default 150 s: bundles and workerd on a loaded machine) */
   timeoutMs?: number;
   /**
    * the local state folder (Durable Object SQLite and the rest): given, it is kept when the server
@@ -47,20 +48,28 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-/** A start that failed for a reason another try may not meet (a port of its own taken meanwhile). */
-const RETRIED_FAILURE = /EADDRINUSE|address already in use/i;
+/** Starts made before giving up: a failed one (exited, or never answered) is ended and tried again. */
 const ATTEMPTS = 3;
+/**
+ * How long one start may take to answer before it is ended and tried again in a fresh process. A
+ * start takes seconds, on a loaded machine some more; one that has not answered by then is stuck
+ * (seen under load: after a restart over the same state the Worker's workerd never came up, and
+ * wrangler's proxy held every request).
+ */
+const ATTEMPT_MS = 60_000;
 
 /** `wrangler dev` for the app with the offline model (`vars` may add more), at the returned url. */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<DevServer> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
   const failures: string[] = [];
   for (let attempt = 1; ; attempt++) {
-    const started = await startOnce(options, deadline);
+    const started = await startOnce(options, Math.min(deadline, Date.now() + ATTEMPT_MS));
     if ("server" in started) return started.server;
     failures.push(`attempt ${attempt}: ${started.failure}`);
-    if (!started.retry || attempt >= ATTEMPTS || Date.now() >= deadline) {
-      throw new Error(`wrangler dev did not start (${options.appDir}):\n${failures.join("\n\n")}`);
+    if (attempt >= ATTEMPTS || Date.now() >= deadline) {
+      throw new Error(
+        `wrangler dev did not start (${options.appDir}) in ${attempt} attempts:\n${failures.join("\n\n")}`,
+      );
     }
   }
 }
@@ -68,7 +77,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
 async function startOnce(
   options: WranglerDevOptions,
   deadline: number,
-): Promise<{ server: DevServer } | { failure: string; retry: boolean }> {
+): Promise<{ server: DevServer } | { failure: string }> {
   const { appDir } = options;
   const state = options.stateDir ?? (await mkdtemp(join(tmpdir(), `${basename(appDir)}-state-`)));
   const vars = { MODEL_PROVIDER: "offline", ...options.vars };
@@ -124,14 +133,14 @@ async function startOnce(
     if (child.exitCode !== null || child.signalCode !== null) {
       const how = child.exitCode ?? child.signalCode;
       await server.stop();
-      return {
-        failure: `wrangler dev exited with ${how}:\n${log}`,
-        retry: RETRIED_FAILURE.test(log),
-      };
+      return { failure: `wrangler dev exited with ${how}:\n${log}` };
     }
     if (url !== undefined) {
       try {
-        const response = await fetch(`${url}${options.readyPath ?? "/api/model"}`);
+        // a bound per request: a server whose Worker never came up holds the request forever
+        const response = await fetch(`${url}${options.readyPath ?? "/api/model"}`, {
+          signal: AbortSignal.timeout(Math.max(1, Math.min(10_000, deadline - Date.now()))),
+        });
         if (response.ok) return { server };
       } catch {
         // not answering yet
@@ -140,5 +149,6 @@ async function startOnce(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await server.stop();
-  return { failure: `wrangler dev did not answer within the time limit:\n${log}`, retry: false };
+  const where = url ?? "(it had not said where it listens)";
+  return { failure: `wrangler dev did not answer at ${where} in time:\n${log}` };
 }
