@@ -8,6 +8,8 @@ const node = nodeProject();
 export default defineConfig({
   test: {
     fileParallelism: false,
-    projects: [{ ...node, test: { ...node.test, testTimeout: 60_000, hookTimeout: 90_000 } }],
+    // bounds for a loaded two-core machine (CI runs two packages' tasks at once): a test ends as
+    // soon as what it waits for happens; these only end one that hangs
+    projects: [{ ...node, test: { ...node.test, testTimeout: 120_000, hookTimeout: 240_000 } }],
   },
 });

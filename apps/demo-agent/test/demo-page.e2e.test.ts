@@ -297,20 +297,39 @@ describe("the demo page", () => {
   });
 
   it("shows a coherent transcript after a reload in the middle of a streamed answer", async () => {
-    await page.fill("#chat-input", "hello");
-    await page.click("#chat-send");
-    // the answer (the offline model's help) streams for a few seconds
-    await page.waitForSelector('#chat-log[data-busy="true"]');
-    const streaming = page.locator('.msg[data-role="assistant"]').last();
-    await eventually(async () => (await streaming.textContent())?.length ?? 0).toBeGreaterThan(10);
-    await page.reload();
-    await page.waitForSelector("body[data-chat-ready]");
-    expect(await page.locator("#chat-log").getAttribute("data-resumed")).toBe("true");
-    expect(await page.locator("#chat-log").getAttribute("data-busy")).toBe("true");
-    await page.waitForSelector('#chat-log[data-turns="1"]');
+    const log = page.locator("#chat-log");
+    const answers = page.locator('.msg[data-role="assistant"]');
+    // The reload is in the middle of the answer only if the reloaded page's hello reaches the agent
+    // before the answer ends; on a loaded machine the page may come back after it (the page then
+    // shows the whole turn from the history, resumes nothing, and never sees the turn's end: this
+    // test would test nothing). So a reload that missed the stream says so and is tried again
+    // with another greeting (the offline model answers each with its help), a few times.
+    const greetings = ["hello", "hi", "hey"];
+    let greeting = "";
+    let state: Record<string, string | undefined> = {};
+    for (greeting of greetings) {
+      const before = await answers.count();
+      await page.fill("#chat-input", greeting);
+      await page.click("#chat-send");
+      // the answer (the offline model's help) streams for a few seconds: its first words are here
+      await eventually(async () =>
+        (await answers.count()) > before ? ((await answers.last().textContent())?.length ?? 0) : 0,
+      ).toBeGreaterThan(10);
+      await page.reload();
+      await page.waitForSelector("body[data-chat-ready]");
+      // one read: the turn may end (data-busy false, data-turns 1) right after the page resumed it
+      state = await log.evaluate((element) => ({ ...(element as HTMLElement).dataset }));
+      if (state.resumed === "true") break;
+      console.warn(`the reload after "${greeting}" came back after the answer ended; again`);
+    }
+    expect(state.resumed, "no reload landed in the middle of an answer").toBe("true");
+    // while the resumed turn streams, the page holds Send
+    if (state.turns === undefined) expect(state.busy).toBe("true");
+    // the turn's end, however long the rest of the answer takes to stream on a loaded machine
+    await page.waitForSelector('#chat-log[data-turns="1"]', { timeout: 90_000 });
     const users = await page.locator('.msg[data-role="user"]').allTextContents();
-    expect(users.filter((text) => text === "hello")).toHaveLength(1);
-    expect(users.at(-1)).toBe("hello");
+    expect(users.filter((text) => text === greeting)).toHaveLength(1);
+    expect(users.at(-1)).toBe(greeting);
     const transcript = async () => ({
       messages: await page.locator("#chat-log .msg").allTextContents(),
       tools: await page.locator("#chat-log [data-tool-call]").count(),
@@ -321,10 +340,10 @@ describe("the demo page", () => {
     // what the agent kept reads the same as what the page pieced together
     await page.reload();
     await page.waitForSelector("body[data-chat-ready]");
-    expect(await page.locator("#chat-log").getAttribute("data-resumed")).toBe("false");
+    expect(await log.getAttribute("data-resumed")).toBe("false");
     expect(await transcript()).toEqual(resumed);
     await screenshot("reloaded-mid-stream");
-  });
+  }, 300_000);
 
   it("asks before clearing the chat", async () => {
     const messages = await page.locator("#chat-log .msg").count();

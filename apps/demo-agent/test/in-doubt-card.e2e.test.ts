@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium } from "@codemode/demo-kit/testing";
+import { launchChromium, WAIT_MS } from "@codemode/demo-kit/testing";
 import type { CodeModeOutput } from "codemode";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,7 +89,7 @@ describe("a call in doubt on the page", () => {
   beforeAll(async () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(WAIT_MS);
     await page.route(`${ORIGIN}/**`, serve);
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => "demo" in window);

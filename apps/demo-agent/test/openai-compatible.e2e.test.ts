@@ -4,7 +4,12 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, launchChromium, startWranglerDev } from "@codemode/demo-kit/testing";
+import {
+  type DevServer,
+  launchChromium,
+  startWranglerDev,
+  WAIT_MS,
+} from "@codemode/demo-kit/testing";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAiServer, startFakeOpenAiServer } from "./fake-openai-server.ts";
@@ -42,7 +47,7 @@ describe("an OpenAI-compatible model", () => {
 
   it("is picked from the env vars and drives the codemode tool", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(WAIT_MS);
     await page.goto(server.url);
     await page.waitForSelector("#model[data-provider='openai-compatible']");
     expect(await page.locator("#model").textContent()).toContain("fake-model");

@@ -16,6 +16,7 @@ import {
   launchChromium,
   rawRequest,
   startWranglerDev,
+  WAIT_MS,
 } from "@codemode/demo-kit/testing";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -141,7 +142,7 @@ class ChatTab {
       const timer = setTimeout(() => {
         this.#waiters.delete(wake);
         reject(new Error(`no such chat event; got ${this.events.map((e) => e.type).join(",")}`));
-      }, 30_000);
+      }, WAIT_MS);
       this.#waiters.add(wake);
       look();
     });
@@ -807,7 +808,7 @@ iframe{position:absolute;left:0;top:0;width:1400px;height:1000px;border:0;opacit
       const pendingBefore = await read("/api/pending");
 
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      page.setDefaultTimeout(20_000);
+      page.setDefaultTimeout(WAIT_MS);
       await page.goto(`${attackerUrl}?frame=${encodeURIComponent(app)}`);
       // the frame has loaded: the demo, or the browser's refusal to frame it
       await page.waitForSelector("body[data-framed]", { state: "attached" });

@@ -13,7 +13,7 @@ const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 describe("requests to the browser demo's Worker from elsewhere", () => {
   let server: DevServer;
   beforeAll(async () => {
-    server = await startWranglerDev({ appDir, timeoutMs: 120_000 });
+    server = await startWranglerDev({ appDir });
   });
   afterAll(() => server?.stop());
 

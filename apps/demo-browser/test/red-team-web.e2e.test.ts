@@ -24,11 +24,7 @@ describe("the browser demo's Worker, attacked as the web would (red team)", () =
   let port: number;
   beforeAll(async () => {
     // the offline model still runs; the key is a setting the Worker must never hand out
-    server = await startWranglerDev({
-      appDir,
-      vars: { OPENAI_API_KEY: SECRET },
-      timeoutMs: 120_000,
-    });
+    server = await startWranglerDev({ appDir, vars: { OPENAI_API_KEY: SECRET } });
     app = server.url;
     port = Number(new URL(app).port);
   });
