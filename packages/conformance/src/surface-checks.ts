@@ -1,7 +1,7 @@
 // The surface-integrity suite's oracle: what the ledger of real effects must agree with, given what
 // each person and the host were shown and answered. Each check returns its violations in words that
 // name the step, the run and the call.
-import type { Effect, ShownCall, SurfaceTrace } from "./surface-play.ts";
+import type { Effect, ShownCall, SurfaceTrace } from "./surface-trace.ts";
 
 export const SURFACE_CHECKS = {
   consent:

@@ -2,7 +2,7 @@
 // one tool part per tool call (asked, answered, with its output, denied), written out as UI messages
 // (a tool part in state `approval-responded` with its `approval`) or as the model messages the AI SDK
 // makes of them (`tool-call`, `tool-approval-request`, `tool-approval-response`, `tool-result`).
-import type { Shape } from "./surface-schedule.ts";
+import type { Shape } from "./surface-case.ts";
 
 export type PartState =
   | "approval-requested"

@@ -15,18 +15,15 @@
 import type { Executor, JournalStore } from "@codemode/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { describeSurfaceCase } from "./describe-surface-case.ts";
 import { environment, numberFrom } from "./environment-setting.ts";
 import type { SurfaceAdapters } from "./surface-adapters.ts";
+import { type SurfaceCase, type SurfaceName, surfacesOf } from "./surface-case.ts";
+import { surfaceCaseArbitraryWith } from "./surface-case-arbitrary.ts";
 import { SURFACE_CHECKS, surfaceViolations } from "./surface-checks.ts";
-import { playSurfaceCase, type SurfaceTrace } from "./surface-play.ts";
+import { playSurfaceCase } from "./surface-play.ts";
 import { SURFACE_REGRESSIONS } from "./surface-regressions.ts";
-import {
-  describeSurfaceCase,
-  type SurfaceCase,
-  type SurfaceName,
-  surfaceCaseArbitraryWith,
-  surfacesOf,
-} from "./surface-schedule.ts";
+import type { SurfaceTrace } from "./surface-trace.ts";
 
 export interface SurfaceIntegrityOptions {
   /** names the suite: the executor and the storage */

@@ -22,19 +22,22 @@ import type {
   PendingAction,
 } from "@codemode/core";
 import { canonical } from "./integrity-ledger.ts";
+import { type Forge, forgedRequest, type McpCard } from "./mcp-card.ts";
+import { readQuestion } from "./mcp-question.ts";
 import type {
   McpClientSession,
   McpElicitResult,
   McpReply,
   McpSurface,
 } from "./surface-adapters.ts";
-import type { ShownCall, SurfaceContext } from "./surface-play.ts";
 import {
   type ElicitAnswer,
   type McpSessionSpec,
   programSource,
   type SurfaceAction,
-} from "./surface-schedule.ts";
+} from "./surface-case.ts";
+import type { SurfaceContext } from "./surface-context.ts";
+import type { ShownCall } from "./surface-trace.ts";
 
 interface Canceller {
   readonly signal: AbortSignalLike;
@@ -43,16 +46,7 @@ interface Canceller {
 declare const AbortController: new () => Canceller;
 
 type Bound = { min: number; max: number };
-type Forge = "none" | "digest" | "otherRun";
 const NONE: Bound = { min: 0, max: 0 };
-
-/** A reply that showed waiting calls of one run, with the handle a decision sends back. */
-interface McpCard {
-  session: number;
-  executionId: string;
-  shown: ShownCall[];
-  handle: DecisionHandle;
-}
 
 /** A `codemode_approve` request sent, for a later resend. */
 interface Approval {
@@ -94,32 +88,6 @@ const shownOfReply = (executionId: string, action: Record<string, unknown>): Sho
   input: canonical(action.args),
   digest: typeof action.digest === "string" ? action.digest : "",
 });
-
-const QUESTION =
-  /^The code wants to run (?:\d+ calls together; none runs unless you approve each\. Call (\d+) of (\d+): )?([A-Za-z0-9_$]+)\.([A-Za-z0-9_$]+)\((.*)\)\.(?: .*)? Approve it\?$/s;
-
-/** A question's call as the person read it: its position in the round, connector, method, input. */
-function readQuestion(message: string) {
-  const match = QUESTION.exec(message);
-  if (!match) return undefined;
-  const [, position, count, connector, method, input] = match;
-  let value: unknown;
-  try {
-    value = JSON.parse(input as string);
-  } catch {
-    return undefined;
-  }
-  return {
-    position: position === undefined ? 1 : Number(position),
-    count: count === undefined ? 1 : Number(count),
-    connector: connector as string,
-    method: method as string,
-    input: canonical(value),
-  };
-}
-
-/** A digest that is no call's: the first hex digit changed. */
-const otherDigest = (digest: string) => `${digest.startsWith("0") ? "1" : "0"}${digest.slice(1)}`;
 
 /** Plays the MCP actions of one case; `play` returns how many runs an action may start. */
 export function mcpPlayer(context: SurfaceContext, adapter: McpSurface) {
@@ -302,30 +270,9 @@ export function mcpPlayer(context: SurfaceContext, adapter: McpSurface) {
     }
   };
 
-  /**
-   * The request of a decision with `card`'s handle: as given, with a digest changed (it names no
-   * call that was shown), or pointed at another known run (it names that run's calls at the card's
-   * seqs, with the inputs the card showed)
-   */
-  const forged = (card: McpCard, forge: Forge, pick: number) => {
-    const [first, ...rest] = card.handle.calls;
-    if (forge === "digest" && first) {
-      const calls = [{ ...first, digest: otherDigest(first.digest) }, ...rest];
-      return {
-        request: { executionId: card.executionId, handle: { ...card.handle, calls } },
-        names: [],
-      };
-    }
-    const runs = context.knownRuns();
-    const other = runs[pick % Math.max(runs.length, 1)];
-    if (forge === "otherRun" && other !== undefined && other !== card.executionId) {
-      return {
-        request: { executionId: other, handle: { ...card.handle, executionId: other } },
-        names: card.shown.map((call) => ({ ...call, executionId: other })),
-      };
-    }
-    return { request: { executionId: card.executionId, handle: card.handle }, names: card.shown };
-  };
+  /** The request of a decision with `card`'s handle, as given or forged (see `forgedRequest`). */
+  const forged = (card: McpCard, forge: Forge, pick: number) =>
+    forgedRequest(card, forge, context.knownRuns(), pick);
 
   /**
    * Who may decide: the session may decide the run, and the decision names calls as they were

@@ -7,12 +7,7 @@
 // surfaces: each was found against a surface broken on purpose in the test's adapter (a decision
 // sent without its handle, sessions sharing runs the host did not share) and is kept so that such a
 // break fails every run.
-import type {
-  SurfaceAction,
-  SurfaceCase,
-  SurfaceProgram,
-  SurfaceStep,
-} from "./surface-schedule.ts";
+import type { SurfaceAction, SurfaceCase, SurfaceProgram, SurfaceStep } from "./surface-case.ts";
 
 export interface SurfaceRegression {
   name: string;

@@ -10,8 +10,9 @@ import type {
   TanstackSurface,
   TanstackTurn,
 } from "./surface-adapters.ts";
-import type { ShownCall, SurfaceContext } from "./surface-play.ts";
-import { programSource, type SurfaceAction } from "./surface-schedule.ts";
+import { programSource, type SurfaceAction } from "./surface-case.ts";
+import type { SurfaceContext } from "./surface-context.ts";
+import type { ShownCall } from "./surface-trace.ts";
 
 /** An interrupt a TanStack chat run ended with: a card. */
 interface Interrupt {
