@@ -3,42 +3,36 @@ import {
   type ExecuteRequest,
   type ExecuteResult,
   type Executor,
+  type HostNamespaces,
   type SandboxError,
 } from "@codemode/core";
 import {
   abortedError,
   decodeResult,
   describeNamespaces,
-  type ErrorInfo,
   errorReply,
   type HostReply,
   hostTimers,
   LogSink,
-  messageOf,
-  type OkOutcome,
   okReply,
-  outcomeError,
-  type ProblemOutcome,
   positive,
   positiveInteger,
-  readPassOutcome,
   type TimerHandle,
   timeoutError,
 } from "@codemode/executor-kit";
+import { crashError, isolateDied, passError, programSyntaxError } from "./classify-error.ts";
 import { clockMovesDuringCode } from "./clock-moves.ts";
 import {
-  type HarnessOutcome,
   type HarnessSpec,
   harnessSource,
   MODULE_NAMES,
-  PROGRAM_LINE_OFFSET,
   PROGRAM_PREFIX,
   programModule,
 } from "./harness-source.ts";
 import { type BridgeScope, type HostBridge, type OutboundService, Pass } from "./host-bridge.ts";
 import { instrumentProgram } from "./instrument-program.ts";
 import { TICK_SOURCE } from "./tick-source.ts";
-import { type HarnessEntrypoint, OUTCOME_KINDS } from "./worker-harness.ts";
+import { type HarnessEntrypoint, type HarnessReply, readHarnessReply } from "./worker-harness.ts";
 
 /** The code of a worker to load; the shape of `WorkerLoaderWorkerCode` this executor uses. */
 export interface DynamicWorkerCode {
@@ -145,29 +139,36 @@ const MAX_BATCH_CHARS = 8 * 1024 * 1024;
 const RESERVED_MODULES = new Set<string>(Object.values(MODULE_NAMES));
 const disposeSymbol = (Symbol as { dispose?: symbol }).dispose;
 
-interface HarnessReply {
-  outcome: HarnessOutcome;
-  /** console lines since the last message: JSON text of `[lines, dropped]` */
-  logs?: unknown;
-  /** recorded calls answered in the sandbox since the last host call */
-  replayed?: unknown;
+/** One pass, as `execute` prepared it: what its stages share. */
+interface PassPlan {
+  /** what the harness is told (written into its module) */
+  spec: HarnessSpec;
+  globals: HostNamespaces;
+  /** the pass's limit, in ms */
+  timeoutMs: number;
+  /** whether the program, and a saved program it runs, gets the runaway ticks */
+  ticks: boolean;
+  /** the program module, instrumented */
+  program: string;
+  prelude: string | undefined;
+  logs: LogSink;
+  signal: ExecuteRequest["signal"];
+  replay: ExecuteRequest["replay"];
 }
 
-/**
- * The harness's reply, read on the host (JSON text: nothing in it can run code of the sandbox). An
- * outcome that is not one the harness reports, of its shape (`readPassOutcome`), is a reply the host
- * cannot read: the pass fails.
- */
-function parseReply(text: unknown): HarnessReply {
-  // (Workers RPC bounds its size)
-  const reply =
-    typeof text === "string" ? (JSON.parse(text) as Partial<HarnessReply> | null) : undefined;
-  const outcome =
-    typeof reply === "object" && reply !== null
-      ? readPassOutcome(reply.outcome, OUTCOME_KINDS)
-      : undefined;
-  if (!reply || !outcome) throw new Error("the sandbox worker's reply is not readable");
-  return { outcome, logs: reply.logs, replayed: reply.replayed };
+/** A worker loaded for one run: its harness, and how to let go of it. */
+interface LoadedWorker {
+  harness: HarnessEntrypoint;
+  dispose(): void;
+}
+
+/** How a run in a loaded worker ended for the host: the harness's reply, or the error of its RPC. */
+type Evaluated = { reply: HarnessReply } | { crash: unknown };
+
+/** A run in a loaded worker: how it ends, and whether it has. */
+interface Evaluation {
+  ended: Promise<Evaluated>;
+  settled(): boolean;
 }
 
 /**
@@ -250,7 +251,41 @@ export class DynamicWorkerExecutor implements Executor {
     return this.#interruptRunaway === "auto" ? clockMovesDuringCode() : this.#interruptRunaway;
   }
 
+  /**
+   * One pass, in stages: `#prepare` (the request checked, the spec, the program instrumented),
+   * `#openPass` (the host's side of the pass), `watchPass` (the watchdog and the abort signal),
+   * `#load` and `evaluate` (a fresh worker runs the program), `collect` (the result from how it
+   * ended), then the pass is closed and its worker released (`release`).
+   */
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    const plan = this.#prepare(request);
+    if ("error" in plan) return plan;
+    const pass = this.#openPass(plan);
+    const root = pass.open(0, plan.spec.replay.length);
+    const watch = watchPass(pass, plan.timeoutMs, plan.signal);
+    const loaded = this.#load(plan.spec, plan.prelude, plan.program);
+    const run = evaluate(loaded.harness, root.bridge);
+    try {
+      const ended = await Promise.race([
+        run.ended,
+        watch.stopped.then((error) => ({ stopped: error })),
+      ]);
+      return collect(ended, plan, pass, root.scope);
+    } finally {
+      watch.stop();
+      // from here on nothing the pass left running (a timer, `waitUntil`, a nested worker) reaches a
+      // host method, the outbound service or the logs
+      pass.close();
+      release(loaded, run);
+    }
+  }
+
+  /**
+   * What the pass needs before anything is loaded: the harness's spec, the log sink and the
+   * instrumented program. A signal aborted already, or a program that does not parse, ends the pass
+   * here (its result); a request the executor cannot take throws `INVALID_CONFIG`.
+   */
+  #prepare(request: ExecuteRequest): PassPlan | { error: SandboxError; logs: string[] } {
     if (typeof request?.code !== "string") {
       throw new CodemodeError("INVALID_CONFIG", "execute() needs request.code as a string.");
     }
@@ -275,14 +310,31 @@ export class DynamicWorkerExecutor implements Executor {
     const ticks = this.#ticks();
     const program = instrumentedProgram(request.code, ticks);
     if (typeof program !== "string") return { error: program, logs: [] };
-
-    const replay = request.replay;
-    // a saved program run with codemode.run gets the time the pass has left, not a limit of its own
-    const deadline = Date.now() + timeoutMs;
-    const pass = new Pass({
+    return {
+      spec,
       globals,
-      namespaces: spec.namespaces,
+      timeoutMs,
+      ticks,
+      program,
+      prelude: request.prelude,
       logs,
+      signal,
+      replay: request.replay,
+    };
+  }
+
+  /**
+   * The host's side of the pass (`Pass`, which the sandbox's bridges talk to): its limits, the logs,
+   * the outbound service, the replay's advance, and how it runs a saved program (`codemode.run`).
+   */
+  #openPass(plan: PassPlan): Pass {
+    const replay = plan.replay;
+    // a saved program run with codemode.run gets the time the pass has left, not a limit of its own
+    const deadline = Date.now() + plan.timeoutMs;
+    return new Pass({
+      globals: plan.globals,
+      namespaces: plan.spec.namespaces,
+      logs: plan.logs,
       replyLimit: { chars: MAX_REPLY_CHARS, reason: "Workers RPC can carry" },
       maxConcurrentCalls: this.#maxConcurrentCalls,
       maxNestedRuns: MAX_NESTED_RUNS,
@@ -293,103 +345,17 @@ export class DynamicWorkerExecutor implements Executor {
       maxBatchChars: MAX_BATCH_CHARS,
       maxLogChars: this.#maxLogChars,
       outbound: this.#globalOutbound as OutboundService | null,
-      // a saved program's calls come after the run's recorded ones: none of them replays there
       evaluate: (source, input, bridge, scope) =>
-        this.#evaluateSaved(
-          { ...spec, replay: [], timeoutMs: Math.max(1, deadline - Date.now()) },
-          ticks,
-          timeoutMs,
-          request.prelude,
-          bridge,
-          scope,
-          source,
-          input,
-        ),
+        this.#evaluateSaved(plan, deadline, bridge, scope, source, input),
       ...(replay ? { advance: (count: number) => replay.advance(count) } : {}),
     });
-    const root = pass.open(0, spec.replay.length);
-    const watchdog: { timer?: TimerHandle } = {};
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<SandboxError>((resolve) => {
-      // the pass closes at once, so no call of this pass reaches globals after it is stopped (an
-      // `advance` that aborts the pass comes back here before the call that carried it is served)
-      watchdog.timer = hostTimers.setTimeout(() => {
-        pass.close();
-        resolve(timeoutError(timeoutMs));
-      }, timeoutMs + WATCHDOG_GRACE_MS);
-      if (signal) {
-        onAbort = () => {
-          pass.close();
-          resolve(abortedError(signal));
-        };
-        signal.addEventListener("abort", onAbort, { once: true });
-      }
-      // the sandbox broke the protocol, or a nested worker died
-      void pass.failure.then(resolve);
-    });
-
-    const loaded = this.#load(spec, request.prelude, program);
-    let settled = false;
-    const evaluation = loaded.harness.evaluate(root.bridge).then(
-      (text) => {
-        settled = true;
-        try {
-          return { reply: parseReply(text) };
-        } catch (error) {
-          return { crash: error };
-        }
-      },
-      (error: unknown) => {
-        settled = true;
-        return { crash: error };
-      },
-    );
-    try {
-      const ended = await Promise.race([evaluation, stopped.then((error) => ({ stopped: error }))]);
-      if ("stopped" in ended) return { error: ended.stopped, logs: logs.snapshot() };
-      if ("crash" in ended) return { error: crashError(ended.crash), logs: logs.snapshot() };
-      if (!root.scope.take(ended.reply.logs, ended.reply.replayed, false)) {
-        const error = pass.failed ?? {
-          name: "Error",
-          code: "ABORTED",
-          message: "The run was stopped.",
-        };
-        return { error, logs: logs.snapshot() };
-      }
-      const outcome = ended.reply.outcome;
-      if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", outcome[1]);
-      if (outcome[0] === "ok") return decodeResult(outcome[1], logs.snapshot());
-      return { error: passError(outcome, timeoutMs), logs: logs.snapshot() };
-    } finally {
-      hostTimers.clearTimeout(watchdog.timer);
-      if (signal && onAbort) signal.removeEventListener("abort", onAbort);
-      // from here on nothing the pass left running (a timer, `waitUntil`, a nested worker) reaches a
-      // host method, the outbound service or the logs
-      pass.close();
-      if (settled) loaded.dispose();
-      else {
-        // Ended from outside while the sandbox still runs: its calls are now answered at once and its
-        // own timer fires, so let it finish before its stubs are released; give up waiting after a
-        // while. (Releasing means Symbol.dispose where the stubs have it; workerd 1.20260426 gives
-        // them none, and inside a Durable Object SandboxLoader is what ends them safely.)
-        const fallback = hostTimers.setTimeout(() => loaded.dispose(), DISPOSE_AFTER_MS);
-        void evaluation.then(() => {
-          hostTimers.clearTimeout(fallback);
-          loaded.dispose();
-        });
-      }
-    }
   }
 
   /**
    * Loads a fresh worker: the harness with the pass's spec, the tick module, the prelude, the
    * instrumented program, and the user's modules.
    */
-  #load(
-    spec: HarnessSpec,
-    prelude: string | undefined,
-    program: string,
-  ): { harness: HarnessEntrypoint; dispose(): void } {
+  #load(spec: HarnessSpec, prelude: string | undefined, program: string): LoadedWorker {
     const modules: Record<string, string> = {
       ...this.#modules,
       [MODULE_NAMES.harness]: harnessSource(spec),
@@ -427,24 +393,22 @@ export class DynamicWorkerExecutor implements Executor {
 
   /**
    * `codemode.run`: a saved program's source, run in a worker of its own on a bridge of the same pass
-   * (the pass counts and bounds them), until the pass's deadline (`spec.timeoutMs` is the time left;
-   * `timeoutMs` the pass's limit, for the message). A worker that dies fails the whole pass.
+   * (the pass counts and bounds them), until the pass's `deadline`. A worker that dies fails the
+   * whole pass.
    */
   async #evaluateSaved(
-    spec: HarnessSpec,
-    ticks: boolean,
-    timeoutMs: number,
-    prelude: string | undefined,
+    plan: PassPlan,
+    deadline: number,
     bridge: HostBridge,
     scope: BridgeScope,
     source: string,
     input: string,
   ): Promise<HostReply> {
-    const program = instrumentedProgram(source, ticks);
-    if (typeof program !== "string") {
-      return errorReply({ name: program.name, message: program.message, code: program.code });
-    }
-    const loaded = this.#load(spec, prelude, program);
+    // a saved program's calls come after the run's recorded ones: none of them replays there
+    const spec = { ...plan.spec, replay: [], timeoutMs: Math.max(1, deadline - Date.now()) };
+    const program = instrumentedProgram(source, plan.ticks);
+    if (typeof program !== "string") return failureReply(program);
+    const loaded = this.#load(spec, plan.prelude, program);
     try {
       let text: unknown;
       try {
@@ -452,27 +416,136 @@ export class DynamicWorkerExecutor implements Executor {
       } catch (error) {
         const failure = crashError(error);
         if (failure.code === "MEMORY" || isolateDied(error)) scope.pass.fail(failure);
-        return errorReply({ name: failure.name, message: failure.message, code: failure.code });
+        return failureReply(failure);
       }
-      const reply = parseReply(text);
+      const reply = readHarnessReply(text);
       if (!scope.take(reply.logs, reply.replayed, false)) {
         return errorReply({ name: "Error", code: "ABORTED", message: "The run has ended." });
       }
       const outcome = reply.outcome;
       if (outcome[0] === "ok") return okReply(outcome[1]);
       // a saved program runs on the namespaces of its pass, which had no problem with them
-      const error =
-        outcome[0] === "problem"
-          ? { name: "Error", message: outcome[1], code: "INVALID_CONFIG" }
-          : passError(outcome, timeoutMs);
-      return errorReply({ name: error.name, message: error.message, code: error.code });
+      if (outcome[0] === "problem") {
+        return errorReply({ name: "Error", message: outcome[1], code: "INVALID_CONFIG" });
+      }
+      return failureReply(passError(outcome, plan.timeoutMs));
     } catch (error) {
-      const failure = crashError(error);
-      return errorReply({ name: failure.name, message: failure.message, code: failure.code });
+      return failureReply(crashError(error));
     } finally {
       loaded.dispose();
     }
   }
+}
+
+/**
+ * What ends a pass from the host's side, whatever its sandbox does: the watchdog (it fires
+ * `WATCHDOG_GRACE_MS` after the sandbox's own timer should have), the caller's abort signal, and a
+ * failure of the pass (the sandbox broke the protocol, or a nested worker died). `stopped` settles
+ * with the error of the first; `stop` disarms the watchdog and lets go of the signal.
+ */
+function watchPass(
+  pass: Pass,
+  timeoutMs: number,
+  signal: ExecuteRequest["signal"],
+): { stopped: Promise<SandboxError>; stop(): void } {
+  let watchdog: TimerHandle | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<SandboxError>((resolve) => {
+    // the pass closes at once, so no call of this pass reaches globals after it is stopped (an
+    // `advance` that aborts the pass comes back here before the call that carried it is served)
+    watchdog = hostTimers.setTimeout(() => {
+      pass.close();
+      resolve(timeoutError(timeoutMs));
+    }, timeoutMs + WATCHDOG_GRACE_MS);
+    if (signal) {
+      onAbort = () => {
+        pass.close();
+        resolve(abortedError(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    // the sandbox broke the protocol, or a nested worker died
+    void pass.failure.then(resolve);
+  });
+  return {
+    stopped,
+    stop() {
+      hostTimers.clearTimeout(watchdog);
+      if (signal && onAbort) signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/** Runs the pass in the loaded worker, on the host's `bridge`: its reply, or how its RPC failed. */
+function evaluate(harness: HarnessEntrypoint, bridge: HostBridge): Evaluation {
+  let settled = false;
+  const ended = harness.evaluate(bridge).then(
+    (text): Evaluated => {
+      settled = true;
+      try {
+        return { reply: readHarnessReply(text) };
+      } catch (error) {
+        return { crash: error };
+      }
+    },
+    (error: unknown): Evaluated => {
+      settled = true;
+      return { crash: error };
+    },
+  );
+  return { ended, settled: () => settled };
+}
+
+/**
+ * The pass's result from how it ended: stopped from the host's side, its worker crashed, or the
+ * harness's reply, whose console lines and replay count are taken first (a reply that breaks the
+ * protocol fails the pass). A `problem` outcome is the configuration's: `INVALID_CONFIG`, thrown.
+ */
+function collect(
+  ended: Evaluated | { stopped: SandboxError },
+  plan: PassPlan,
+  pass: Pass,
+  scope: BridgeScope,
+): ExecuteResult {
+  const logs = plan.logs;
+  if ("stopped" in ended) return { error: ended.stopped, logs: logs.snapshot() };
+  if ("crash" in ended) return { error: crashError(ended.crash), logs: logs.snapshot() };
+  if (!scope.take(ended.reply.logs, ended.reply.replayed, false)) {
+    const error = pass.failed ?? {
+      name: "Error",
+      code: "ABORTED",
+      message: "The run was stopped.",
+    };
+    return { error, logs: logs.snapshot() };
+  }
+  const outcome = ended.reply.outcome;
+  if (outcome[0] === "problem") throw new CodemodeError("INVALID_CONFIG", outcome[1]);
+  if (outcome[0] === "ok") return decodeResult(outcome[1], logs.snapshot());
+  return { error: passError(outcome, plan.timeoutMs), logs: logs.snapshot() };
+}
+
+/**
+ * Releases the pass's worker: at once when its run has settled. A pass ended from outside while the
+ * sandbox still runs has its calls answered at once now and its own timer fires, so the worker is let
+ * finish before its stubs are released, and given up on after `DISPOSE_AFTER_MS`. (Releasing means
+ * Symbol.dispose where the stubs have it; workerd 1.20260426 gives them none, and inside a Durable
+ * Object SandboxLoader is what ends them safely.)
+ */
+function release(loaded: LoadedWorker, run: Evaluation): void {
+  if (run.settled()) {
+    loaded.dispose();
+    return;
+  }
+  const fallback = hostTimers.setTimeout(() => loaded.dispose(), DISPOSE_AFTER_MS);
+  void run.ended.then(() => {
+    hostTimers.clearTimeout(fallback);
+    loaded.dispose();
+  });
+}
+
+/** The reply to a `codemode.run` that failed: its error's name, message and code. */
+function failureReply(error: SandboxError): HostReply {
+  return errorReply({ name: error.name, message: error.message, code: error.code });
 }
 
 /**
@@ -482,28 +555,12 @@ export class DynamicWorkerExecutor implements Executor {
  * (code that was not parsed never runs).
  */
 function instrumentedProgram(code: string, ticks: boolean): string | SandboxError {
-  const module = programModule(code);
   const start = PROGRAM_PREFIX.length;
-  const instrumented = instrumentProgram(module, `./${MODULE_NAMES.tick}`, {
+  const instrumented = instrumentProgram(programModule(code), `./${MODULE_NAMES.tick}`, {
     ticks,
     body: { start, end: start + code.length },
   });
-  if (instrumented.ok) return instrumented.source;
-  const lines = code.split("\n");
-  const line = Math.min(Math.max(instrumented.line - PROGRAM_LINE_OFFSET, 1), lines.length);
-  // a position past the program's own lines (the closing of the module) is its end
-  const column =
-    instrumented.line - PROGRAM_LINE_OFFSET > lines.length
-      ? (lines[line - 1] ?? "").length + 1
-      : instrumented.column + 1;
-  const text = (lines[line - 1] ?? "").trim();
-  const excerpt =
-    text.length > 0 ? `: ${text.length > 120 ? `${text.slice(0, 117)}...` : text}` : "";
-  return {
-    name: "SyntaxError",
-    code: "SYNTAX_ERROR",
-    message: `${instrumented.message} (line ${line}, column ${column})${excerpt}`,
-  };
+  return instrumented.ok ? instrumented.source : programSyntaxError(code, instrumented);
 }
 
 /**
@@ -540,96 +597,4 @@ function replayable(hint: ExecuteRequest["replay"]): HarnessSpec["replay"] {
     calls.push({ namespace, method, input, result });
   }
   return calls;
-}
-
-/** The error of a pass that did not return. */
-function passError(
-  outcome: Exclude<HarnessOutcome, OkOutcome | ProblemOutcome>,
-  timeoutMs: number,
-): SandboxError {
-  if (outcome[0] === "timeout") return timeoutError(timeoutMs);
-  if (outcome[0] !== "load") return outcomeError(outcome);
-  const [, stage, name, message, stack] = outcome;
-  return loadError(stage, { name, message, stack });
-}
-
-/** The prelude or the program failed to load: a syntax error, with the program's own line numbers. */
-function loadError(stage: "prelude" | "program", info: ErrorInfo): SandboxError {
-  if (info.name !== "SyntaxError") {
-    return {
-      name: info.name,
-      code: "THROWN",
-      message: stage === "prelude" ? `The prelude failed: ${info.message}` : info.message,
-    };
-  }
-  let location = "";
-  const where = new RegExp(`${stage}\\.js:(\\d+)(?::(\\d+))?`).exec(info.stack ?? "");
-  if (where) {
-    const line = Number(where[1]) - (stage === "program" ? PROGRAM_LINE_OFFSET : 0);
-    location = where[2] ? ` (line ${line}, column ${where[2]})` : ` (line ${line})`;
-  }
-  const message = `${info.message}${location}`;
-  return {
-    name: "SyntaxError",
-    code: "SYNTAX_ERROR",
-    message: stage === "prelude" ? `The prelude failed: ${message}` : message,
-  };
-}
-
-/** The loaded worker failed outside the program (it could not start, or its isolate died). */
-function crashError(error: unknown): SandboxError {
-  const message = messageOf(error);
-  const syntax = /SyntaxError: ([^\n]*)(?:\n\s*at (program|prelude)\.js:(\d+):(\d+))?/.exec(
-    message,
-  );
-  if (syntax) {
-    const stage = syntax[2] === "prelude" ? "prelude" : "program";
-    return loadError(stage, {
-      name: "SyntaxError",
-      message: syntax[1] ?? message,
-      stack: syntax[3] ? `${stage}.js:${syntax[3]}:${syntax[4]}` : undefined,
-    });
-  }
-  // on Cloudflare, code that never yields runs until the platform's CPU limit ends its isolate
-  if (/exceeded (?:its )?cpu|cpu time limit/i.test(message)) {
-    return {
-      name: "TimeoutError",
-      code: "TIMEOUT",
-      message:
-        `The code used more CPU time than the platform allows and was stopped (${message}). ` +
-        "Do less in one run (smaller loops) and make sure every loop ends.",
-    };
-  }
-  if (/memory limit|out of memory|exceeded memory|allocation failed/i.test(message)) {
-    return {
-      name: "RangeError",
-      code: "MEMORY",
-      message:
-        `The sandbox ran out of memory and was stopped (${message}). ` +
-        "Hold less at once: process data in pages and keep only what the result needs.",
-    };
-  }
-  if (/had hung and would never generate a response/.test(message)) {
-    return {
-      name: "Error",
-      code: "THROWN",
-      message:
-        "The code is waiting for a promise that can never settle: no host call and no timer is pending. " +
-        "Make sure every promise it awaits resolves or rejects.",
-    };
-  }
-  return {
-    name: "Error",
-    code: "THROWN",
-    message: isolateDied(error)
-      ? `The sandbox worker died and the run was stopped: ${message}`
-      : `The sandbox worker failed and the run was stopped: ${message}`,
-  };
-}
-
-/** Whether an error of a worker's RPC says that its isolate is gone (crashed, killed, out of resources). */
-function isolateDied(error: unknown): boolean {
-  return /memory limit|out of memory|exceeded (?:memory|cpu)|network connection lost|isolate|worker (?:was )?(?:killed|terminated|died)|internal error/i.test(
-    messageOf(error),
-  );
 }

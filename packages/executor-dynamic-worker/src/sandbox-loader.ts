@@ -1,9 +1,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { CodemodeError } from "@codemode/core";
 import type { DynamicWorkerCode, WorkerLoaderLike } from "./dynamic-worker-executor.ts";
-
-/** What `DynamicWorkerExecutor` calls on a loaded sandbox worker: its harness's `evaluate`. */
-type Harness = { evaluate(bridge: unknown, input?: string): Promise<string> };
+import type { HarnessEntrypoint } from "./worker-harness.ts";
 
 /** The Worker Loader binding as `SandboxLoader` calls it. */
 interface Loader {
@@ -47,7 +45,7 @@ export class SandboxLoader extends WorkerEntrypoint<{ LOADER?: Loader }> {
       );
     }
     const worker = loader.load(code);
-    const entrypoint = worker.getEntrypoint() as Harness;
+    const entrypoint = worker.getEntrypoint() as HarnessEntrypoint;
     // the method object holds the entrypoint too; called as it is (`.call` would be an RPC property)
     const method = entrypoint.evaluate;
     const call = method(bridge, input);
@@ -87,7 +85,7 @@ export function sandboxLoader(service: SandboxLoaderService): WorkerLoaderLike {
   }
   return {
     load: (code) => ({
-      getEntrypoint: (): Harness => ({
+      getEntrypoint: (): HarnessEntrypoint => ({
         evaluate: (bridge, input) => service.evaluate(code, bridge, input),
       }),
     }),

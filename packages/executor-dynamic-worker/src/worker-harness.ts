@@ -1,15 +1,16 @@
-import type {
-  ErrorReply,
-  HostReply,
-  isHostReply,
-  OutcomeOf,
-  QueuedCall,
-  sandboxBootstrap,
-  sandboxCallQueue,
-  sandboxCanonical,
-  sandboxEncoder,
-  sandboxErrors,
-  sandboxTaggedWriter,
+import {
+  type ErrorReply,
+  type HostReply,
+  type isHostReply,
+  type OutcomeOf,
+  type QueuedCall,
+  readPassOutcome,
+  type sandboxBootstrap,
+  type sandboxCallQueue,
+  type sandboxCanonical,
+  type sandboxEncoder,
+  type sandboxErrors,
+  type sandboxTaggedWriter,
 } from "@codemode/executor-kit";
 import type { TickModule } from "./tick-source.ts";
 
@@ -86,8 +87,37 @@ interface Bridge {
 
 /** What the loaded worker's entrypoint offers the host: one pass, reported as JSON text. */
 export interface HarnessEntrypoint {
-  /** answers JSON text of `{ outcome, logs?, replayed }` */
+  /** answers JSON text of a `HarnessReply` */
   evaluate(host: unknown, input?: string): Promise<string>;
+}
+
+/**
+ * How a pass ended, as `evaluate` answers it in JSON text (the harness's `reply` writes it): the
+ * outcome, the console lines since the last message (JSON text of `[lines, dropped]`; absent when
+ * there are none) and how many recorded calls were answered in the sandbox since the last host call.
+ * The host checks `logs` and `replayed` as it checks them with every call (`BridgeScope.take`).
+ */
+export interface HarnessReply {
+  outcome: HarnessOutcome;
+  logs?: unknown;
+  replayed?: unknown;
+}
+
+/**
+ * The harness's reply, read on the host (JSON text: nothing in it can run code of the sandbox). An
+ * outcome that is not one the harness reports, of its shape (`readPassOutcome`), is a reply the host
+ * cannot read: this throws, and the pass fails.
+ */
+export function readHarnessReply(text: unknown): HarnessReply {
+  // (Workers RPC bounds its size)
+  const reply =
+    typeof text === "string" ? (JSON.parse(text) as Partial<HarnessReply> | null) : undefined;
+  const outcome =
+    typeof reply === "object" && reply !== null
+      ? readPassOutcome(reply.outcome, OUTCOME_KINDS)
+      : undefined;
+  if (!reply || !outcome) throw new Error("the sandbox worker's reply is not readable");
+  return { outcome, logs: reply.logs, replayed: reply.replayed };
 }
 
 /** The entrypoint class the harness module exports (workerd makes an instance per request). */
@@ -470,8 +500,9 @@ export function workerHarness(
     tagged,
   );
 
-  // The reply of evaluate is JSON text, written without prototype methods the program may have
-  // replaced: a string cannot be hijacked by a then or toJSON put on Object.prototype.
+  // The reply of evaluate (`HarnessReply`, which `readHarnessReply` reads on the host) is JSON text,
+  // written without prototype methods the program may have replaced: a string cannot be hijacked by
+  // a then or toJSON put on Object.prototype.
   function strings(list: readonly string[]): string {
     let out = "[";
     for (let index = 0; index < list.length; index++) {
