@@ -10,6 +10,7 @@ import {
   rpcReply,
   tooMuchInFlightMessage,
 } from "@codemode/executor-kit";
+import type { BridgeProtocol } from "./worker-harness.ts";
 
 /** The outbound service a pass may reach (a `Fetcher`), as far as the bridge uses it. */
 export interface OutboundService {
@@ -270,7 +271,7 @@ export class BridgeScope {
  * each takes primitive strings and numbers only, checks them, and never calls back into a value the
  * sandbox supplied. Host bookkeeping lives in `Pass` and `BridgeScope`, out of the sandbox's reach.
  */
-export class HostBridge extends RpcTarget {
+export class HostBridge extends RpcTarget implements BridgeProtocol {
   readonly #pass: Pass;
   readonly #scope: BridgeScope;
   /** replies of batched calls not asked for yet, by ticket */

@@ -4,6 +4,7 @@ import {
   type isHostReply,
   type OutcomeOf,
   type QueuedCall,
+  type RpcReply,
   readPassOutcome,
   type sandboxBootstrap,
   type sandboxCallQueue,
@@ -62,28 +63,41 @@ export type HarnessOutcome = OutcomeOf<(typeof OUTCOME_KINDS)[number]>;
 export type ArmDeadline = TickModule["arm"];
 
 /**
- * The host's `HostBridge` as the sandbox sees it, over Workers RPC: every method answers a promise,
- * `call`, `reply` and `evaluate` one of an `RpcReply`. Each message carries the console lines since
- * the last one and how many calls were answered here.
+ * The messages from the sandbox to the host: the methods of the host's `HostBridge` (which
+ * implements this), called over Workers RPC. Each message carries the console lines since the last
+ * one (JSON text of `[lines, dropped]`, absent when there are none) and how many recorded calls were
+ * answered in the sandbox since the last. `call`, `reply` and `evaluate` answer an `RpcReply`;
+ * `calls` (a batch: JSON text of `BatchedCall`s) the ticket of its first call, whose reply `reply`
+ * gives, and of the next ones at the tickets that follow.
  */
-interface Bridge {
+export interface BridgeProtocol {
   call(
     namespace: string,
     method: string,
     input: string,
     logs: string | undefined,
     replayed: number,
-  ): Promise<unknown>;
-  calls(batch: string, logs: string | undefined, replayed: number): Promise<unknown>;
-  reply(ticket: number): Promise<unknown>;
+  ): Promise<RpcReply> | RpcReply;
+  calls(batch: string, logs: string | undefined, replayed: number): number;
+  reply(ticket: number): Promise<RpcReply> | RpcReply;
+  /** `codemode.run`: a saved program's source and its encoded input */
   evaluate(
     source: string,
     input: string,
     logs: string | undefined,
     replayed: number,
-  ): Promise<unknown>;
+  ): Promise<RpcReply> | RpcReply;
+  /** the sandbox's `fetch()`, when the host has an outbound service */
   fetch(request: unknown): Promise<unknown>;
 }
+
+/**
+ * The bridge as the sandbox holds it: every method answers a promise over RPC, of what the harness
+ * checks before it uses it (an answer it cannot read is taken for a lost reply).
+ */
+type Bridge = {
+  [Name in keyof BridgeProtocol]: (...args: Parameters<BridgeProtocol[Name]>) => Promise<unknown>;
+};
 
 /** What the loaded worker's entrypoint offers the host: one pass, reported as JSON text. */
 export interface HarnessEntrypoint {
