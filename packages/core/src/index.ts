@@ -90,7 +90,8 @@ export {
 } from "./sandbox-protocol.ts";
 export { shownValue } from "./shown-value.ts";
 export type { SqlDriver, SqlRow, SyncSqlite } from "./sql-driver.ts";
-export { SCHEMA_VERSION, sqliteStore } from "./sql-store.ts";
+export { SCHEMA_VERSION } from "./sql-store/migrate.ts";
+export { sqliteStore } from "./sql-store/sqlite-store.ts";
 export type {
   CodeModeInput,
   CodeModeOutput,

@@ -7,6 +7,7 @@ export {
   errorRecordOf,
   messageOf,
 } from "./invariants.ts";
+export { noSuchRun } from "./journal-store.ts";
 export { knownEncodings } from "./known-encodings.ts";
 export {
   determinismPrelude,
@@ -22,3 +23,15 @@ export {
   type StepRecordRequest,
 } from "./sandbox-protocol.ts";
 export { sandboxSource } from "./sandbox-source.ts";
+export {
+  BINDING_ROW,
+  type ColumnDialect,
+  ENTRY_COLUMNS,
+  ENTRY_ROW,
+  EXECUTION_COLUMNS,
+  EXECUTION_ROW,
+  flatLease,
+  SNIPPET_ROW,
+  type SqlRows,
+  sqlRows,
+} from "./sql-store/rows.ts";

@@ -11,17 +11,24 @@ import {
   TERMINAL_STATUSES,
   type ToolCallBinding,
 } from "@codemode/core";
+import {
+  BINDING_ROW,
+  ENTRY_COLUMNS,
+  ENTRY_ROW,
+  EXECUTION_COLUMNS,
+  EXECUTION_ROW,
+  flatLease,
+  noSuchRun,
+  SNIPPET_ROW,
+} from "@codemode/core/internal";
 import { type createRunner, sqlState } from "./pg-client.ts";
 import {
   assignments,
-  BINDING_SELECT,
-  ENTRY_COLUMNS,
-  ENTRY_SELECT,
-  EXECUTION_COLUMNS,
-  EXECUTION_SELECT,
-  errorColumn,
-  flatLease,
-  SNIPPET_SELECT,
+  bindingValues,
+  entryValues,
+  executionValues,
+  JOINED_ENTRY_ROW,
+  snippetValues,
   toBinding,
   toColumn,
   toEntry,
@@ -33,14 +40,6 @@ type Runner = ReturnType<typeof createRunner>;
 
 /** The largest seq an entry may have: PostgreSQL's `integer`. */
 const MAX_SEQ = 2 ** 31 - 1;
-
-/** What `putEntry` throws for an entry whose run this journal does not have (as every store does). */
-function noSuchRun(entry: Pick<JournalEntry, "executionId" | "seq">): CodemodeError {
-  return new CodemodeError(
-    "STORE_FAILED",
-    `No execution "${entry.executionId}" in this journal to record entry #${entry.seq} in.`,
-  );
-}
 
 function checkSeq(seq: number): number {
   if (!Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) {
@@ -104,29 +103,15 @@ export class PostgresJournal implements Journal {
 
   async createExecution(record: ExecutionRecord): Promise<void> {
     await this.run(
-      `INSERT INTO ${this.executions} (runtime, id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at, seed)
+      `INSERT INTO ${this.executions} (runtime, ${EXECUTION_ROW})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        this.runtime,
-        record.id,
-        record.code,
-        record.status,
-        toColumn("result", record.result),
-        errorColumn(record.error),
-        toColumn("logs", record.logs),
-        toColumn("connectors", record.connectors),
-        record.createdAt,
-        record.updatedAt,
-        record.lease?.owner ?? null,
-        record.lease?.expiresAt ?? null,
-        record.seed ?? null,
-      ],
+      [this.runtime, ...executionValues(record)],
     );
   }
 
   async getExecution(id: string): Promise<ExecutionRecord | undefined> {
     const { rows } = await this.run(
-      `SELECT ${EXECUTION_SELECT} FROM ${this.executions} WHERE runtime = $1 AND id = $2`,
+      `SELECT ${EXECUTION_ROW} FROM ${this.executions} WHERE runtime = $1 AND id = $2`,
       [this.runtime, id],
     );
     return rows[0] ? toExecution(rows[0]) : undefined;
@@ -138,7 +123,7 @@ export class PostgresJournal implements Journal {
     const statuses = options.statuses ?? [];
     const filter = statuses.length ? " AND status = ANY($3::text[])" : "";
     const { rows } = await this.run(
-      `SELECT ${EXECUTION_SELECT} FROM ${this.executions} WHERE runtime = $1${filter}
+      `SELECT ${EXECUTION_ROW} FROM ${this.executions} WHERE runtime = $1${filter}
        ORDER BY created_at DESC, id DESC LIMIT $2`,
       [this.runtime, rowLimit(options.limit), ...(statuses.length ? [statuses] : [])],
     );
@@ -190,7 +175,7 @@ export class PostgresJournal implements Journal {
   ): Promise<ExecutionRecord[]> {
     if (statuses.length === 0) return [];
     const { rows } = await this.run(
-      `SELECT ${EXECUTION_SELECT} FROM ${this.executions}
+      `SELECT ${EXECUTION_ROW} FROM ${this.executions}
        WHERE runtime = $1 AND status = ANY($2::text[]) AND updated_at < $3::float8
        ORDER BY created_at, id`,
       [this.runtime, statuses, before],
@@ -200,7 +185,7 @@ export class PostgresJournal implements Journal {
 
   async listLapsed(now: number): Promise<ExecutionRecord[]> {
     const { rows } = await this.run(
-      `SELECT ${EXECUTION_SELECT} FROM ${this.executions}
+      `SELECT ${EXECUTION_ROW} FROM ${this.executions}
        WHERE runtime = $1 AND status = 'running'
          AND (lease_expires_at IS NULL OR lease_expires_at < $2::float8)
        ORDER BY created_at, id`,
@@ -210,11 +195,10 @@ export class PostgresJournal implements Journal {
   }
 
   async getEntry(executionId: string, seq: number): Promise<JournalEntry | undefined> {
-    const { rows } = await this.run(`SELECT ${ENTRY_SELECT} FROM ${this.ofRun} AND e.seq = $3`, [
-      this.runtime,
-      executionId,
-      checkSeq(seq),
-    ]);
+    const { rows } = await this.run(
+      `SELECT ${JOINED_ENTRY_ROW} FROM ${this.ofRun} AND e.seq = $3`,
+      [this.runtime, executionId, checkSeq(seq)],
+    );
     return rows[0] ? toEntry(executionId, rows[0]) : undefined;
   }
 
@@ -225,7 +209,7 @@ export class PostgresJournal implements Journal {
     const states = options.states ?? [];
     const filter = states.length ? " AND e.state = ANY($3::text[])" : "";
     const { rows } = await this.run(
-      `SELECT ${ENTRY_SELECT} FROM ${this.ofRun}${filter} ORDER BY e.seq`,
+      `SELECT ${JOINED_ENTRY_ROW} FROM ${this.ofRun}${filter} ORDER BY e.seq`,
       [this.runtime, executionId, ...(states.length ? [states] : [])],
     );
     return rows.map((row) => toEntry(executionId, row));
@@ -239,25 +223,9 @@ export class PostgresJournal implements Journal {
    * instead, which locks it the same way.
    */
   async putEntry(entry: JournalEntry, lease?: LeaseClaim): Promise<boolean> {
-    const values: unknown[] = [
-      this.runtime,
-      entry.executionId,
-      checkSeq(entry.seq),
-      entry.kind,
-      entry.connector,
-      entry.method,
-      entry.args ?? null,
-      entry.result ?? null,
-      entry.state,
-      entry.requiresApproval,
-      entry.deferred,
-      entry.replay,
-      errorColumn(entry.error),
-      entry.createdAt,
-      entry.updatedAt,
-    ];
-    const columns = `INSERT INTO ${this.entries} (run, seq, kind, connector, method, args, result, state,
-      requires_approval, deferred, replay, error, created_at, updated_at)`;
+    checkSeq(entry.seq);
+    const values: unknown[] = [this.runtime, entry.executionId, ...entryValues(entry)];
+    const columns = `INSERT INTO ${this.entries} (run, ${ENTRY_ROW})`;
     let text: string;
     if (!lease) {
       text = `${columns} SELECT num, ${ENTRY_VALUES} FROM ${this.executions} WHERE runtime = $1 AND id = $2 ${ENTRY_UPSERT}`;
@@ -313,7 +281,7 @@ export class PostgresJournal implements Journal {
         executionId,
         checkSeq(seq),
         outcome.result ?? null,
-        errorColumn(outcome.error),
+        toColumn("error", outcome.error),
         outcome.updatedAt,
       ],
     );
@@ -327,11 +295,11 @@ export class PostgresJournal implements Journal {
    */
   async bindToolCall(binding: ToolCallBinding): Promise<ToolCallBinding> {
     const { rows } = await this.run(
-      `INSERT INTO ${this.toolCalls} AS b (runtime, key, execution_id, shown, created_at)
+      `INSERT INTO ${this.toolCalls} AS b (runtime, ${BINDING_ROW})
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (runtime, key) DO UPDATE SET execution_id = b.execution_id
-       RETURNING ${BINDING_SELECT}`,
-      [this.runtime, binding.key, binding.executionId, binding.shown ?? null, binding.createdAt],
+       RETURNING ${BINDING_ROW}`,
+      [this.runtime, ...bindingValues(binding)],
     );
     if (!rows[0]) {
       throw new CodemodeError("STORE_FAILED", `The binding of "${binding.key}" was not kept.`);
@@ -341,7 +309,7 @@ export class PostgresJournal implements Journal {
 
   async getToolCallBinding(key: string): Promise<ToolCallBinding | undefined> {
     const { rows } = await this.run(
-      `SELECT ${BINDING_SELECT} FROM ${this.toolCalls} WHERE runtime = $1 AND key = $2`,
+      `SELECT ${BINDING_ROW} FROM ${this.toolCalls} WHERE runtime = $1 AND key = $2`,
       [this.runtime, key],
     );
     return rows[0] ? toBinding(rows[0]) : undefined;
@@ -351,7 +319,7 @@ export class PostgresJournal implements Journal {
   async showToolCall(key: string, shown: string): Promise<ToolCallBinding | undefined> {
     const { rows } = await this.run(
       `UPDATE ${this.toolCalls} SET shown = $3 WHERE runtime = $1 AND key = $2 AND shown IS NULL
-       RETURNING ${BINDING_SELECT}`,
+       RETURNING ${BINDING_ROW}`,
       [this.runtime, key, shown],
     );
     return rows[0] ? toBinding(rows[0]) : this.getToolCallBinding(key);
@@ -371,26 +339,18 @@ export class PostgresJournal implements Journal {
 
   async putSnippet(snippet: SnippetRecord): Promise<void> {
     await this.run(
-      `INSERT INTO ${this.snippets} (runtime, name, description, code, input_schema, connectors, saved_at)
+      `INSERT INTO ${this.snippets} (runtime, ${SNIPPET_ROW})
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (runtime, name) DO UPDATE SET description = EXCLUDED.description,
          code = EXCLUDED.code, input_schema = EXCLUDED.input_schema,
          connectors = EXCLUDED.connectors, saved_at = EXCLUDED.saved_at`,
-      [
-        this.runtime,
-        snippet.name,
-        snippet.description ?? null,
-        snippet.code,
-        snippet.inputSchema ?? null,
-        toColumn("connectors", snippet.connectors),
-        snippet.savedAt,
-      ],
+      [this.runtime, ...snippetValues(snippet)],
     );
   }
 
   async getSnippet(name: string): Promise<SnippetRecord | undefined> {
     const { rows } = await this.run(
-      `SELECT ${SNIPPET_SELECT} FROM ${this.snippets} WHERE runtime = $1 AND name = $2`,
+      `SELECT ${SNIPPET_ROW} FROM ${this.snippets} WHERE runtime = $1 AND name = $2`,
       [this.runtime, name],
     );
     return rows[0] ? toSnippet(rows[0]) : undefined;
@@ -398,7 +358,7 @@ export class PostgresJournal implements Journal {
 
   async listSnippets(): Promise<SnippetRecord[]> {
     const { rows } = await this.run(
-      `SELECT ${SNIPPET_SELECT} FROM ${this.snippets} WHERE runtime = $1 ORDER BY name`,
+      `SELECT ${SNIPPET_ROW} FROM ${this.snippets} WHERE runtime = $1 ORDER BY name`,
       [this.runtime],
     );
     return rows.map(toSnippet);

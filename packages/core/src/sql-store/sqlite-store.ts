@@ -1,0 +1,15 @@
+import type { JournalStore } from "../journal-store.ts";
+import { createSqlDriver, type SyncSqlite } from "../sql-driver.ts";
+import { migrate } from "./migrate.ts";
+import { SqlJournal } from "./sql-journal.ts";
+
+/**
+ * A journal store in any synchronous SQLite: better-sqlite3, `node:sqlite` or a Durable Object's
+ * `ctx.storage` (or its `.sql`). The schema is versioned and migrated in one transaction when the
+ * store is created; runtimes of different names share the tables and never see each other's rows.
+ */
+export function sqliteStore(db: SyncSqlite): JournalStore {
+  const driver = createSqlDriver(db);
+  migrate(driver);
+  return { journal: (name) => new SqlJournal(driver, name), scope: db };
+}
