@@ -66,6 +66,7 @@ const die = (): never => {
 /** Delegates to the store, and kills the process right after the chosen write has been made. */
 function killing(store: JournalStore, at: StoreKill): JournalStore {
   return {
+    specificationVersion: "v1",
     journal(name) {
       const journal = store.journal(name);
       const overrides: Partial<Journal> = {

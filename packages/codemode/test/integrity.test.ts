@@ -406,6 +406,7 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
     // the clock runs 30 times faster, so a 1.5 s loop lasts 45 s of the runtime's time
     const now = () => start + (Date.now() - start) * 30;
     const store: JournalStore = {
+      specificationVersion: "v1",
       journal(name) {
         const journal = base.journal(name);
         return Object.assign(Object.create(journal), {

@@ -342,7 +342,7 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
   /** Another process over the same journal: its own registry of live passes, no pass of its own. */
   const elsewhere = async (): Promise<CodemodeRuntime> =>
     createCodemodeRuntime({
-      store: { journal: (name) => store.journal(name) },
+      store: { specificationVersion: "v1", journal: (name) => store.journal(name) },
       executor: await options.createExecutor(),
       connectors: [ledger.connector()],
     });

@@ -32,6 +32,7 @@ type Fault = { at: number; length: number; committed: boolean };
 function faultyStore(base: JournalStore, faults: readonly Fault[]): JournalStore {
   let count = 0;
   return {
+    specificationVersion: "v1",
     journal(name) {
       const journal = base.journal(name);
       const wrapped = Object.create(journal) as typeof journal;

@@ -121,6 +121,7 @@ export async function playSurfaceCase(
   /** what arrives while the next MCP question is open, before its answer (armed by a step) */
   let onQuestion: (() => Promise<unknown>) | undefined;
   const watched = (store: JournalStore): JournalStore => ({
+    specificationVersion: "v1",
     scope: store.scope ?? store,
     journal(name) {
       const journal = store.journal(name);

@@ -1,4 +1,5 @@
 export type { AbortSignalLike } from "./abort-signal.ts";
+export { checkJournal, checkJournalStore } from "./check-journal-store.ts";
 export { CodemodeError, type CodemodeErrorCode } from "./codemode-error.ts";
 export type {
   ApprovalRule,

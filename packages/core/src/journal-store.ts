@@ -142,9 +142,12 @@ export interface ToolCallBinding {
 /**
  * The journal of one named runtime: executions, their entries, and snippets. Every method returns a
  * promise (so a remote database can implement it); correctness under concurrency comes from
- * conditional updates that change a row only where it still has the expected status.
+ * conditional updates that change a row only where it still has the expected status. What a store
+ * must implement is said at `JournalStore`.
  */
 export interface Journal {
+  /** the version of this contract the journal implements */
+  readonly specificationVersion: "v1";
   createExecution(record: ExecutionRecord): Promise<void>;
   getExecution(id: string): Promise<ExecutionRecord | undefined>;
   /** newest first */
@@ -228,8 +231,27 @@ export function leaseAllows(lease: Lease | undefined, condition: LeaseCondition)
   return lease === undefined || lease.expiresAt < condition.lapsedBefore;
 }
 
-/** Keeps the journals of any number of named runtimes apart. */
+/**
+ * Keeps the journals of any number of named runtimes apart. What a third-party store implements,
+ * checked by `checkJournalStore` and held to the behaviour of the built-in stores by
+ * `runJournalStoreConformance` and `runJournalIntegrity` of `@codemode/conformance`:
+ *
+ * - `specificationVersion: "v1"` on the store and on each journal: the version of this contract.
+ *   It changes with the next change a store must follow (a new required method, a new meaning),
+ *   and a runtime refuses a store of a version it does not know.
+ * - `journal(name)`, and on the journal every method of `Journal`: the minimum, as the runtime calls
+ *   each of them. A run's life (start, calls, steps, pauses, decisions, cancel, rollback, expiry,
+ *   pruning) calls the execution and entry methods, `createExecution` to `applyEntry`, on every
+ *   runtime; every search and describe lists the snippets (`listSnippets`); the other snippet
+ *   methods serve `codemode.run` of a saved program (`getSnippet`) and `runtime.saveSnippet` and
+ *   `deleteSnippet`; the four tool-call binding methods (`bindToolCall` to `pruneToolCallBindings`)
+ *   serve the `codemode` tool (`runtime.tool()`). The contract has no optional method: a store
+ *   for a host that never uses a feature still implements its methods.
+ * - Optional: `scope`, below.
+ */
 export interface JournalStore {
+  /** the version of this contract the store implements */
+  readonly specificationVersion: "v1";
   journal(name: string): Journal;
   /**
    * The object whose storage this is (a database handle, a Durable Object's storage), the same for

@@ -45,6 +45,7 @@ interface KeptBinding {
 }
 
 class MemoryJournal implements Journal {
+  readonly specificationVersion = "v1";
   private readonly executions = new Map<string, ExecutionRecord>();
   private readonly entries = new Map<string, Map<number, JournalEntry>>();
   private readonly snippets = new Map<string, SnippetRecord>();
@@ -232,6 +233,7 @@ class MemoryJournal implements Journal {
 export function memoryStore(): JournalStore {
   const journals = new Map<string, MemoryJournal>();
   return {
+    specificationVersion: "v1",
     journal(name) {
       const journal = journals.get(name) ?? new MemoryJournal();
       journals.set(name, journal);

@@ -82,6 +82,7 @@ function rowLimit(limit: number | undefined): number | null {
  * re-checks on the newest row version when two writers meet (the later one then changes nothing).
  */
 export class PostgresJournal implements Journal {
+  readonly specificationVersion = "v1";
   private readonly executions: string;
   private readonly entries: string;
   private readonly snippets: string;

@@ -46,6 +46,7 @@ export async function postgresStore(
   await migrate(client, name);
   const run = createRunner(client);
   return {
+    specificationVersion: "v1",
     journal: (runtime) => new PostgresJournal(run, schema, runtime),
     scope: scopeOf(client, name),
   };

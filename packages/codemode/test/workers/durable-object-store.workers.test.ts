@@ -21,17 +21,21 @@ function storeInside(
   pick: (storage: DurableObjectStorage) => SyncSqlite,
 ): JournalStore {
   return {
+    specificationVersion: "v1",
     journal: (name) =>
       new Proxy({} as ReturnType<JournalStore["journal"]>, {
         get: (_target, method) =>
-          // not a thenable: awaiting the journal must not call into the object
+          // not a thenable: awaiting the journal must not call into the object; nor does reading
+          // its version
           method === "then"
             ? undefined
-            : (...args: unknown[]) =>
-                runInDurableObject(stub, (_instance, state) => {
-                  const journal = sqliteStore(pick(state.storage)).journal(name);
-                  return (journal[method as keyof typeof journal] as Method).apply(journal, args);
-                }),
+            : method === "specificationVersion"
+              ? "v1"
+              : (...args: unknown[]) =>
+                  runInDurableObject(stub, (_instance, state) => {
+                    const journal = sqliteStore(pick(state.storage)).journal(name);
+                    return (journal[method as keyof typeof journal] as Method).apply(journal, args);
+                  }),
       }),
   };
 }

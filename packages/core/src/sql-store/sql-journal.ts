@@ -63,6 +63,7 @@ const MAX_CACHED_NUMBERS = 1024;
  * the database deleted the run and made one of the same id.
  */
 export class SqlJournal implements Journal {
+  readonly specificationVersion = "v1";
   /** execution id → its run number, the high part of its entries' keys */
   private readonly numbers = new Map<string, number>();
 

@@ -11,5 +11,9 @@ import { SqlJournal } from "./sql-journal.ts";
 export function sqliteStore(db: SyncSqlite): JournalStore {
   const driver = createSqlDriver(db);
   migrate(driver);
-  return { journal: (name) => new SqlJournal(driver, name), scope: db };
+  return {
+    specificationVersion: "v1",
+    journal: (name) => new SqlJournal(driver, name),
+    scope: db,
+  };
 }
