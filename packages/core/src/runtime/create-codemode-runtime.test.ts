@@ -27,6 +27,34 @@ describe("createCodemodeRuntime", () => {
     expect(refused({ store, executor, connectors: [], leaseMs: DEFAULT_LEASE_MS })).not.toThrow();
   });
 
+  it("refuses a store of another version of the JournalStore contract, or a journal missing a method", () => {
+    const executor = new MockExecutor(() => 1);
+    const real = memoryStore();
+    const make = (store: unknown) => () =>
+      createCodemodeRuntime({
+        store,
+        executor,
+        connectors: [],
+      } as unknown as CodemodeRuntimeOptions);
+    const invalid = expect.objectContaining({ code: "INVALID_CONFIG" });
+    expect(make({ journal: (name: string) => real.journal(name) })).toThrow(invalid);
+    expect(
+      make({ specificationVersion: "v2", journal: (name: string) => real.journal(name) }),
+    ).toThrow(/implements version/);
+    const { listSnippets: _dropped, ...partial } = Object.fromEntries(
+      Object.entries(Object.getOwnPropertyDescriptors(Object.getPrototypeOf(real.journal("x"))))
+        .filter(([key]) => key !== "constructor")
+        .map(([key]) => [key, () => undefined]),
+    );
+    expect(
+      make({
+        specificationVersion: "v1",
+        journal: () => ({ specificationVersion: "v1", ...partial }),
+      }),
+    ).toThrow(/listSnippets/);
+    expect(make(real)).not.toThrow();
+  });
+
   it("hands each method to its step over one context: runs, history, events and the catalog", async () => {
     const store = memoryStore();
     const events: RuntimeEvent["type"][] = [];

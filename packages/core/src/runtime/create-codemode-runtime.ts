@@ -4,10 +4,11 @@ import type { Connector } from "../connector.ts";
 import type { DecisionHandle } from "../decision-handle.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
 import { checkText, DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from "../invariants.ts";
+import { checkJournal, checkJournalStore } from "../check-journal-store.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
-import { sqliteStore } from "../sql-store.ts";
+import { sqliteStore } from "../sql-store/sqlite-store.ts";
 import type { CodeModeOutput, PendingAction } from "../types.ts";
 import { begin } from "./commands/begin-run.ts";
 import { type CancelResult, cancel } from "./commands/cancel.ts";
@@ -200,6 +201,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
       "createCodemodeRuntime needs a store (sqliteStore(db), memoryStore()) or a Durable Object ctx.",
     );
   }
+  checkJournalStore(store);
   const name = options.name ?? "default";
   if (typeof name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(name)) {
     throw new CodemodeError(
@@ -219,8 +221,10 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
       `leaseMs must be a number of milliseconds from ${MIN_LEASE_MS} to ${MAX_LEASE_MS}; got ${String(leaseMs)}.`,
     );
   }
+  const journal = store.journal(name);
+  checkJournal(journal);
   return {
-    journal: store.journal(name),
+    journal,
     leaseMs,
     executor: options.executor,
     configurator: createConfigurator(options.connectors, options.search, options.now),

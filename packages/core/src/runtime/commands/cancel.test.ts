@@ -5,7 +5,7 @@ import type { AbortSignalLike } from "../../abort-signal.ts";
 import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import type { SyncSqlite } from "../../sql-driver.ts";
-import { sqliteStore } from "../../sql-store.ts";
+import { sqliteStore } from "../../sql-store/sqlite-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
@@ -31,7 +31,7 @@ const untilAborted = (_input: unknown, { signal }: { signal?: AbortSignalLike | 
   });
 
 /** The same journal as `store`, reached from "another process": its own registry of live passes. */
-const otherProcess = (store: JournalStore): JournalStore => ({
+const otherProcess = (store: JournalStore): JournalStore => ({ specificationVersion: "v1",
   journal: (name) => store.journal(name),
 });
 
@@ -287,6 +287,7 @@ describe("runtime.cancel", () => {
     const release = latch();
     let hold = false;
     const store: JournalStore = {
+  specificationVersion: "v1",
       journal(name) {
         const journal = inner.journal(name);
         return Object.assign(Object.create(journal), {

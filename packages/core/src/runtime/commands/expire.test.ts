@@ -1,3 +1,4 @@
+import type { JournalStore } from "../../journal-store.ts";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEASE_MS, LIVENESS_MS } from "../../invariants.ts";
 import { memoryStore } from "../../memory-store.ts";
@@ -75,7 +76,8 @@ describe("expirePaused", () => {
     let time = 1_000_000;
     const base = memoryStore();
     let failures = 1;
-    const store = {
+    const store: JournalStore = {
+      specificationVersion: "v1",
       journal(name: string) {
         const journal = base.journal(name);
         return Object.assign(Object.create(journal), {

@@ -123,6 +123,7 @@ describe("rollback names every call that reached a connector", () => {
   it("never reverts again at once a call whose revert ran but could not be recorded", async () => {
     const base = memoryStore();
     const store: JournalStore = {
+  specificationVersion: "v1",
       journal(name) {
         const journal = base.journal(name);
         return Object.assign(Object.create(journal), {
@@ -188,7 +189,7 @@ describe("rollback names every call that reached a connector", () => {
       }
       // another process over the same journal (its own registry of what runs here)
       const other = createCodemodeRuntime({
-        store: { journal: (name) => store.journal(name) },
+        store: { specificationVersion: "v1", journal: (name) => store.journal(name) },
         executor,
         connectors: [ops],
         now: () => time,
