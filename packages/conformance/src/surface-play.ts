@@ -122,7 +122,8 @@ export async function playSurfaceCase(
   let onQuestion: (() => Promise<unknown>) | undefined;
   const watched = (store: JournalStore): JournalStore => ({
     specificationVersion: "v1",
-    scope: store.scope ?? store,
+    // the same process as the store it watches: its passes and approvals in flight are known
+    ...(store.local ? { local: store.local } : {}),
     journal(name) {
       const journal = store.journal(name);
       const listEntries: Journal["listEntries"] = async (executionId, filter) => {

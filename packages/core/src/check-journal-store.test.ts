@@ -36,7 +36,7 @@ describe("checkJournalStore", () => {
     const wrapped: JournalStore = {
       specificationVersion: "v1",
       journal: (name) => store.journal(name),
-      scope: store,
+      ...(store.local ? { local: store.local } : {}),
     };
     expect(() => checkJournalStore(wrapped)).not.toThrow();
   });
@@ -55,7 +55,7 @@ describe("checkJournalStore", () => {
     expect(message).toContain('knows "v1"');
   });
 
-  it("refuses what is not a store: no object, no journal method, a scope that is no object", () => {
+  it("refuses what is not a store: no object, no journal method, a local not made by createStoreLocal", () => {
     expect(refusal(() => checkJournalStore(undefined))).toContain("must be an object");
     expect(refusal(() => checkJournalStore("sqlite"))).toContain("must be an object");
     expect(refusal(() => checkJournalStore({ specificationVersion: "v1" }))).toContain(
@@ -63,9 +63,13 @@ describe("checkJournalStore", () => {
     );
     expect(
       refusal(() =>
-        checkJournalStore({ specificationVersion: "v1", journal: () => ({}), scope: "db" }),
+        checkJournalStore({
+          specificationVersion: "v1",
+          journal: () => ({}),
+          local: { live: {}, asks: {} },
+        }),
       ),
-    ).toContain("scope must be an object");
+    ).toContain("local must be made by createStoreLocal()");
   });
 });
 

@@ -1,5 +1,6 @@
 import { CodemodeError } from "./codemode-error.ts";
 import type { Journal, JournalStore } from "./journal-store.ts";
+import { isStoreLocal } from "./runtime/context/store-local.ts";
 
 /** Every method of `Journal`, all required (the record makes the compiler ask for a new one). */
 const JOURNAL_METHODS: Readonly<Record<Exclude<keyof Journal, "specificationVersion">, true>> = {
@@ -41,18 +42,18 @@ function checkVersion(what: string, version: unknown): void {
 
 /**
  * Throws `INVALID_CONFIG` unless `store` is a journal store of the version this package knows: an
- * object with `specificationVersion: "v1"`, a `journal` method and, if it has one, an object as its
- * `scope`. A runtime checks its store with it before it uses it; a store's author may too.
+ * object with `specificationVersion: "v1"`, a `journal` method and, if it has one, a `local` made by
+ * `createStoreLocal()`. A runtime checks its store with it before it uses it; a store's author may too.
  */
 export function checkJournalStore(store: unknown): asserts store is JournalStore {
   if (typeof store !== "object" || store === null) {
     refuse("The journal store must be an object (sqliteStore(db), memoryStore(), …).");
   }
-  const { specificationVersion, journal, scope } = store as Partial<Record<string, unknown>>;
+  const { specificationVersion, journal, local } = store as Partial<Record<string, unknown>>;
   checkVersion("The journal store", specificationVersion);
   if (typeof journal !== "function") refuse("The journal store has no journal(name) method.");
-  if (scope !== undefined && (typeof scope !== "object" || scope === null)) {
-    refuse("The journal store's scope must be an object (the storage it is made over).");
+  if (local !== undefined && !isStoreLocal(local)) {
+    refuse("The journal store's local must be made by createStoreLocal(), once per storage.");
   }
 }
 

@@ -51,6 +51,7 @@ export { DEFAULT_EXPIRY_MS } from "./runtime/commands/expire.ts";
 export type { RevertResolutions } from "./runtime/commands/revert-in-doubt.ts";
 export type { RollbackReport } from "./runtime/commands/rollback.ts";
 export type { DecisionSource, RuntimeEvent } from "./runtime/context/runtime-event.ts";
+export { createStoreLocal, type StoreLocal } from "./runtime/context/store-local.ts";
 export {
   type CodemodeRuntime,
   type CodemodeRuntimeOptions,

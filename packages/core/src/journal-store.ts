@@ -1,4 +1,5 @@
 import { CodemodeError } from "./codemode-error.ts";
+import type { StoreLocal } from "./runtime/context/store-local.ts";
 
 /**
  * Where a run stands. `cancelled`: the host (or the AI SDK, aborting the tool call) stopped it with
@@ -247,18 +248,20 @@ export function leaseAllows(lease: Lease | undefined, condition: LeaseCondition)
  *   `deleteSnippet`; the four tool-call binding methods (`bindToolCall` to `pruneToolCallBindings`)
  *   serve the `codemode` tool (`runtime.tool()`). The contract has no optional method: a store
  *   for a host that never uses a feature still implements its methods.
- * - Optional: `scope`, below.
+ * - Optional: `local`, below.
  */
 export interface JournalStore {
   /** the version of this contract the store implements */
   readonly specificationVersion: "v1";
   journal(name: string): Journal;
   /**
-   * The object whose storage this is (a database handle, a Durable Object's storage), the same for
-   * every store made over it: runtimes in one process over one scope know each other's live
-   * passes. Default: the store itself.
+   * What the runtimes of this process keep about this storage and never persist (the passes
+   * running, the approvals in flight; see `StoreLocal`): made once per storage with
+   * `createStoreLocal()` and the same for every store made over that storage (a database handle, a
+   * Durable Object's storage), so runtimes made per request know each other's passes. Without it,
+   * the runtimes over this very store object share one, and another object is another process.
    */
-  readonly scope?: object;
+  readonly local?: StoreLocal;
 }
 
 /** What a journal's `putEntry` throws for an entry whose run it does not have. */

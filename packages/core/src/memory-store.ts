@@ -14,6 +14,7 @@ import {
   TERMINAL_STATUSES,
   type ToolCallBinding,
 } from "./journal-store.ts";
+import { createStoreLocal } from "./runtime/context/store-local.ts";
 
 const copyExecution = (record: ExecutionRecord): ExecutionRecord => ({
   ...record,
@@ -234,6 +235,7 @@ export function memoryStore(): JournalStore {
   const journals = new Map<string, MemoryJournal>();
   return {
     specificationVersion: "v1",
+    local: createStoreLocal(),
     journal(name) {
       const journal = journals.get(name) ?? new MemoryJournal();
       journals.set(name, journal);

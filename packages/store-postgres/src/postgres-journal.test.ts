@@ -177,16 +177,16 @@ describe("postgresStore across processes", () => {
     expect(await journal.getToolCallBinding("call_shown")).toMatchObject({ shown: '"first"' });
   });
 
-  it("has one scope per pool and schema, whatever store is made over them", async () => {
+  it("has one local per pool and schema, whatever store is made over them", async () => {
     const pool = database.newPool();
     const one = await postgresStore(pool, { schema: "scoped" });
     const two = await postgresStore(pool, { schema: "scoped" });
     const other = await postgresStore(pool, { schema: "scoped_other" });
     const elsewhere = await postgresStore(database.newPool(), { schema: "scoped" });
-    expect(one.scope).toBeDefined();
-    expect(two.scope).toBe(one.scope);
-    expect(other.scope).not.toBe(one.scope);
-    expect(elsewhere.scope).not.toBe(one.scope);
+    expect(one.local).toBeDefined();
+    expect(two.local).toBe(one.local);
+    expect(other.local).not.toBe(one.local);
+    expect(elsewhere.local).not.toBe(one.local);
   });
 });
 

@@ -1,4 +1,9 @@
-import { CodemodeError, type JournalStore } from "@codemode/core";
+import {
+  CodemodeError,
+  createStoreLocal,
+  type JournalStore,
+  type StoreLocal,
+} from "@codemode/core";
 import { migrate, quoteSchema } from "./migrate.ts";
 import { createRunner, type PgClientLike } from "./pg-client.ts";
 import { PostgresJournal } from "./postgres-journal.ts";
@@ -8,21 +13,21 @@ export interface PostgresStoreOptions {
   schema?: string;
 }
 
-/** client → schema name → the store's `scope`: one object per storage, whatever store is made over it */
-const scopes = new WeakMap<object, Map<string, object>>();
+/** client → schema name → the store's `local`: one per storage, whatever store is made over it */
+const locals = new WeakMap<object, Map<string, StoreLocal>>();
 
-function scopeOf(client: PgClientLike, schema: string): object {
-  let bySchema = scopes.get(client);
+function localOf(client: PgClientLike, schema: string): StoreLocal {
+  let bySchema = locals.get(client);
   if (!bySchema) {
     bySchema = new Map();
-    scopes.set(client, bySchema);
+    locals.set(client, bySchema);
   }
-  let scope = bySchema.get(schema);
-  if (!scope) {
-    scope = Object.freeze({ postgresSchema: schema });
-    bySchema.set(schema, scope);
+  let local = bySchema.get(schema);
+  if (!local) {
+    local = createStoreLocal();
+    bySchema.set(schema, local);
   }
-  return scope;
+  return local;
 }
 
 /**
@@ -48,6 +53,6 @@ export async function postgresStore(
   return {
     specificationVersion: "v1",
     journal: (runtime) => new PostgresJournal(run, schema, runtime),
-    scope: scopeOf(client, name),
+    local: localOf(client, name),
   };
 }

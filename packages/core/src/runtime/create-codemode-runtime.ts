@@ -1,10 +1,10 @@
 import type { CatalogOptions, DescribeOutput, SearchOutput } from "@codemode/typegen";
+import { checkJournal, checkJournalStore } from "../check-journal-store.ts";
 import { CodemodeError } from "../codemode-error.ts";
 import type { Connector } from "../connector.ts";
 import type { DecisionHandle } from "../decision-handle.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
 import { checkText, DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from "../invariants.ts";
-import { checkJournal, checkJournalStore } from "../check-journal-store.ts";
 import type { JournalStore } from "../journal-store.ts";
 import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
@@ -17,11 +17,10 @@ import { deleteExecution } from "./commands/delete-run.ts";
 import { DEFAULT_EXPIRY_MS, expirePaused } from "./commands/expire.ts";
 import { type RevertResolutions, revertResolutionsOf } from "./commands/revert-in-doubt.ts";
 import { type RollbackReport, rollback } from "./commands/rollback.ts";
-import { approvalAsksOf } from "./context/approval-asks.ts";
 import { createConfigurator } from "./context/configuration.ts";
-import { livePassesOf } from "./context/live-passes.ts";
 import type { RunContext } from "./context/run-context.ts";
 import { eventSink, type RuntimeEvent } from "./context/runtime-event.ts";
+import { localOf } from "./context/store-local.ts";
 import { toolCallMemory } from "./context/tool-call-memory.ts";
 import { connectorHooks } from "./context/values.ts";
 import { describeTarget, saveSnippet, snippetCatalog } from "./pass/snippets.ts";
@@ -223,6 +222,7 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
   }
   const journal = store.journal(name);
   checkJournal(journal);
+  const local = localOf(store);
   return {
     journal,
     leaseMs,
@@ -234,8 +234,8 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     maxExecutions: options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS,
     transformResult: options.transformResult,
     hooks: connectorHooks(options.connectors),
-    live: livePassesOf(store.scope ?? store),
-    asks: approvalAsksOf(store.scope ?? store),
+    live: local.live,
+    asks: local.asks,
     toolCalls: toolCallMemory(),
     emit: eventSink(options.onEvent),
   };

@@ -1,7 +1,20 @@
 import type { JournalStore } from "../journal-store.ts";
+import { createStoreLocal, type StoreLocal } from "../runtime/context/store-local.ts";
 import { createSqlDriver, type SyncSqlite } from "../sql-driver.ts";
 import { migrate } from "./migrate.ts";
 import { SqlJournal } from "./sql-journal.ts";
+
+const locals = new WeakMap<object, StoreLocal>();
+
+/** One `StoreLocal` per database handle (or Durable Object storage), whatever store is made over it. */
+function localOfStorage(db: SyncSqlite): StoreLocal {
+  let local = locals.get(db);
+  if (!local) {
+    local = createStoreLocal();
+    locals.set(db, local);
+  }
+  return local;
+}
 
 /**
  * A journal store in any synchronous SQLite: better-sqlite3, `node:sqlite` or a Durable Object's
@@ -14,6 +27,6 @@ export function sqliteStore(db: SyncSqlite): JournalStore {
   return {
     specificationVersion: "v1",
     journal: (name) => new SqlJournal(driver, name),
-    scope: db,
+    local: localOfStorage(db),
   };
 }

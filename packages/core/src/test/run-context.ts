@@ -4,11 +4,10 @@ import type { Executor } from "../executor.ts";
 import { DEFAULT_LEASE_MS } from "../invariants.ts";
 import type { JournalEntry } from "../journal-store.ts";
 import { memoryStore } from "../memory-store.ts";
-import { approvalAsksOf } from "../runtime/context/approval-asks.ts";
 import { createConfigurator } from "../runtime/context/configuration.ts";
-import { livePassesOf } from "../runtime/context/live-passes.ts";
 import type { RunContext } from "../runtime/context/run-context.ts";
 import { eventSink, type RuntimeEvent } from "../runtime/context/runtime-event.ts";
+import { localOf } from "../runtime/context/store-local.ts";
 import { toolCallMemory } from "../runtime/context/tool-call-memory.ts";
 import { codec, connectorHooks } from "../runtime/context/values.ts";
 import { PassState } from "../runtime/pass/pass-state.ts";
@@ -27,8 +26,8 @@ export function testContext(
   const store = memoryStore();
   return {
     journal: store.journal("test"),
-    live: livePassesOf(store),
-    asks: approvalAsksOf(store),
+    live: localOf(store).live,
+    asks: localOf(store).asks,
     toolCalls: toolCallMemory(),
     executor: options.executor ?? new MockExecutor(() => undefined),
     configurator: createConfigurator(connectors),

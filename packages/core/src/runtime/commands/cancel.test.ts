@@ -31,7 +31,8 @@ const untilAborted = (_input: unknown, { signal }: { signal?: AbortSignalLike | 
   });
 
 /** The same journal as `store`, reached from "another process": its own registry of live passes. */
-const otherProcess = (store: JournalStore): JournalStore => ({ specificationVersion: "v1",
+const otherProcess = (store: JournalStore): JournalStore => ({
+  specificationVersion: "v1",
   journal: (name) => store.journal(name),
 });
 
@@ -287,7 +288,7 @@ describe("runtime.cancel", () => {
     const release = latch();
     let hold = false;
     const store: JournalStore = {
-  specificationVersion: "v1",
+      specificationVersion: "v1",
       journal(name) {
         const journal = inner.journal(name);
         return Object.assign(Object.create(journal), {

@@ -53,7 +53,7 @@ describe("decisions", () => {
     let racing = false;
     let held = 0;
     const store: JournalStore = {
-  specificationVersion: "v1",
+      specificationVersion: "v1",
       journal(name) {
         const journal = inner.journal(name);
         const hold =
@@ -132,7 +132,7 @@ describe("decisions", () => {
     // the rejection reads door 1 waiting; before it takes the run, an approval runs door 1 and the
     // run pauses again, at door 2
     const store: JournalStore = {
-  specificationVersion: "v1",
+      specificationVersion: "v1",
       journal(name) {
         const journal = inner.journal(name);
         return Object.assign(Object.create(journal), {

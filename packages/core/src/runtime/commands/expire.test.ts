@@ -1,6 +1,6 @@
-import type { JournalStore } from "../../journal-store.ts";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEASE_MS, LIVENESS_MS } from "../../invariants.ts";
+import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";

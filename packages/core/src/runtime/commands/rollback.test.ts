@@ -123,7 +123,7 @@ describe("rollback names every call that reached a connector", () => {
   it("never reverts again at once a call whose revert ran but could not be recorded", async () => {
     const base = memoryStore();
     const store: JournalStore = {
-  specificationVersion: "v1",
+      specificationVersion: "v1",
       journal(name) {
         const journal = base.journal(name);
         return Object.assign(Object.create(journal), {

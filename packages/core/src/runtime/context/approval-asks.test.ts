@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { approvalAsksOf } from "./approval-asks.ts";
+import { createApprovalAsks } from "./approval-asks.ts";
 
-describe("approvalAsksOf", () => {
+describe("createApprovalAsks", () => {
   it("an ask is blind to calls made to wait while it is in flight, or still unreported when it came", () => {
-    const asks = approvalAsksOf({});
+    const asks = createApprovalAsks();
     const before = asks.waiting("run", 0);
     const ask = asks.ask("run");
     const during = asks.waiting("run", 1);
@@ -16,12 +16,10 @@ describe("approvalAsksOf", () => {
   });
 
   it("keeps runs and stores apart, and a seq waits until every pass that made it wait has reported", () => {
-    const scope = {};
-    const asks = approvalAsksOf(scope);
-    expect(approvalAsksOf(scope)).toBe(asks);
+    const asks = createApprovalAsks();
     const first = asks.waiting("run", 3);
     const second = asks.waiting("run", 3);
-    expect([...approvalAsksOf({}).ask("run").unseen]).toEqual([]);
+    expect([...createApprovalAsks().ask("run").unseen]).toEqual([]);
     expect([...asks.ask("other").unseen]).toEqual([]);
     first();
     first();

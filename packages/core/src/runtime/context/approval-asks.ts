@@ -24,12 +24,11 @@ interface Run {
   waiting: Map<number, number>;
 }
 
-const scopes = new WeakMap<object, ApprovalAsks>();
-
-/** The approvals and pausing passes of every runtime over `scope` in this process (see `livePassesOf`). */
-export function approvalAsksOf(scope: object): ApprovalAsks {
-  let asks = scopes.get(scope);
-  if (asks) return asks;
+/**
+ * The approvals and pausing passes of the runtimes over one storage in this process, kept in that
+ * storage's `StoreLocal` (see store-local.ts).
+ */
+export function createApprovalAsks(): ApprovalAsks {
   const runs = new Map<string, Run>();
   const runOf = (id: string): Run => {
     let run = runs.get(id);
@@ -42,7 +41,7 @@ export function approvalAsksOf(scope: object): ApprovalAsks {
   const forget = (id: string, run: Run) => {
     if (run.asks.size === 0 && run.waiting.size === 0) runs.delete(id);
   };
-  asks = {
+  return {
     ask(executionId) {
       const run = runOf(executionId);
       const unseen = new Set(run.waiting.keys());
@@ -73,6 +72,4 @@ export function approvalAsksOf(scope: object): ApprovalAsks {
       };
     },
   };
-  scopes.set(scope, asks);
-  return asks;
 }

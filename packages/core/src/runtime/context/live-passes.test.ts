@@ -1,23 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { cancellationOf } from "./cancellation.ts";
-import { livePassesOf } from "./live-passes.ts";
+import { createLivePasses } from "./live-passes.ts";
 
-describe("livePassesOf", () => {
-  it("is one registry per scope: two runtimes over one store see each other's passes", () => {
-    const scope = {};
-    const live = livePassesOf(scope);
-    expect(livePassesOf(scope)).toBe(live);
-    expect(livePassesOf({})).not.toBe(live);
+describe("createLivePasses", () => {
+  it("counts the passes of a run: it is live until every one has left", () => {
+    const live = createLivePasses();
     live.add("exec_1");
     live.add("exec_1");
     live.delete("exec_1");
-    expect(livePassesOf(scope).has("exec_1")).toBe(true);
+    expect(live.has("exec_1")).toBe(true);
+    expect(createLivePasses().has("exec_1")).toBe(false);
     live.delete("exec_1");
     expect(live.has("exec_1")).toBe(false);
   });
 
   it("holds a ticket per pass until it leaves, and cancels those of a run being cancelled, late ones too", () => {
-    const live = livePassesOf({});
+    const live = createLivePasses();
     const first = live.enter("exec_1");
     const other = live.enter("exec_2");
     expect(live.tickets("exec_1")).toEqual([first]);

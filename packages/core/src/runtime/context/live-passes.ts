@@ -19,60 +19,51 @@ export interface LivePasses {
   cancelling(id: string, cancellation: Cancellation): () => void;
 }
 
-const scopes = new WeakMap<object, LivePasses>();
-
 /**
- * The live passes of every runtime over `scope` in this process: the store's own object (a Durable
- * Object's `ctx.storage`, a database handle, a memory store), so a runtime made for one request
- * never expires a run whose pass another runtime over the same storage is still driving. A Durable
- * Object that is reset gets a new storage object, and with it no stale entries of passes that died
- * with the old one. Runs of other stores are kept apart by the scope; run ids are random besides.
+ * The live passes of the runtimes over one storage in this process, kept in that storage's
+ * `StoreLocal` (see store-local.ts): a runtime made for one request never expires a run whose pass
+ * another runtime over the same storage is still driving.
  */
-export function livePassesOf(scope: object): LivePasses {
-  let live = scopes.get(scope);
-  if (!live) {
-    const counts = new Map<string, number>();
-    const tickets = new Map<string, Set<PassTicket>>();
-    const intents = new Map<string, Cancellation[]>();
-    live = {
-      enter(id) {
-        const held = tickets.get(id) ?? new Set<PassTicket>();
-        tickets.set(id, held);
-        const ticket = new PassTicket(id, () => {
-          held.delete(ticket);
-          if (held.size === 0 && tickets.get(id) === held) tickets.delete(id);
-        });
-        held.add(ticket);
-        const [cancellation] = intents.get(id) ?? [];
-        if (cancellation) ticket.cancel(cancellation);
-        return ticket;
-      },
-      cancelling(id, cancellation) {
-        const under = intents.get(id) ?? [];
-        intents.set(id, [...under, cancellation]);
-        for (const ticket of tickets.get(id) ?? []) ticket.cancel(cancellation);
-        return () => {
-          const left = (intents.get(id) ?? []).filter((each) => each !== cancellation);
-          if (left.length > 0) intents.set(id, left);
-          else intents.delete(id);
-        };
-      },
-      tickets(id) {
-        return [...(tickets.get(id) ?? [])];
-      },
-      add(id) {
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      },
-      delete(id) {
-        const count = (counts.get(id) ?? 1) - 1;
-        if (count > 0) counts.set(id, count);
-        else counts.delete(id);
-      },
-      has(id) {
-        return counts.has(id);
-      },
-    };
-    scopes.set(scope, live);
-  }
-  return live;
+export function createLivePasses(): LivePasses {
+  const counts = new Map<string, number>();
+  const tickets = new Map<string, Set<PassTicket>>();
+  const intents = new Map<string, Cancellation[]>();
+  return {
+    enter(id) {
+      const held = tickets.get(id) ?? new Set<PassTicket>();
+      tickets.set(id, held);
+      const ticket = new PassTicket(id, () => {
+        held.delete(ticket);
+        if (held.size === 0 && tickets.get(id) === held) tickets.delete(id);
+      });
+      held.add(ticket);
+      const [cancellation] = intents.get(id) ?? [];
+      if (cancellation) ticket.cancel(cancellation);
+      return ticket;
+    },
+    cancelling(id, cancellation) {
+      const under = intents.get(id) ?? [];
+      intents.set(id, [...under, cancellation]);
+      for (const ticket of tickets.get(id) ?? []) ticket.cancel(cancellation);
+      return () => {
+        const left = (intents.get(id) ?? []).filter((each) => each !== cancellation);
+        if (left.length > 0) intents.set(id, left);
+        else intents.delete(id);
+      };
+    },
+    tickets(id) {
+      return [...(tickets.get(id) ?? [])];
+    },
+    add(id) {
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    },
+    delete(id) {
+      const count = (counts.get(id) ?? 1) - 1;
+      if (count > 0) counts.set(id, count);
+      else counts.delete(id);
+    },
+    has(id) {
+      return counts.has(id);
+    },
+  };
 }

@@ -13,7 +13,7 @@ function failingStore(failures: number): { store: JournalStore; attempts: () => 
   const base = memoryStore();
   let attempts = 0;
   const store: JournalStore = {
-  specificationVersion: "v1",
+    specificationVersion: "v1",
     journal(name) {
       const journal = base.journal(name);
       return Object.assign(Object.create(journal), {

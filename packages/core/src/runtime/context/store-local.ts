@@ -1,0 +1,49 @@
+import { type ApprovalAsks, createApprovalAsks } from "./approval-asks.ts";
+import { createLivePasses, type LivePasses } from "./live-passes.ts";
+
+/**
+ * What the runtimes of one process keep about one storage beside its journal, and never persist:
+ * the runs with a pass (or a revert) running here, so no runtime expires or takes a run another
+ * runtime of this process is driving (guarantee 7), and the approvals in flight with the calls
+ * passes are making wait, so an approval never covers a call that started to wait while it was
+ * asked (guarantee 1). A store makes one with `createStoreLocal()` per storage and hands the same
+ * object from every store it makes over that storage in this process (runtimes made per request
+ * over one Durable Object's storage, one database, one pool and schema must share it); storage that
+ * is new (a Durable Object that was reset) gets a new one, with nothing of passes that died with
+ * the old.
+ */
+export interface StoreLocal {
+  readonly live: LivePasses;
+  readonly asks: ApprovalAsks;
+}
+
+const made = new WeakSet<object>();
+
+/** A new, empty `StoreLocal` for one storage. */
+export function createStoreLocal(): StoreLocal {
+  const local: StoreLocal = Object.freeze({ live: createLivePasses(), asks: createApprovalAsks() });
+  made.add(local);
+  return local;
+}
+
+/** Whether `value` was made by `createStoreLocal` (a store's `local` must be). */
+export function isStoreLocal(value: unknown): value is StoreLocal {
+  return typeof value === "object" && value !== null && made.has(value);
+}
+
+const ownLocals = new WeakMap<object, StoreLocal>();
+
+/**
+ * The `local` of `store`; a store that has none keeps one for itself, by its own identity: runtimes
+ * over that same store object share it, runtimes over another object (another process, as far as
+ * this one can tell) do not.
+ */
+export function localOf(store: { readonly local?: StoreLocal }): StoreLocal {
+  if (store.local) return store.local;
+  let local = ownLocals.get(store);
+  if (!local) {
+    local = createStoreLocal();
+    ownLocals.set(store, local);
+  }
+  return local;
+}
