@@ -911,10 +911,13 @@ describe("connectors that list their methods asynchronously", () => {
     down = false;
     time += 60_000;
     await runtime.execute({ code: "async () => 0" });
-    await vi.waitFor(async () =>
-      expect(
-        await runtime.execute({ code: 'async () => dictionary.lookup({ word: "x" })' }),
-      ).toMatchObject({ status: "completed", result: { found: { word: "x" } } }),
+    await vi.waitFor(
+      async () =>
+        expect(
+          await runtime.execute({ code: 'async () => dictionary.lookup({ word: "x" })' }),
+        ).toMatchObject({ status: "completed", result: { found: { word: "x" } } }),
+      // vi.waitFor gives up after 1 s by default: an outer bound for a loaded machine instead
+      { timeout: 20_000 },
     );
   });
 });

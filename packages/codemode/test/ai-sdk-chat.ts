@@ -55,8 +55,13 @@ export class TestChat extends AbstractChat<UIMessage> {
 
   /** Resolves once the chat is idle (an automatic request after an answer has finished too). */
   async settled(): Promise<void> {
+    // an outer bound for a loaded machine: the wait ends as soon as the chat is idle
+    const deadline = Date.now() + 60_000;
     let idle = 0;
-    for (let tries = 0; tries < 2000 && idle < 3; tries++) {
+    while (idle < 3) {
+      if (Date.now() > deadline) {
+        throw new Error(`the chat did not settle within 60 s (status: ${this.status})`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
       idle = this.status === "ready" || this.status === "error" ? idle + 1 : 0;
     }

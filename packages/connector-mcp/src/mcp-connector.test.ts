@@ -9,6 +9,9 @@ import { z } from "zod";
 import { createCatalogServer, createPagingServer, INSTRUCTIONS } from "../test/catalog-server.ts";
 import { IDEMPOTENCY_KEY_META, type McpConnector, mcpConnector } from "./index.ts";
 
+/** vi.waitFor gives up after 1 s by default: an outer bound for a loaded machine instead. */
+const WAIT = { timeout: 20_000 };
+
 const context = (seq = 0, signal = new AbortController().signal): CallContext => ({
   executionId: "exec_1",
   seq,
@@ -206,7 +209,7 @@ describe("mcpConnector over InMemoryTransport (MCP 2025-11-25)", () => {
     const waiting = connector.invoke("wait", {}, context(5, controller.signal));
     setTimeout(() => controller.abort(new Error("pass over")), 20);
     await expect(waiting).rejects.toThrow("pass over");
-    await vi.waitFor(() => expect(log.aborted).toHaveLength(1));
+    await vi.waitFor(() => expect(log.aborted).toHaveLength(1), WAIT);
   });
 
   it("uses the server's instructions unless given its own", async () => {
@@ -344,8 +347,9 @@ describe("mcpConnector over InMemoryTransport (MCP 2025-11-25)", () => {
       },
       async () => ({ structuredContent: { count: 2 }, content: [] }),
     );
-    await vi.waitFor(async () =>
-      expect(Object.keys(await connector.methods())).toContain("count_items"),
+    await vi.waitFor(
+      async () => expect(Object.keys(await connector.methods())).toContain("count_items"),
+      WAIT,
     );
     expect(await connector.invoke("count_items", {}, context())).toEqual({ count: 2 });
   });

@@ -12,6 +12,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { catalogHandler, INSTRUCTIONS } from "../test/catalog-server.ts";
 import { IDEMPOTENCY_KEY_META, type McpConnector, mcpConnector } from "./index.ts";
 
+/** vi.waitFor gives up after 1 s by default: an outer bound for a loaded machine instead. */
+const WAIT = { timeout: 20_000 };
+
 const context = (seq = 0, signal = new AbortController().signal): CallContext => ({
   executionId: "exec_modern",
   seq,
@@ -136,7 +139,7 @@ describe("mcpConnector against a 2026-07-28-only server, through the handler's f
     const waiting = connector.invoke("wait", {}, context(1, controller.signal));
     setTimeout(() => controller.abort(new Error("pass over")), 50);
     await expect(waiting).rejects.toThrow("pass over");
-    await vi.waitFor(() => expect(log.aborted).toHaveLength(1));
+    await vi.waitFor(() => expect(log.aborted).toHaveLength(1), WAIT);
   });
 
   it("lists again when the server publishes tools/list_changed on the listen stream", async () => {
@@ -151,7 +154,10 @@ describe("mcpConnector against a 2026-07-28-only server, through the handler's f
       })),
     );
     handler.notify.toolsChanged();
-    await vi.waitFor(async () => expect(Object.keys(await connector.methods())).toContain("ping"));
+    await vi.waitFor(
+      async () => expect(Object.keys(await connector.methods())).toContain("ping"),
+      WAIT,
+    );
     expect(await connector.invoke("ping", {}, context())).toBe("pong");
   });
 
@@ -177,7 +183,10 @@ describe("mcpConnector against a 2026-07-28-only server, through the handler's f
       })),
     );
     handler.notify.toolsChanged();
-    await vi.waitFor(async () => expect(Object.keys(await connector.methods())).toContain("pong"));
+    await vi.waitFor(
+      async () => expect(Object.keys(await connector.methods())).toContain("pong"),
+      WAIT,
+    );
     expect(listings()).toBe(2);
   });
 
@@ -261,8 +270,9 @@ describe("mcpConnector against a 2026-07-28-only server over loopback HTTP", () 
         })),
       );
       served.handler.notify.toolsChanged();
-      await vi.waitFor(async () =>
-        expect(Object.keys(await connector.methods())).toContain("later"),
+      await vi.waitFor(
+        async () => expect(Object.keys(await connector.methods())).toContain("later"),
+        WAIT,
       );
       expect(await connector.invoke("later", {}, context())).toBe("now");
     } finally {

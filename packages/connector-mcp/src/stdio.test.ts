@@ -12,6 +12,9 @@ import { INSTRUCTIONS } from "../test/catalog-server.ts";
 import type { McpConnector } from "./mcp-connector.ts";
 import { mcpStdioConnector } from "./stdio.ts";
 
+/** vi.waitFor gives up after 1 s by default: an outer bound for a loaded machine instead. */
+const WAIT = { timeout: 20_000 };
+
 const require = createRequire(import.meta.url);
 
 /** The path of a package's only bin. */
@@ -183,7 +186,10 @@ describe.each([
       stock: 3,
     });
     expect(await catalog.invoke("grow", {}, context(1))).toBe("growing");
-    await vi.waitFor(async () => expect(Object.keys(await catalog.methods())).toContain("grown"));
+    await vi.waitFor(
+      async () => expect(Object.keys(await catalog.methods())).toContain("grown"),
+      WAIT,
+    );
     expect(await catalog.invoke("grown", {}, context(2))).toBe("grown");
   });
 });

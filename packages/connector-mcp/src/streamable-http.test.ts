@@ -17,6 +17,9 @@ import {
 } from "../test/catalog-server.ts";
 import { IDEMPOTENCY_KEY_META, mcpConnector } from "./index.ts";
 
+/** vi.waitFor gives up after 1 s by default: an outer bound for a loaded machine instead. */
+const WAIT = { timeout: 20_000 };
+
 const context = (seq: number): CallContext => ({
   executionId: "exec_http",
   seq,
@@ -93,8 +96,9 @@ describe("mcpConnector over Streamable HTTP to a sessionful server of MCP 2025-1
       session?.server.registerTool("ping", { annotations: { readOnlyHint: true } }, async () => ({
         content: [{ type: "text", text: "pong" }],
       }));
-      await vi.waitFor(async () =>
-        expect(Object.keys(await connector.methods())).toContain("ping"),
+      await vi.waitFor(
+        async () => expect(Object.keys(await connector.methods())).toContain("ping"),
+        WAIT,
       );
       expect(await connector.invoke("ping", {}, context(1))).toBe("pong");
     } finally {

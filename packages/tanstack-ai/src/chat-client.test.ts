@@ -135,7 +135,7 @@ describe("with TanStack AI's ChatClient over HTTP", () => {
         expect(text?.content).toBe("Sent inv_1.");
         expect(client.getIsLoading()).toBe(false);
       },
-      { timeout: 10_000 },
+      { timeout: 20_000 },
     );
     expect(sent).toEqual([{ customer: "cus_ada", amount: 120 }]);
     expect(client.getInterrupts()).toEqual([]);

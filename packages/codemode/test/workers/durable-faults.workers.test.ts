@@ -59,7 +59,8 @@ function withoutCalls(report: unknown): unknown {
 }
 
 async function until(stub: Agent, method: string) {
-  for (let tries = 0; tries < 500; tries++) {
+  // an outer bound for a loaded machine (about 30 s): the wait ends once the call ran
+  for (let tries = 0; tries < 3_000; tries++) {
     if ((await stub.ledger()).some((row) => row.method === method)) return;
     await new Promise((done) => setTimeout(done, 10));
   }
