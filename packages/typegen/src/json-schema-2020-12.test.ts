@@ -406,6 +406,8 @@ describe("additionalProperties, unevaluatedProperties, dependentRequired", () =>
   });
 });
 
+// The time bounds below tell linear work (well under a second on a quiet machine) from quadratic
+// (minutes for these sizes); they leave room for a loaded two-core machine.
 describe("hostile schemas stay bounded", () => {
   it("renders 50,000 nested conditions in linear time, cut at the depth limit", () => {
     // as JSON sends them: a tree, each level new (shared subschemas would be no JSON text)
@@ -418,9 +420,9 @@ describe("hostile schemas stay bounded", () => {
     }
     const started = performance.now();
     const text = render(schema);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(text.length).toBeLessThan(100_000);
-  });
+  }, 60_000);
 
   it("indexes 100,000 anchors once, and a 100,000-name dependentRequired is cut", () => {
     const defs: Record<string, unknown> = {};
@@ -438,13 +440,13 @@ describe("hostile schemas stay bounded", () => {
     };
     const started = performance.now();
     const text = render(schema);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(text).toContain("type D0 = number;");
     expect(text).toContain("x199?: D79600;");
     const line = text.split("\n").find((candidate) => candidate.includes("@dependentRequired"));
     expect(line?.length).toBeLessThan(METADATA_LIMITS.tagLength + 100);
     expect(line).toMatch(/more characters/);
-  });
+  }, 60_000);
 
   it("keeps a tuple of a million elements to the member limit", () => {
     const schema = {
