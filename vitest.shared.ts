@@ -3,6 +3,12 @@
 // (the packages that run there add those projects).
 import type { TestProjectInlineConfiguration } from "vitest/config";
 
+/**
+ * How long `expect.poll` waits for its condition unless a test says (vitest's default, 1 s, is tuned
+ * to a quiet machine): an outer bound only, a poll ends as soon as its condition holds.
+ */
+const POLL = { timeout: 20_000 };
+
 export function nodeProject(): TestProjectInlineConfiguration {
   return {
     extends: true,
@@ -11,6 +17,7 @@ export function nodeProject(): TestProjectInlineConfiguration {
       environment: "node",
       // CI machines have two cores and run several packages' tasks at once
       testTimeout: 30_000,
+      expect: { poll: POLL },
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       exclude: ["**/*.workers.test.ts", "**/*.browser.test.ts", "**/node_modules/**"],
     },
@@ -46,6 +53,7 @@ export function browserProject(
       name: "browser",
       include: ["src/**/*.browser.test.ts"],
       testTimeout: 30_000,
+      expect: { poll: POLL },
       browser: {
         enabled: true,
         headless: true,
