@@ -5,13 +5,15 @@ import type { Executor } from "@codemode/core";
 import { describe } from "vitest";
 import { attackTests } from "./attacks-conformance.ts";
 import { basicsTests } from "./basics-conformance.ts";
-import type { ExecutorCapability, SandboxGlobal } from "./capabilities.ts";
+import { batchedCallsTests } from "./batched-calls-conformance.ts";
+import type { ExecutorCapability, ExecutorSettings, SandboxGlobal } from "./capabilities.ts";
 import { consoleTests } from "./console-conformance.ts";
 import { determinismTests } from "./determinism-conformance.ts";
 import { divergenceTests } from "./divergence-conformance.ts";
 import { errorsTests } from "./errors-conformance.ts";
 import { type ExecutorGroup, execute, expectHealthy } from "./executor-fixtures.ts";
 import { hostCallsTests } from "./host-calls-conformance.ts";
+import { hostileSandboxTests } from "./hostile-sandbox-conformance.ts";
 import { isolationTests } from "./isolation-conformance.ts";
 import { conformanceTest, type KnownGap } from "./known-gaps.ts";
 import { limitsTests } from "./limits-conformance.ts";
@@ -26,8 +28,11 @@ import { snippetTests } from "./snippet-conformance.ts";
 
 export interface ExecutorConformanceOptions {
   name: string;
-  /** an executor; called for each test */
-  createExecutor: () => Executor | Promise<Executor>;
+  /**
+   * an executor; called for each test, with `settings` where a test needs them (`callLimit`: a
+   * `maxConcurrentCalls`); an executor that declares the capability must honour them
+   */
+  createExecutor: (settings?: ExecutorSettings) => Executor | Promise<Executor>;
   /** what the executor enforces: tests of the others are not applicable and skipped */
   capabilities: readonly ExecutorCapability[];
   /** globals the sandbox has by design (a Worker's `fetch`, routed or blocked by the executor) */
@@ -55,7 +60,9 @@ export type ExecutorConformanceGroup =
   | "pause"
   | "snippets"
   | "reachability"
-  | "console";
+  | "console"
+  | "batched calls"
+  | "hostile sandbox";
 
 /** Each group, in the order the suite runs them. */
 const GROUPS: readonly [ExecutorConformanceGroup, (group: ExecutorGroup) => void][] = [
@@ -76,6 +83,8 @@ const GROUPS: readonly [ExecutorConformanceGroup, (group: ExecutorGroup) => void
   ["reachability", reachabilityTests],
   ["divergence", (group) => divergenceTests({ ...group, replay: group.has("replay") })],
   ["console", consoleTests],
+  ["batched calls", batchedCallsTests],
+  ["hostile sandbox", hostileSandboxTests],
 ];
 
 /**
@@ -85,7 +94,8 @@ const GROUPS: readonly [ExecutorConformanceGroup, (group: ExecutorGroup) => void
 export function runExecutorConformance(options: ExecutorConformanceOptions): void {
   const suite = conformanceTest(options.knownGaps);
   const has = (capability: ExecutorCapability) => options.capabilities.includes(capability);
-  const createExecutor = async (): Promise<Executor> => options.createExecutor();
+  const createExecutor = async (settings?: ExecutorSettings): Promise<Executor> =>
+    settings === undefined ? options.createExecutor() : options.createExecutor(settings);
   const healthy = (executor: Executor) => expectHealthy(executor, has("console"));
   const runs = (group: ExecutorConformanceGroup) => options.groups?.includes(group) ?? true;
 

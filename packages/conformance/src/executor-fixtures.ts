@@ -3,7 +3,7 @@
 // host-side probes of isolation (a marker on the host's globalThis, the host's prototypes).
 import type { ExecuteRequest, ExecuteResult, Executor } from "@codemode/core";
 import { expect } from "vitest";
-import type { ExecutorCapability, SandboxGlobal } from "./capabilities.ts";
+import type { ExecutorCapability, ExecutorSettings, SandboxGlobal } from "./capabilities.ts";
 import type { ConformanceTest, DeclareTest } from "./known-gaps.ts";
 import { describeValue, MARKER, recorder, resultOf } from "./suite-parts.ts";
 
@@ -14,8 +14,8 @@ export interface ExecutorGroup {
   /** `test` when the executor has `capability` (or none is needed); otherwise not applicable, skipped */
   testWith(capability: ExecutorCapability | undefined): DeclareTest;
   has(capability: ExecutorCapability): boolean;
-  /** a new executor under test */
-  createExecutor(): Promise<Executor>;
+  /** a new executor under test, with the executor's defaults unless `settings` say otherwise */
+  createExecutor(settings?: ExecutorSettings): Promise<Executor>;
   /** a normal pass on `executor` after whatever the test did: the executor still works */
   healthy(executor: Executor): Promise<void>;
   /** globals the sandbox has by design */

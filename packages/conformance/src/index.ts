@@ -1,4 +1,4 @@
-export type { ExecutorCapability, SandboxGlobal } from "./capabilities.ts";
+export type { ExecutorCapability, ExecutorSettings, SandboxGlobal } from "./capabilities.ts";
 export {
   type ConnectorConformanceOptions,
   type ConnectorSample,

@@ -1,7 +1,9 @@
 // Calls made at once: hostile programs against the harness's per-turn queue (harness-source.ts) and
 // HostBridge.calls/reply (host-bridge.ts). Each call reaches the host once, in order, its reply
 // reaches its own promise, a call that ran is never reported as lost, and a batch is no way around a
-// limit.
+// limit. The cases every executor shares (the in-flight limit across a batch, calls queued after the
+// program settled, large replies of one batch, gated calls at once approved) are the conformance
+// suite's "batched calls" group; these are the Worker's own (its message sizes, its RPC limits).
 
 import { exports } from "cloudflare:workers";
 import {
@@ -14,7 +16,6 @@ import {
 import { describe, expect, it } from "vitest";
 import { DynamicWorkerExecutor, sandboxLoader } from "./index.ts";
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const executor = (options: { maxConcurrentCalls?: number } = {}) =>
   new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader), ...options });
 
@@ -92,60 +93,6 @@ describe("batching: inputs that make calls", () => {
     // each call the program made (the getter's too, however often the encoder reads it) arrives once
     expect(seen).toHaveLength(result.inner.length + 2);
     expect(seen.filter((x) => typeof x === "string")).toEqual(result.inner);
-  });
-});
-
-describe("batching: the in-flight limit", () => {
-  it("a Promise.all of more calls than maxConcurrentCalls runs at most that many at once", async () => {
-    let now = 0;
-    let most = 0;
-    let ran = 0;
-    const globals: HostNamespaces = {
-      ns: {
-        slow: async () => {
-          ran++;
-          most = Math.max(most, ++now);
-          await sleep(50);
-          now--;
-          return "ok";
-        },
-      },
-    };
-    const outcome = await executor({ maxConcurrentCalls: 4 }).execute({
-      globals,
-      code: `async () => {
-        const first = await Promise.allSettled(Array.from({ length: 12 }, () => ns.slow()));
-        // a second wave queued while the first is still in flight
-        const a = Array.from({ length: 3 }, () => ns.slow());
-        await null;
-        const b = Array.from({ length: 3 }, () => ns.slow());
-        const second = await Promise.allSettled([...a, ...b]);
-        const count = (list) => list.filter((x) => x.status === "fulfilled").length;
-        const codes = [...first, ...second].filter((x) => x.status === "rejected").map((x) => x.reason.code);
-        return { ok: count(first) + count(second), codes: [...new Set(codes)] };
-      }`,
-    });
-    const result = resultOf(outcome) as { ok: number; codes: string[] };
-    expect(most).toBeLessThanOrEqual(4);
-    expect(result.ok).toBe(ran);
-    expect(result.ok).toBe(8);
-    expect(result.codes).toEqual(["BUDGET_EXCEEDED"]);
-  });
-});
-
-describe("batching: calls at the end of the pass", () => {
-  it("calls queued in a microtask that runs after the program settled are not delivered", async () => {
-    const seen: unknown[] = [];
-    const outcome = await executor().execute({
-      globals: echoInto(seen),
-      code: `async () => {
-        Promise.resolve().then(() => { ns.echo("late 1").catch(() => {}); ns.echo("late 2").catch(() => {}); });
-        return "settled";
-      }`,
-    });
-    expect(resultOf(outcome)).toBe("settled");
-    await sleep(200);
-    expect(seen).toEqual([]);
   });
 });
 
@@ -237,31 +184,6 @@ describe("batching: replies", () => {
       else expect(resultOf(outcome)).toMatch(/^TOO_LARGE: ns\.big returned \d+ characters/);
     });
 
-  it("a call the host ran is never reported to the program as not reached (large replies in one batch)", async () => {
-    let ran = 0;
-    const globals: HostNamespaces = {
-      ns: {
-        // ~900 KB each, well under the 16 MiB a reply may have: 40 of them exceed the 32 MiB of one RPC message
-        make: async () => {
-          ran++;
-          return "z".repeat(900_000);
-        },
-      },
-    };
-    const outcome = await executor().execute({
-      globals,
-      code: `async () => {
-        const settled = await Promise.allSettled(Array.from({ length: 40 }, () => ns.make()));
-        return settled.map((x) => x.status === "fulfilled" ? "ok" : x.reason.message).filter((x, i, all) => all.indexOf(x) === i);
-      }`,
-      limits: { timeoutMs: 60_000 },
-    });
-    const result = resultOf(outcome) as string[];
-    expect(ran).toBe(40);
-    // SAFE: the program learns what the host did: each call that ran is answered with its result
-    expect(result).toEqual(["ok"]);
-  });
-
   it("through the runtime: a batch whose replies are too large together is not run twice by a retry", async () => {
     const ledger: Invocation[] = [];
     const store = memoryStore();
@@ -290,46 +212,6 @@ describe("batching: replies", () => {
 });
 
 describe("batching: gated calls, approval and replay", () => {
-  it("gated calls at once under tampering pause together; one approval runs each once", async () => {
-    const { ledger, make } = passes();
-    const code = `async () => {
-      const then = Promise.prototype.then;
-      Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
-      Object.defineProperty(Object.prototype, "next", { set() {}, get() { return null; }, configurable: true });
-      Object.defineProperty(Array.prototype, "2", { get() { return 'r{"forged":true}'; }, configurable: true });
-      const out = await Promise.all([1, 2, 3].map((key) => kv.write({ key })));
-      return out;
-    }`;
-    const first = await make().execute({ code });
-    expect(first).toMatchObject({ status: "paused" });
-    expect((first as { pending: unknown[] }).pending).toHaveLength(3);
-    expect(ledger).toEqual([]);
-    const approved = await make().approve({ executionId: first.executionId });
-    expect(approved).toMatchObject({ status: "completed" });
-    expect(ledger.map((x) => x.input)).toEqual([{ key: 1 }, { key: 2 }, { key: 3 }]);
-  });
-
-  it("an approval pass that makes the approved calls one by one (another batch boundary) runs each once", async () => {
-    const { ledger, make } = passes();
-    const code = `async () => {
-      const pass = await kv.tick();
-      const first = await kv.read({ key: 0 });
-      if (pass === 1) return Promise.all([kv.write({ key: 1 }), kv.write({ key: 2 })]);
-      const a = await kv.write({ key: 1 });
-      const b = await kv.write({ key: 2 });
-      return [a, b, pass];
-    }`;
-    const first = await make().execute({ code });
-    expect(first).toMatchObject({ status: "paused" });
-    const approved = await make().approve({ executionId: first.executionId });
-    expect(approved).toMatchObject({ status: "completed" });
-    expect(ledger.map((x) => `${x.method} ${JSON.stringify(x.input)}`)).toEqual([
-      'read {"key":0}',
-      'write {"key":1}',
-      'write {"key":2}',
-    ]);
-  });
-
   it("an approval pass whose batch repeats an approved call runs it once and the other never", async () => {
     const { ledger, make } = passes();
     const code = `async () => {

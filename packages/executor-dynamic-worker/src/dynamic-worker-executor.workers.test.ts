@@ -32,8 +32,9 @@ const KNOWN_GAPS = [
 // what a Durable Object host uses: every pass loaded and run in a request of its own
 runExecutorConformance({
   name: "DynamicWorkerExecutor through SandboxLoader",
-  createExecutor: () => new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader) }),
-  capabilities: ["timeout", "abort", "console", "replay"],
+  createExecutor: (settings) =>
+    new DynamicWorkerExecutor({ loader: sandboxLoader(exports.SandboxLoader), ...settings }),
+  capabilities: ["timeout", "abort", "console", "replay", "callLimit"],
   sandboxGlobals: ["fetch", "setTimeout"],
   knownGaps: KNOWN_GAPS,
 });
@@ -50,8 +51,8 @@ runJournalIntegrity({
 // (the attack corpus, runaway code, divergence and the replay property), which the run above covers.
 runExecutorConformance({
   name: "DynamicWorkerExecutor",
-  createExecutor: () => new DynamicWorkerExecutor({ loader: env.LOADER }),
-  capabilities: ["timeout", "abort", "console", "replay"],
+  createExecutor: (settings) => new DynamicWorkerExecutor({ loader: env.LOADER, ...settings }),
+  capabilities: ["timeout", "abort", "console", "replay", "callLimit"],
   sandboxGlobals: ["fetch", "setTimeout"],
   groups: [
     "basics",

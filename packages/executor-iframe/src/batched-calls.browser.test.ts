@@ -1,146 +1,16 @@
-// Calls made at once, in Chromium: hostile programs against the worker harness's per-turn queue
-// (worker-harness.ts) and forged `calls` messages against the page (sandbox-frame.ts). Each call
-// starts once, in order, its reply reaches its own promise, and a batch is no way around a limit.
-import {
-  type Connector,
-  createCodemodeRuntime,
-  type HostNamespaces,
-  memoryStore,
-} from "@codemode/core";
+// Calls made at once, in Chromium: forged `calls` messages against the page (sandbox-frame.ts), and
+// calls whose text is larger than a batch may be. Each call starts once, in order, and a batch is no
+// way around a limit. The cases every executor shares (the in-flight limit across a batch, calls
+// queued after the program settled, large replies of one batch, gated calls at once approved) are
+// the conformance suite's "batched calls" group.
 import type { HostReply } from "@codemode/executor-kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { disposeAll, executor, hostileFrame, resultOf } from "../test/hostile-frame.ts";
 import { MAX_BATCH_CHARS } from "./sandbox-frame.ts";
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 afterEach(disposeAll);
 
 const OK: HostReply = ["ok", '"ok"'];
-
-interface Invocation {
-  method: string;
-  input: unknown;
-}
-
-function kv(ledger: Invocation[], bigChars = 10): Connector {
-  let ticks = 0;
-  return {
-    specificationVersion: "v1",
-    name: "kv",
-    methods: () => ({
-      read: { description: "read" },
-      write: { description: "write", requiresApproval: true },
-      tick: { description: "pass number", replay: "reexecute" },
-      big: { description: "a large result" },
-    }),
-    async invoke(method, input) {
-      if (method === "tick") return ++ticks;
-      ledger.push({ method, input });
-      if (method === "big") return "x".repeat(bigChars);
-      return { method, input };
-    },
-  };
-}
-
-describe("iframe batching: a hostile program", () => {
-  it("a Promise.all of more calls than maxConcurrentCalls runs at most that many at once", async () => {
-    let now = 0;
-    let most = 0;
-    let ran = 0;
-    const globals: HostNamespaces = {
-      ns: {
-        slow: async () => {
-          ran++;
-          most = Math.max(most, ++now);
-          await sleep(30);
-          now--;
-          return "ok";
-        },
-      },
-    };
-    const outcome = await executor({ maxConcurrentCalls: 4 }).execute({
-      globals,
-      code: `async () => {
-        const first = await Promise.allSettled(Array.from({ length: 12 }, () => ns.slow()));
-        const a = Array.from({ length: 3 }, () => ns.slow());
-        await null;
-        const b = Array.from({ length: 3 }, () => ns.slow());
-        const second = await Promise.allSettled([...a, ...b]);
-        const count = (list) => list.filter((x) => x.status === "fulfilled").length;
-        return count(first) + count(second);
-      }`,
-    });
-    expect(most).toBeLessThanOrEqual(4);
-    expect(resultOf(outcome)).toBe(ran);
-    expect(ran).toBe(8);
-  });
-
-  it("calls queued in a microtask after the program settled are not delivered", async () => {
-    const seen: unknown[] = [];
-    const outcome = await executor().execute({
-      globals: {
-        ns: {
-          echo: async (input) => {
-            seen.push(input);
-            return input;
-          },
-        },
-      },
-      code: `async () => {
-        Promise.resolve().then(() => { ns.echo("late 1").catch(() => {}); ns.echo("late 2").catch(() => {}); });
-        return "settled";
-      }`,
-    });
-    expect(resultOf(outcome)).toBe("settled");
-    await sleep(200);
-    expect(seen).toEqual([]);
-  });
-
-  it("large replies of one batch each reach their promise (replies go one by one)", async () => {
-    let ran = 0;
-    const outcome = await executor().execute({
-      globals: {
-        ns: {
-          make: async () => {
-            ran++;
-            return "z".repeat(900_000);
-          },
-        },
-      },
-      code: `async () => {
-        const settled = await Promise.allSettled(Array.from({ length: 40 }, () => ns.make()));
-        return settled.filter((x) => x.status === "fulfilled" && x.value.length === 900000).length;
-      }`,
-    });
-    expect(ran).toBe(40);
-    expect(resultOf(outcome)).toBe(40);
-  });
-
-  it("gated calls at once pause together; one approval runs each once; another batch boundary on approval too", async () => {
-    const ledger: Invocation[] = [];
-    const store = memoryStore();
-    const connector = kv(ledger);
-    const sandbox = executor();
-    const make = () => createCodemodeRuntime({ store, executor: sandbox, connectors: [connector] });
-    const code = `async () => {
-      const then = Promise.prototype.then;
-      Promise.prototype.then = function (a, b) { return then.call(this, a, b); };
-      const pass = await kv.tick();
-      if (pass === 1) return Promise.all([1, 2, 3].map((key) => kv.write({ key })));
-      const out = [];
-      for (const key of [1, 2, 3]) out.push(await kv.write({ key }));
-      return out;
-    }`;
-    const first = await make().execute({ code });
-    expect(first).toMatchObject({ status: "paused" });
-    expect((first as { pending: unknown[] }).pending).toHaveLength(3);
-    expect(ledger).toEqual([]);
-    const approved = await make().approve({ executionId: first.executionId });
-    expect(approved).toMatchObject({ status: "completed" });
-    expect(ledger.map((x) => x.input)).toEqual([{ key: 1 }, { key: 2 }, { key: 3 }]);
-  });
-});
 
 describe("iframe batching: forged calls messages", () => {
   it("a batch repeating or lowering an id starts each id once, in order", async () => {

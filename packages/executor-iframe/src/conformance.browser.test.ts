@@ -7,8 +7,8 @@ import { IframeSandboxExecutor } from "./index.ts";
 
 runExecutorConformance({
   name: "IframeSandboxExecutor",
-  createExecutor: () => new IframeSandboxExecutor(),
-  capabilities: ["timeout", "abort", "console"],
+  createExecutor: (settings) => new IframeSandboxExecutor(settings),
+  capabilities: ["timeout", "abort", "console", "callLimit"],
   sandboxGlobals: ["fetch", "setTimeout"],
 });
 

@@ -1,6 +1,8 @@
 // What an attacker who writes the program (or replaces the harness) can do to the page, in Chromium:
 // flood it with calls, kill its sandbox's process or worker, send malformed or late messages, and
-// call everything reachable from the sandbox's globals. Each test names the symptom it guards.
+// call everything reachable from the sandbox's globals. Each test names the symptom it guards. The
+// cases every executor shares (a flood of calls bounded in flight, calls made while the result is
+// read) are the conformance suite's "hostile sandbox" group.
 import {
   type Connector,
   createCodemodeRuntime,
@@ -22,23 +24,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 afterEach(disposeAll);
 
 describe("IframeSandboxExecutor: calls in flight", () => {
-  it("bounds the calls a pass has in flight, refuses the rest in the sandbox, and keeps the page responsive", async () => {
+  it("keeps the page responsive while a pass floods it with calls past the limit, refused in the sandbox", async () => {
     const sandbox = executor({ maxConcurrentCalls: 64 });
-    let inFlight = 0;
-    let most = 0;
-    let reached = 0;
-    const globals: HostNamespaces = {
-      ns: {
-        slow: async () => {
-          reached++;
-          inFlight++;
-          most = Math.max(most, inFlight);
-          await sleep(5);
-          inFlight--;
-          return 1;
-        },
-      },
-    };
+    const globals: HostNamespaces = { ns: { slow: () => sleep(5).then(() => 1) } };
     const { value: outcome, stall } = await longestStall(() =>
       sandbox.execute({
         code: `async () => {
@@ -46,27 +34,14 @@ describe("IframeSandboxExecutor: calls in flight", () => {
           for (let i = 0; i < 30000; i++) calls.push(ns.slow(i));
           const settled = await Promise.allSettled(calls);
           const refused = settled.filter((s) => s.status === "rejected");
-          return {
-            ok: settled.length - refused.length,
-            refused: refused.length,
-            code: refused[0]?.reason.code,
-            message: refused[0]?.reason.message,
-          };
+          return { settled: settled.length, refused: refused.length, message: refused[0]?.reason.message };
         }`,
         globals,
       }),
     );
-    const result = resultOf(outcome) as {
-      ok: number;
-      refused: number;
-      code: string;
-      message: string;
-    };
-    expect(most, "never more calls in flight than the option allows").toBeLessThanOrEqual(64);
-    expect(result.ok).toBe(reached);
-    expect(result.ok + result.refused).toBe(30000);
+    const result = resultOf(outcome) as { settled: number; refused: number; message: string };
+    expect(result.settled).toBe(30000);
     expect(result.refused).toBeGreaterThan(0);
-    expect(result.code).toBe("BUDGET_EXCEEDED");
     expect(result.message).toMatch(/ns\.slow was not called: more than 64 calls .* in flight/);
     expect(stall, "the page's main thread is never held for long").toBeLessThan(400);
   });
@@ -136,17 +111,6 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
     expect(heard.done).toEqual([["ok", '"real"']]);
     expect(heard.calls, "nothing reaches the host functions after the pass ended").toEqual([]);
     expect(heard.logs).toEqual([]);
-  });
-
-  it("does not let a getter of the returned value reach a host function while the result is read", async () => {
-    const reached: unknown[] = [];
-    const outcome = await executor().execute({
-      code: `async () => ({ get value() { ns.spy("from the getter").catch(() => {}); return 1; } })`,
-      globals: { ns: { spy: async (input) => reached.push(input) } },
-    });
-    expect(outcome).toMatchObject({ result: { value: 1 } });
-    await sleep(50);
-    expect(reached).toEqual([]);
   });
 
   it("refuses the calls of a pass whose signal aborted, without reaching its host functions", async () => {

@@ -5,8 +5,8 @@ import { QuickJSExecutor } from "./index.ts";
 
 runExecutorConformance({
   name: "QuickJSExecutor",
-  createExecutor: () => new QuickJSExecutor(),
-  capabilities: ["timeout", "memoryLimit", "abort", "console", "replay"],
+  createExecutor: (settings) => new QuickJSExecutor(settings),
+  capabilities: ["timeout", "memoryLimit", "abort", "console", "replay", "callLimit"],
   knownGaps: KNOWN_GAPS,
 });
 

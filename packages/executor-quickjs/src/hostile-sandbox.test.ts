@@ -1,5 +1,7 @@
-// A program that attacks the host through QuickJSExecutor: floods it with calls, makes calls while
-// its result is read, and reads what crosses back. Each test names the symptom it guards.
+// A program that attacks the host through QuickJSExecutor: past the calls it may have in flight, and
+// reading what crosses back. Each test names the symptom it guards. The cases every executor shares
+// (a flood of calls bounded in flight, calls made while the result is read) are the conformance
+// suite's "hostile sandbox" group.
 import type { HostNamespaces } from "@codemode/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { QuickJSExecutor } from "./index.ts";
@@ -17,42 +19,17 @@ afterEach(() => {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe("QuickJSExecutor: calls in flight", () => {
-  it("bounds the calls a pass has in flight; a call past the limit fails in the sandbox", async () => {
-    let inFlight = 0;
-    let most = 0;
-    let reached = 0;
-    const globals: HostNamespaces = {
-      ns: {
-        slow: async () => {
-          reached++;
-          inFlight++;
-          most = Math.max(most, inFlight);
-          await sleep(1);
-          inFlight--;
-          return 1;
-        },
-      },
-    };
+  it("names the call it did not make past the limit, and the limit", async () => {
     const outcome = await executor({ maxConcurrentCalls: 32 }).execute({
       code: `async () => {
-        const calls = [];
-        for (let i = 0; i < 5000; i++) calls.push(ns.slow(i));
-        const settled = await Promise.allSettled(calls);
-        const refused = settled.filter((s) => s.status === "rejected");
-        return { ok: settled.length - refused.length, refused: refused.length, code: refused[0]?.reason.code, message: refused[0]?.reason.message };
+        const settled = await Promise.allSettled(Array.from({ length: 33 }, (_, i) => ns.slow(i)));
+        return settled.find((s) => s.status === "rejected")?.reason.message;
       }`,
-      globals,
+      globals: { ns: { slow: async () => sleep(1) } },
     });
-    expect("result" in outcome, JSON.stringify(outcome)).toBe(true);
-    const result = (
-      outcome as { result: { ok: number; refused: number; code: string; message: string } }
-    ).result;
-    expect(most).toBeLessThanOrEqual(32);
-    expect(result.ok).toBe(reached);
-    expect(result.ok + result.refused).toBe(5000);
-    expect(result.refused).toBeGreaterThan(0);
-    expect(result.code).toBe("BUDGET_EXCEEDED");
-    expect(result.message).toMatch(/ns\.slow was not called: more than 32 calls .* in flight/);
+    expect(outcome).toMatchObject({
+      result: expect.stringMatching(/ns\.slow was not called: more than 32 calls .* in flight/),
+    });
   });
 
   it("refuses a bad maxConcurrentCalls", () => {
@@ -61,19 +38,6 @@ describe("QuickJSExecutor: calls in flight", () => {
         /maxConcurrentCalls/,
       );
     }
-  });
-});
-
-describe("QuickJSExecutor: the end of a pass", () => {
-  it("does not let a getter of the returned value reach a host function while the result is read", async () => {
-    const reached: unknown[] = [];
-    const outcome = await executor().execute({
-      code: `async () => ({ get value() { ns.spy("from the getter").catch(() => {}); return 1; } })`,
-      globals: { ns: { spy: async (input) => reached.push(input) } },
-    });
-    expect(outcome).toMatchObject({ result: { value: 1 } });
-    await sleep(20);
-    expect(reached).toEqual([]);
   });
 });
 

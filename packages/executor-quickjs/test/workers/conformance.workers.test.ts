@@ -6,8 +6,8 @@ import wasmModule from "./quickjs.wasm";
 
 runExecutorConformance({
   name: "QuickJSExecutor (workerd)",
-  createExecutor: () => new QuickJSExecutor({ wasmModule }),
-  capabilities: ["timeout", "memoryLimit", "abort", "console", "replay"],
+  createExecutor: (settings) => new QuickJSExecutor({ wasmModule, ...settings }),
+  capabilities: ["timeout", "memoryLimit", "abort", "console", "replay", "callLimit"],
   knownGaps: KNOWN_GAPS,
 });
 
