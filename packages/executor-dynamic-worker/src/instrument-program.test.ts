@@ -7,6 +7,20 @@ import { programModule } from "./harness-source.ts";
 import { freshName, instrumentProgram } from "./instrument-program.ts";
 
 /**
+ * The fastest of three runs of `work`, in ms: what the work costs rather than how long a loaded
+ * machine kept it waiting (CI runs other packages' tests beside it), or the first run's compiling.
+ */
+function fastestMs(work: () => void): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    work();
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+/**
  * A tick module for these tests: `globalThis.probe` counts ticks and pauses; past `limit` every tick
  * throws. It answers a countdown of 0, so the program calls it at every tick.
  */
@@ -260,9 +274,12 @@ describe("instrumentProgram", () => {
 
   it("finds a fresh name in linear time, even when the program holds thousands of candidates", () => {
     const crowded = Array.from({ length: 200_000 }, (_, index) => `__tick${index}`).join(" ");
-    const started = performance.now();
-    const name = freshName(crowded, "__tick");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    let name = "";
+    expect(
+      fastestMs(() => {
+        name = freshName(crowded, "__tick");
+      }),
+    ).toBeLessThan(2_000);
     expect(crowded.includes(name)).toBe(false);
     expect(name.startsWith("__tick")).toBe(true);
     expect(freshName("nothing here", "__tick")).toBe("__tick");
@@ -358,10 +375,11 @@ describe("instrumentProgram", () => {
     const parts: string[] = [];
     for (let size = 0; size < 100_000; size += chunk.length + 2) parts.push(`(${chunk})`);
     const code = `async () => [${parts.join(",\n")}]`;
-    const started = performance.now();
-    const outcome = instrumentProgram(programModule(code), "./tick.js");
-    const elapsed = performance.now() - started;
-    expect(outcome.ok).toBe(true);
+    let outcome: ReturnType<typeof instrumentProgram> | undefined;
+    const elapsed = fastestMs(() => {
+      outcome = instrumentProgram(programModule(code), "./tick.js");
+    });
+    expect(outcome?.ok).toBe(true);
     expect(elapsed).toBeLessThan(1_000);
   });
 });
