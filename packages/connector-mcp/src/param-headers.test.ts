@@ -68,7 +68,8 @@ describe("readHeaderParams (SEP-2243 x-mcp-header marks)", () => {
       valid: false,
       reason: /more than 64/,
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // linear: about half a second here, on a loaded machine too; quadratic would take minutes
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
 
