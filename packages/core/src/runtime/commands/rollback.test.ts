@@ -181,7 +181,9 @@ describe("rollback names every call that reached a connector", () => {
       });
       const { executionId } = await runtime.execute({ code: "async () => 0" });
       const slow = runtime.rollback({ executionId });
-      await vi.waitFor(() => expect(ops.calls.some((call) => call.kind === "revert")).toBe(true));
+      await vi.waitFor(() => expect(ops.calls.some((call) => call.kind === "revert")).toBe(true), {
+        timeout: 20_000, // vi.waitFor gives up after 1 s by default: a bound for a loaded machine
+      });
       // the revert runs for a minute: its claim is renewed meanwhile
       for (let second = 0; second < 60; second += 5) {
         time += 5_000;

@@ -44,7 +44,9 @@ describe("createConfigurator", () => {
     time += RELIST_AFTER_MS;
     // listed again in the background: this use goes on with what it has
     expect((await configurator.configure()).unavailable.size).toBe(1);
-    await vi.waitFor(() => expect(configurator.current?.unavailable.size).toBe(0));
+    await vi.waitFor(() => expect(configurator.current?.unavailable.size).toBe(0), {
+      timeout: 20_000, // vi.waitFor gives up after 1 s by default: a bound for a loaded machine
+    });
     const config = await configurator.configure();
     await configurator.configure();
     expect(listings).toBe(2);

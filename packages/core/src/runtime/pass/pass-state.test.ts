@@ -123,10 +123,12 @@ describe("PassState", () => {
       leaseExpiresAt: taken,
     });
     expect(pass.renewDue()).toBe(true);
-    await vi.waitFor(async () =>
-      expect((await context.journal.getExecution(id))?.lease?.expiresAt).toBe(
-        time + context.leaseMs,
-      ),
+    await vi.waitFor(
+      async () =>
+        expect((await context.journal.getExecution(id))?.lease?.expiresAt).toBe(
+          time + context.leaseMs,
+        ),
+      { timeout: 20_000 }, // vi.waitFor gives up after 1 s by default: a bound for a loaded machine
     );
     await pass.end();
   });
