@@ -8,7 +8,8 @@ import {
 } from "./browser.ts";
 import { createCodemodeRuntime, functionConnector, memoryStore } from "./index.ts";
 
-const executor = new IframeSandboxExecutor({ timeout: 5_000 });
+// a limit for passes that end on their own: room for a loaded machine, none of these tests reach it
+const executor = new IframeSandboxExecutor({ timeout: 20_000 });
 afterAll(() => executor.dispose());
 
 function pageTools(): { tools: JsonSchemaExecutableToolDescriptors; todos: string[] } {

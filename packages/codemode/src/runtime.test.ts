@@ -12,7 +12,8 @@ import {
   sqliteStore,
 } from "./index.ts";
 
-const executor = new QuickJSExecutor({ timeoutMs: 5_000 });
+// a limit for passes that end on their own: room for a loaded machine, none of these tests reach it
+const executor = new QuickJSExecutor({ timeoutMs: 20_000 });
 
 /** A tiny issue tracker with its own ledger, to count side effects. */
 function tracker(options: { lockedLabel?: number; events?: string[] } = {}) {
