@@ -148,6 +148,7 @@ describe("approval", () => {
     expect(stale).toMatchObject({
       status: "error",
       error: expect.stringContaining("only a paused run can resume"),
+      code: "NOT_PAUSED",
     });
     expect(ledger.created).toEqual(["Bug"]);
   });

@@ -105,6 +105,7 @@ const races: Record<string, Race> = {
       expect(outputs.map(outcomeOf).sort()).toEqual(["completed", "error"]);
       expect(outputs.find((output) => output.status === "error")).toMatchObject({
         error: expect.stringMatching(/is (running|completed); only a paused run can resume/),
+        code: "NOT_PAUSED",
       });
       expect(effects(ledger, id)).toEqual(["apply a", "apply b"]);
       expect((await expectConsistent(one, id))?.status).toBe("completed");

@@ -272,11 +272,15 @@ export function settledBeforeReported(trace: Trace): string[] {
   return out;
 }
 
-const REFUSED = /paused|has ended|refused|stopped|abort|divergence|expired|not resum/i;
+/**
+ * The codes of what a program sees when its pass is refused or stopped rather than answered (the
+ * run paused, cancelled, expired or taken, the pass aborted, a replay that diverged): such an
+ * observation may differ from one pass to the next. Read by code, never by wording.
+ */
+const REFUSALS: ReadonlySet<string | undefined> = new Set(["ABORTED", "DIVERGENCE"]);
 
 function refused(observed: { ok?: string; err?: Record<string, string | undefined> }): boolean {
-  if (!observed.err) return false;
-  return observed.err.code === "ABORTED" || REFUSED.test(observed.err.message ?? "");
+  return observed.err !== undefined && REFUSALS.has(observed.err.code);
 }
 
 export function replayEqualsLive(trace: Trace): string[] {

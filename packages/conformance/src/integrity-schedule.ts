@@ -177,8 +177,8 @@ export interface DriverOptions {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-/** What a call that found the run not resumable says: it ran no pass. */
-const NO_PASS = /only a paused run can resume|No execution has the id|waits for a result/;
+/** The codes of a decision refused because the run was not waiting for it (or is gone): no pass ran. */
+const NO_PASS: ReadonlySet<string | undefined> = new Set(["NOT_PAUSED", "NOT_FOUND"]);
 /** Long enough for every slow call (at most 50 ms) and timer of an ended pass to have fired. */
 const SETTLE_MS = 60;
 
@@ -283,7 +283,7 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
     } catch {
       // a store that fails here fails the final read too
     }
-    const ranPass = !(output.status === "error" && NO_PASS.test(output.error));
+    const ranPass = !(output.status === "error" && NO_PASS.has(output.code));
     const record: Report = {
       call,
       executionId: output.executionId,

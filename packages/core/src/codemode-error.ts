@@ -33,7 +33,10 @@ export const CODEMODE_ERROR_CODES = [
   "INVALID_INPUT",
   /** the pass made more calls than its budget allows */
   "BUDGET_EXCEEDED",
-  /** a rollback (or its preview) of a run whose pass is still running */
+  /**
+   * a decision (approve, resolve) for a run or call that does not wait for it, or a rollback (or
+   * its preview) of a run whose pass is still running
+   */
   "NOT_PAUSED",
   /**
    * a decision's handle names calls that no longer wait, or wait with another input than the

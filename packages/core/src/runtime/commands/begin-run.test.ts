@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Connector } from "../../connector.ts";
+import { MAX_RECORDED_LENGTH } from "../../invariants.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
@@ -89,8 +90,10 @@ describe("begin, one command", () => {
     expect(await begin(context, { code: "async () => '\u0000'" })).toEqual({
       status: "error",
       executionId: "",
-      error: refusedCode("\u0000"),
+      error: refusedCode("\u0000")?.error,
+      code: "INVALID_INPUT",
     });
+    expect(refusedCode("x".repeat(MAX_RECORDED_LENGTH + 1))?.code).toBe("TOO_LARGE");
     expect(refusedCode("async () => 1")).toBeUndefined();
     expect(await context.journal.listExecutions()).toEqual([]);
   });

@@ -14,12 +14,23 @@ export const newRunId = (time: number): string =>
   `exec_${String(time).padStart(16, "0")}_${randomHex()}`;
 
 /** Why the journal cannot take this code as it is, if it cannot. */
-export function refusedCode(code: string): string | undefined {
-  return code.length > MAX_RECORDED_LENGTH
-    ? `The code is too large to record (${code.length} characters, the limit is ${MAX_RECORDED_LENGTH}). Move data out of the code and pass a reference.`
-    : !wellFormed(code)
-      ? "The code contains a lone surrogate or a NUL character, which the journal cannot store as it is; write it as an escape (\\u…) in a string."
-      : undefined;
+export function refusedCode(
+  code: string,
+): { error: string; code: "TOO_LARGE" | "INVALID_INPUT" } | undefined {
+  if (code.length > MAX_RECORDED_LENGTH) {
+    return {
+      error: `The code is too large to record (${code.length} characters, the limit is ${MAX_RECORDED_LENGTH}). Move data out of the code and pass a reference.`,
+      code: "TOO_LARGE",
+    };
+  }
+  if (!wellFormed(code)) {
+    return {
+      error:
+        "The code contains a lone surrogate or a NUL character, which the journal cannot store as it is; write it as an escape (\\u…) in a string.",
+      code: "INVALID_INPUT",
+    };
+  }
+  return undefined;
 }
 
 /**
@@ -51,7 +62,7 @@ export async function begin(
     };
   }
   const refused = refusedCode(code);
-  if (refused) return { status: "error", executionId: "", error: refused };
+  if (refused) return { status: "error", executionId: "", ...refused };
   const time = context.now();
   const id = options.id ?? newRunId(time);
   // the run is taken with its first pass's lease, in the write that creates it; a cancellation

@@ -306,6 +306,7 @@ describe("approve, reject and resolve, one command each", () => {
     expect(await approve(context, executionId, { seqs: [1] })).toMatchObject({
       status: "error",
       error: "Call #1 (gate.fetch) waits for a result, not an approval: use runtime.resolve.",
+      code: "NOT_PAUSED",
     });
     expect(await resolve(context, executionId, 1, { rows: 2 })).toEqual({
       status: "completed",
@@ -315,11 +316,36 @@ describe("approve, reject and resolve, one command each", () => {
     expect(await resolve(context, executionId, 1, {})).toMatchObject({
       status: "error",
       error: `Call #1 of execution "${executionId}" is not waiting for a result.`,
+      code: "NOT_PAUSED",
     });
     expect(events).toMatchObject([
       { decision: "approved", seqs: [0], source: "api", reason: "fine" },
       { decision: "resolved", seqs: [1] },
     ]);
+    expect(gate.calls.map((call) => call.method)).toEqual(["open"]);
+  });
+
+  it("says with a code why it refused a decision, and runs nothing", async () => {
+    const { context, gate, executionId } = await pausedRun();
+    const refusal = async (output: Promise<unknown>) => {
+      const value = (await output) as { status: string; code?: string };
+      expect(value.status).toBe("error");
+      return value.code;
+    };
+    expect(await refusal(approve(context, "exec_nope"))).toBe("NOT_FOUND");
+    expect(await refusal(resolve(context, "exec_nope", 0, 1))).toBe("NOT_FOUND");
+    expect(await refusal(approve(context, executionId, { seqs: [] }))).toBe("INVALID_INPUT");
+    expect(await refusal(approve(context, executionId, { seqs: [7] }))).toBe("DECISION_STALE");
+    const handle = { version: 1, executionId: "exec_other", calls: [] };
+    expect(await refusal(approve(context, executionId, { handle: handle as never }))).toBe(
+      "INVALID_INPUT",
+    );
+    expect(await refusal(resolve(context, executionId, 0, 1))).toBe("NOT_PAUSED");
+    expect(await refusal(resolve(context, executionId, 1, 10n))).toBe("NOT_PAUSED");
+    expect(gate.calls).toEqual([]);
+    await approve(context, executionId);
+    await resolve(context, executionId, 1, { rows: 1 });
+    expect(await refusal(approve(context, executionId))).toBe("NOT_PAUSED");
     expect(gate.calls.map((call) => call.method)).toEqual(["open"]);
   });
 

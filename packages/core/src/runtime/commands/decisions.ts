@@ -1,3 +1,4 @@
+import { CodemodeError } from "../../codemode-error.ts";
 import { badHandle, type DecisionHandle } from "../../decision-handle.ts";
 import { encodeForJournal, messageOf } from "../../invariants.ts";
 import type { CodeModeOutput } from "../../types.ts";
@@ -11,14 +12,20 @@ import { runPass } from "../pass/run-pass.ts";
 import { withdrawPending } from "../pending-calls.ts";
 import { staleCalls } from "../views/shown-calls.ts";
 
-const notPaused = (executionId: string, status: string | undefined): CodeModeOutput => ({
-  status: "error",
-  executionId,
-  error:
-    status === undefined
-      ? `No execution has the id "${String(executionId).slice(0, 100)}".`
-      : `Execution "${executionId}" is ${status}; only a paused run can resume.`,
-});
+const notPaused = (executionId: string, status: string | undefined): CodeModeOutput =>
+  status === undefined
+    ? {
+        status: "error",
+        executionId,
+        error: `No execution has the id "${String(executionId).slice(0, 100)}".`,
+        code: "NOT_FOUND",
+      }
+    : {
+        status: "error",
+        executionId,
+        error: `Execution "${executionId}" is ${status}; only a paused run can resume.`,
+        code: "NOT_PAUSED",
+      };
 
 /**
  * Takes a paused run (a conditional update to `running`: one caller wins) and runs its next pass;
@@ -60,6 +67,7 @@ async function takeAndRun(
       status: "error",
       executionId,
       error: `This run needs connectors that are not configured now: ${missing.join(", ")}. It stays paused: configure them again to resume it.`,
+      code: "INVALID_CONFIG",
     };
   }
   // one taker: the write that moves the run to running gives it this pass's lease
@@ -124,7 +132,8 @@ export async function approve(
   const { onCall, source = "api", handle } = options;
   const said = reasonText(options.reason);
   const wrongHandle = handle === undefined ? undefined : badHandle(handle, executionId);
-  if (wrongHandle) return { status: "error", executionId, error: wrongHandle };
+  if (wrongHandle)
+    return { status: "error", executionId, error: wrongHandle, code: "INVALID_INPUT" };
   const handleSeqs = handle?.calls.map((call) => call.seq);
   const seqs = options.seqs ?? handleSeqs;
   if (handleSeqs && options.seqs?.some((seq) => !handleSeqs.includes(seq))) {
@@ -133,6 +142,7 @@ export async function approve(
       executionId,
       error:
         "seqs must name calls of the decision's handle: a person approves only calls they were shown.",
+      code: "INVALID_INPUT",
     };
   }
   // what waits now, as the person was shown it: the approval covers these calls and no later one,
@@ -140,7 +150,7 @@ export async function approve(
   const asked = context.asks.ask(executionId);
   try {
     const bad = seqs === undefined ? undefined : badSeqs(seqs, context.maxCalls);
-    if (bad) return { status: "error", executionId, error: bad };
+    if (bad) return { status: "error", executionId, error: bad, code: "INVALID_INPUT" };
     const named = seqs === undefined ? undefined : new Set(seqs);
     const seen = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
       (entry) => entry.state === "pending" && !asked.unseen.has(entry.seq),
@@ -164,6 +174,7 @@ export async function approve(
         status: "error",
         executionId,
         error: `No call this approval names (seq ${[...named].slice(0, 10).join(", ")}) waits for approval now: another decision has resumed the run since. Read its pending calls again.`,
+        code: "DECISION_STALE",
       };
     }
     const deferred = waiting.find((entry) => entry.deferred);
@@ -172,6 +183,7 @@ export async function approve(
         status: "error",
         executionId,
         error: `Call #${deferred.seq} (${deferred.connector}.${deferred.method}) waits for a result, not an approval: use runtime.resolve.`,
+        code: "NOT_PAUSED",
       };
     }
     const shown = new Set(waiting.map((entry) => entry.seq));
@@ -287,13 +299,24 @@ export async function resolve(
   const entry = await journal.getEntry(executionId, seq);
   // a deferred call's result, or what a call in doubt gave (the host found out: see in-doubt.ts)
   if (entry?.state !== "pending" || !(entry.deferred || entry.error !== undefined)) {
-    return { status: "error", executionId, error: notWaiting };
+    const known = entry !== undefined || (await journal.getExecution(executionId)) !== undefined;
+    return {
+      status: "error",
+      executionId,
+      error: notWaiting,
+      code: known ? "NOT_PAUSED" : "NOT_FOUND",
+    };
   }
   let text: string;
   try {
     text = encodeForJournal(result, `The result of ${entry.connector}.${entry.method}`);
   } catch (error) {
-    return { status: "error", executionId, error: messageOf(error) };
+    return {
+      status: "error",
+      executionId,
+      error: messageOf(error),
+      ...(CodemodeError.isInstance(error) ? { code: error.code } : {}),
+    };
   }
   // the run is taken first, so a racing rejection either wins before it or finds it running:
   // a refused result is never recorded in a rejected run
@@ -322,6 +345,6 @@ export async function resolve(
       updatedAt: now(),
       lease: undefined,
     });
-    return { status: "error", executionId, error: notWaiting };
+    return { status: "error", executionId, error: notWaiting, code: "NOT_PAUSED" };
   });
 }
