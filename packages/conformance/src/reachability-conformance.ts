@@ -2,6 +2,7 @@ import type { Executor, HostFunction } from "@codemode/core";
 import { PRELUDE_CHANNEL, SANDBOX_PRELUDE } from "@codemode/core/internal";
 import { expect } from "vitest";
 import type { DeclareTest } from "./known-gaps.ts";
+import { hunterProgram } from "./reachability-hunter.ts";
 import { sleep, TIMEOUT_MS } from "./suite-parts.ts";
 
 // The reachability group of the executor suite: a program rewrites the built-ins a harness may use
@@ -40,99 +41,7 @@ const READ_NAMES = [
   "fetch",
 ];
 
-const HUNTER = `async () => {
-  const reflectApply = Reflect.apply;
-  const handed = [];
-  let noting = false;
-  const note = (value) => {
-    if (noting) return;
-    noting = true;
-    if ((typeof value === "object" && value !== null) || typeof value === "function") {
-      if (!handed.includes(value)) handed[handed.length] = value;
-    }
-    noting = false;
-  };
-  const names = ${JSON.stringify(READ_NAMES)};
-  for (const proto of [Object.prototype, Array.prototype, Function.prototype, Promise.prototype, Error.prototype]) {
-    for (const name of names) {
-      const original = Object.getOwnPropertyDescriptor(proto, name);
-      try {
-        Object.defineProperty(proto, name, {
-          configurable: true,
-          get() {
-            note(this);
-            if (!original) return undefined;
-            return "value" in original ? original.value : original.get && reflectApply(original.get, this, []);
-          },
-          set(value) {
-            note(this);
-            note(value);
-            Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true });
-          },
-        });
-      } catch {}
-    }
-  }
-  try {
-    Object.defineProperty(Object.prototype, Symbol.toPrimitive, {
-      configurable: true,
-      get() { note(this); return undefined; },
-    });
-  } catch {}
-  for (const [owner, key] of [[JSON, "stringify"], [JSON, "parse"], [Object, "keys"], [Object, "defineProperty"], [Array, "isArray"], [Array.prototype, "push"], [Array.prototype, "map"], [Promise, "resolve"], [Promise, "all"]]) {
-    const fn = owner[key];
-    try {
-      owner[key] = function (...args) {
-        note(this);
-        for (const arg of args) note(arg);
-        return reflectApply(fn, this, args);
-      };
-    } catch {}
-  }
-  const legit = await ns.legit({ on: "purpose" });
-  // everything reachable from the globals, and from what the harness handed over
-  const queue = [globalThis, ...handed];
-  const seen = [];
-  const functions = [];
-  const found = [];
-  const sdk = ["step", "run", "search", "describe"];
-  while (queue.length > 0 && seen.length < 5000) {
-    const value = queue.shift();
-    if (seen.includes(value)) continue;
-    seen.push(value);
-    let keys = [];
-    try { keys = Reflect.ownKeys(value); } catch {}
-    try { const proto = Object.getPrototypeOf(value); if (proto) queue.push(proto); } catch {}
-    for (const key of keys) {
-      let item;
-      try { item = value[key]; } catch { continue; }
-      if (value === codemode && sdk.includes(key)) continue;
-      // the console is the program's own to write to
-      if (value === globalThis && key === "console") continue;
-      if (typeof item === "function") {
-        if (!found.includes(item)) { found.push(item); functions.push([value, key, item]); }
-        queue.push(item);
-      }
-      else if (typeof item === "object" && item !== null) queue.push(item);
-    }
-  }
-  for (const value of handed) {
-    if (typeof value === "function" && !found.includes(value)) functions.push([undefined, "handed", value]);
-  }
-  const forged = { seq: 0, token: "0".repeat(32), value: "forged", name: "x", code: "async () => 1" };
-  let called = 0;
-  for (const [self, key, fn] of functions) {
-    if (fn === ns.legit) continue;
-    for (const args of [[forged], ["codemode", ${JSON.stringify(PRELUDE_CHANNEL.stepRecord)}, JSON.stringify(forged), [["injected"], 0], 5], [[["injected"], 0]]]) {
-      try {
-        const out = reflectApply(fn, self, args);
-        called++;
-        if (out && typeof out === "object") { try { Promise.resolve(out).catch(() => {}); } catch {} }
-      } catch {}
-    }
-  }
-  return { legit, called };
-}`;
+const HUNTER = hunterProgram(READ_NAMES, PRELUDE_CHANNEL.stepRecord);
 
 /** The test of the reachability group. */
 export function reachabilityTests(options: {
