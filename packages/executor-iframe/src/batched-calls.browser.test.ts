@@ -25,7 +25,7 @@ describe("iframe batching: forged calls messages", () => {
     }`,
       { reply: OK },
     );
-    await expect.poll(() => heard.logs, { timeout: 10_000 }).toEqual(["sent"]);
+    await expect.poll(() => heard.logs, { timeout: 20_000 }).toEqual(["sent"]);
     expect(heard.calls.map(([id, , , input]) => `${id} ${input}`)).toEqual([
       "1 1",
       "2 2",
@@ -46,7 +46,7 @@ describe("iframe batching: forged calls messages", () => {
       }`,
       { maxConcurrentCalls: 8, reply: OK },
     );
-    await expect.poll(() => heard.logs, { timeout: 10_000 }).toHaveLength(1);
+    await expect.poll(() => heard.logs, { timeout: 20_000 }).toHaveLength(1);
     // the hostile frame's handler replies at once, so 8 may be in flight again by the second batch
     expect(heard.calls.length).toBeLessThanOrEqual(8 + 8);
   });
@@ -62,7 +62,7 @@ describe("iframe batching: forged calls messages", () => {
       }`,
       { reply: OK },
     );
-    await expect.poll(() => heard.logs, { timeout: 10_000 }).toEqual(["sent"]);
+    await expect.poll(() => heard.logs, { timeout: 20_000 }).toEqual(["sent"]);
     expect(heard.calls.map(([id, , , input]) => `${id} ${input}`)).toEqual(["3 3", "4 4"]);
   });
 

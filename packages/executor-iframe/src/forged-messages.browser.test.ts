@@ -37,7 +37,7 @@ describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", 
     const beside = hostileFrame(`(data, port) => {
       port.postMessage({ type: "log", nonce: data.nonce, line: data.nonce });
     }`);
-    await expect.poll(() => beside.heard.logs.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => beside.heard.logs.length, { timeout: 20_000 }).toBe(1);
     const other = beside.heard.logs[0] ?? "";
 
     const forger = hostileFrame(`(data, port) => {
@@ -108,12 +108,12 @@ describe("IframeSandboxExecutor: a sandbox that forges the harness's messages", 
       }`,
       { maxInputCharsInFlight: 1_000, failing: "throws" },
     );
-    await expect.poll(() => heard.logs.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => heard.logs.length, { timeout: 20_000 }).toBe(1);
     expect(heard.calls.map((call) => call[0])).toEqual([1, 2]);
     expect(heard.logs[0]).toBe("3 BUDGET_EXCEEDED, 4 BUDGET_EXCEEDED, 5 BUDGET_EXCEEDED");
     // an answer gives its room back
     frame.reply(1, ["ok", '"done"']);
-    await expect.poll(() => heard.calls.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => heard.calls.length, { timeout: 20_000 }).toBe(3);
     expect(heard.calls[2]?.[0]).toBe(6);
     frame.retire();
   });

@@ -60,7 +60,7 @@ describe("IframeSandboxExecutor: calls in flight", () => {
       }`,
       { maxConcurrentCalls: 8 },
     );
-    await expect.poll(() => heard.logs, { timeout: 10_000 }).toEqual([`refused ${1000 - 8}`]);
+    await expect.poll(() => heard.logs, { timeout: 20_000 }).toEqual([`refused ${1000 - 8}`]);
     expect(heard.calls).toHaveLength(8);
   });
 });
@@ -76,7 +76,7 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
       call(3);
       port.postMessage({ type: "log", nonce: data.nonce, line: "sent" });
     }`);
-    await expect.poll(() => heard.logs, { timeout: 10_000 }).toEqual(["sent"]);
+    await expect.poll(() => heard.logs, { timeout: 20_000 }).toEqual(["sent"]);
     expect(heard.calls.map(([id]) => id)).toEqual([1, 4]);
   });
 
@@ -106,7 +106,7 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
       post({ type: "log", line: "after the end" });
       post({ type: "done", outcome: ["ok", '"again"'], dropped: 0 });
     }`);
-    await expect.poll(() => heard.done.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => heard.done.length, { timeout: 20_000 }).toBe(1);
     await sleep(100);
     expect(heard.done).toEqual([["ok", '"real"']]);
     expect(heard.calls, "nothing reaches the host functions after the pass ended").toEqual([]);
@@ -158,7 +158,7 @@ describe("IframeSandboxExecutor: a sandbox that dies", () => {
       globals: { ns: { echo: async (input) => input } },
     });
     expect(outcome).toMatchObject({ result: "0 close functions found" });
-    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(performance.now() - start).toBeLessThan(15_000); // its limit is 20 s
   });
 
   it("fails a pass at once when the page removes its iframe", async () => {
@@ -176,12 +176,12 @@ describe("IframeSandboxExecutor: a sandbox that dies", () => {
     });
     expect(outcome).toMatchObject({ error: { code: "ABORTED" } });
     expect((outcome as { error: { message: string } }).error.message).toMatch(/iframe was removed/);
-    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(performance.now() - start).toBeLessThan(15_000); // its limit is 20 s
   });
 
   it("fails a pass whose harness stops answering the heartbeat", async () => {
     const { heard } = hostileFrame("() => {}", { heartbeat: false });
-    await expect.poll(() => heard.failed, { timeout: 5_000 }).toHaveLength(1);
+    await expect.poll(() => heard.failed, { timeout: 20_000 }).toHaveLength(1);
     expect(heard.failed[0]).toMatch(/^MEMORY: /);
   });
 });
