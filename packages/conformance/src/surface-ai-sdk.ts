@@ -33,8 +33,30 @@ export function aiSdkPlayer(context: SurfaceContext) {
   /** the run each tool call stands for, as far as the suite knows */
   const runOf = new Map<string, string>();
   const answers: Array<{ card: Card; messages: unknown[]; approved: boolean }> = [];
-  /** tool calls whose request is in flight now: their approval request may be on its way */
-  const inFlight = new Set<string>();
+  /**
+   * tool calls whose request is in flight now, with how many of their requests are (a call made
+   * twice at once is in flight until both came back): their approval request may be on its way
+   */
+  const inFlight = new Map<string, number>();
+  /** One more request of `toolCallId` is in flight, until the function returned is called. */
+  const takeOff = (toolCallId: string) => {
+    inFlight.set(toolCallId, (inFlight.get(toolCallId) ?? 0) + 1);
+    return () => {
+      const left = (inFlight.get(toolCallId) ?? 1) - 1;
+      if (left > 0) inFlight.set(toolCallId, left);
+      else inFlight.delete(toolCallId);
+    };
+  };
+  /**
+   * A new tool call of `code`: in flight from the moment it has its id, before anything is awaited,
+   * so a message delivered at once never takes it for a call that showed no card; `land` ends that.
+   */
+  const newCall = (code: string) => {
+    const toolCallId = `call-${callIds.length}`;
+    callIds.push(toolCallId);
+    codeOf.set(toolCallId, code);
+    return { toolCallId, land: takeOff(toolCallId) };
+  };
 
   const final = async (outputs: AsyncIterable<CodemodeToolOutput>) => {
     let last: CodemodeToolOutput | undefined;
@@ -61,11 +83,11 @@ export function aiSdkPlayer(context: SurfaceContext) {
     code: string,
     messages: unknown[],
   ): Promise<string | undefined> => {
-    inFlight.add(toolCallId);
+    const land = takeOff(toolCallId);
     try {
       return await askOrRun(toolOf(on, fresh), on, toolCallId, code, messages);
     } finally {
-      inFlight.delete(toolCallId);
+      land();
     }
   };
 
@@ -202,17 +224,19 @@ export function aiSdkPlayer(context: SurfaceContext) {
   ): Promise<{ min: number; max: number }> => {
     switch (action.kind) {
       case "call": {
-        const toolCallId = `call-${callIds.length}`;
         const code = programSource(testCase.program, action.variant);
         const parts = conversation.parts();
-        callIds.push(toolCallId);
-        codeOf.set(toolCallId, code);
-        const messages = render(parts, action.shape);
-        const once = () => modelCall(action.on, action.fresh, toolCallId, code, messages);
-        const pointer = await continues(parts, code, solo);
-        const ids = await Promise.all(action.twice ? [once(), once()] : [once()]);
-        if (action.twice) addCopies(toolCallId, code, 1);
-        return settleNewCall(record, toolCallId, pointer, ids);
+        const { toolCallId, land } = newCall(code);
+        try {
+          const messages = render(parts, action.shape);
+          const once = () => modelCall(action.on, action.fresh, toolCallId, code, messages);
+          const pointer = await continues(parts, code, solo);
+          const ids = await Promise.all(action.twice ? [once(), once()] : [once()]);
+          if (action.twice) addCopies(toolCallId, code, 1);
+          return settleNewCall(record, toolCallId, pointer, ids);
+        } finally {
+          land();
+        }
       }
       case "repeat": {
         // nothing to repeat before the model's first AI SDK tool call (the first came elsewhere)
@@ -247,12 +271,14 @@ export function aiSdkPlayer(context: SurfaceContext) {
           },
         ];
         const messages = render(parts, action.shape);
-        const toolCallId = `call-${callIds.length}`;
-        callIds.push(toolCallId);
-        codeOf.set(toolCallId, code);
-        const pointer = await continues(parts, code, solo);
-        const id = await modelCall(action.on, action.fresh, toolCallId, code, messages);
-        return settleNewCall(record, toolCallId, pointer, [id]);
+        const { toolCallId, land } = newCall(code);
+        try {
+          const pointer = await continues(parts, code, solo);
+          const id = await modelCall(action.on, action.fresh, toolCallId, code, messages);
+          return settleNewCall(record, toolCallId, pointer, [id]);
+        } finally {
+          land();
+        }
       }
       case "answer": {
         const card = trace.cards[action.card % Math.max(trace.cards.length, 1)];
