@@ -170,6 +170,46 @@ describe("decisions", () => {
     ]);
   });
 
+  it("a rejection whose run is deleted before its calls are withdrawn still names the calls it ended", async () => {
+    // found by store-postgres's surface-integrity run under load: a person's denial and the host's
+    // deleteExecution at once; the decision event said the rejection covered nothing
+    const { gate, executor } = gateAndExecutor();
+    const inner = memoryStore();
+    let afterRejected: (() => Promise<unknown>) | undefined;
+    const store: JournalStore = {
+      specificationVersion: "v1",
+      journal(name) {
+        const journal = inner.journal(name);
+        return Object.assign(Object.create(journal), {
+          updateExecution: async (...args: Parameters<typeof journal.updateExecution>) => {
+            const written = await journal.updateExecution(...args);
+            const then = afterRejected;
+            if (written && args[2].status === "rejected" && then) {
+              afterRejected = undefined;
+              await then();
+            }
+            return written;
+          },
+        });
+      },
+    };
+    const events: RuntimeEvent[] = [];
+    const runtime = createCodemodeRuntime({
+      store,
+      executor,
+      connectors: [gate],
+      onEvent: (event) => {
+        if (event.type === "decision") events.push(event);
+      },
+    });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    afterRejected = () => runtime.deleteExecution(executionId);
+    expect(await runtime.reject({ executionId, seq: 0 })).toBe(true);
+    expect(await runtime.execution(executionId)).toBeUndefined();
+    expect(events).toMatchObject([{ executionId, decision: "rejected", seqs: [0, 1] }]);
+    expect(gate.calls).toEqual([]);
+  });
+
   it("a run whose connector is not configured stays paused when approved", async () => {
     const { gate, executor } = gateAndExecutor();
     const store = memoryStore();

@@ -240,14 +240,15 @@ export async function reject(
     }))
   )
     return false;
-  const stillShown = async () => {
-    if ((await journal.getEntry(executionId, seq))?.state !== "pending") return false;
-    if (handle === undefined) return true;
-    const waiting = await journal.listEntries(executionId, { states: ["pending"] });
-    const pendingNow = waiting.filter((candidate) => candidate.state === "pending");
-    return (await staleCalls(handle, pendingNow)) === undefined;
-  };
-  if (!(await stillShown())) {
+  // what waits while the rejection holds the run is what it ends, and what its event names: a
+  // deletion racing it may remove those calls before they are withdrawn
+  const waiting = (await journal.listEntries(executionId, { states: ["pending"] })).filter(
+    (candidate) => candidate.state === "pending",
+  );
+  const stillShown =
+    waiting.some((candidate) => candidate.seq === seq) &&
+    (handle === undefined || (await staleCalls(handle, waiting)) === undefined);
+  if (!stillShown) {
     await journal.updateExecution(
       executionId,
       ["running"],
@@ -270,12 +271,12 @@ export async function reject(
     ))
   )
     return false;
-  const seqs = await withdrawPending(context, executionId);
+  await withdrawPending(context, executionId);
   context.emit({
     type: "decision",
     executionId,
     decision: "rejected",
-    seqs,
+    seqs: waiting.map((candidate) => candidate.seq),
     at: now(),
     source,
     ...(said ? { reason: said } : {}),
