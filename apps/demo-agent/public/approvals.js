@@ -22,6 +22,8 @@ const list = document.getElementById("approvals");
 const output = document.getElementById("approval-output");
 const count = document.getElementById("approvals-count");
 const panel = document.getElementById("approvals-panel");
+/** the run each drawn item shows (as the queue answered it), so an item is drawn anew only when it changed */
+const drawn = new WeakMap();
 
 /** What a queue decision did: `{ status, executionId, via }` from the API. */
 function decisionView(path, decided) {
@@ -135,18 +137,27 @@ export function createApprovals({ refreshAll }) {
       fill(list, h("p", { class: "empty" }, "Nothing waits for approval."));
       return;
     }
-    // a repaint keeps a reason being typed
-    const typed = new Map(
-      [...list.querySelectorAll(".approval")].map((item) => [
-        item.dataset.execution,
-        item.querySelector(".queue-reason")?.value ?? "",
-      ]),
+    // a repaint keeps the item of a run that waits as it did (with the reason being typed, and its
+    // focus), and a reason typed for a run drawn anew
+    const shown = new Map(
+      [...list.querySelectorAll(".approval")].map((item) => [item.dataset.execution, item]),
     );
-    fill(list, runs.map(runView));
-    for (const item of list.querySelectorAll(".approval")) {
-      const value = typed.get(item.dataset.execution);
-      const field = item.querySelector(".queue-reason");
-      if (value && field) field.value = value;
-    }
+    const typed = new Map(
+      [...shown].map(([id, item]) => [id, item.querySelector(".queue-reason")?.value ?? ""]),
+    );
+    fill(
+      list,
+      runs.map((run) => {
+        const old = shown.get(run.executionId);
+        const signature = JSON.stringify(run);
+        if (old && drawn.get(old) === signature) return old;
+        const item = runView(run);
+        drawn.set(item, signature);
+        const value = typed.get(run.executionId);
+        const field = item.querySelector(".queue-reason");
+        if (value && field) field.value = value;
+        return item;
+      }),
+    );
   };
 }

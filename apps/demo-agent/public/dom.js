@@ -18,10 +18,25 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** Replaces an element's children. */
+/**
+ * Replaces an element's children. A child that stays (a panel's repaint keeps the item someone types
+ * in) is never taken out of the page, so it keeps its focus and what is typed into it: taking it out
+ * and putting it back, as replacing every child would, blurs it, and the keys typed meanwhile go
+ * nowhere.
+ */
 export function fill(element, ...children) {
-  element.replaceChildren();
-  for (const child of children.flat(Infinity)) if (child) element.append(child);
+  const nodes = children
+    .flat(Infinity)
+    .filter(Boolean)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
+  const wanted = new Set(nodes);
+  for (const old of [...element.childNodes]) if (!wanted.has(old)) old.remove();
+  // what is left are the children that stay, in their order: the others go around them
+  let at = element.firstChild;
+  for (const node of nodes) {
+    if (node === at) at = at.nextSibling;
+    else element.insertBefore(node, at);
+  }
 }
 
 /** A status word styled by its value (`rolled_back` reads "rolled back"). */
