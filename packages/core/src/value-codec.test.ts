@@ -40,7 +40,8 @@ describe("value codec", () => {
     expect(() => codec.encode({ nested: [sparse] }, { canonical: true })).toThrow(
       /at most 1000000/,
     );
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // walking 2^32 - 1 slots would take far longer on any machine: the length alone refuses it
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(codec.decode(codec.encode(new Array(1_000_000).fill(0)))).toHaveLength(1_000_000);
   });
 
@@ -50,11 +51,10 @@ describe("value codec", () => {
     expect(roundTrip(-most)).toBe(-most);
     expect(() => codec.encode(10n ** 4096n)).toThrow(/bigint of more than 4096 digits/);
     expect(() => codec.encode({ deep: [-(10n ** 4096n)] })).toThrow(/more than 4096 digits/);
-    // text the codec never writes, as a sandbox could forge it: refused without parsing it
-    const forged = `{"$codemode":"bigint","value":"${"9".repeat(2_000_000)}"}`;
-    const started = performance.now();
+    // text the codec never writes, as a sandbox could forge it: refused by its length before its
+    // digits are read (digits ending in one a BigInt cannot read would say so if they were read)
+    const forged = `{"$codemode":"bigint","value":"${"9".repeat(2_000_000)}z"}`;
     expect(() => codec.decode(`[${forged}]`)).toThrow(/more than 4096 digits/);
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it("keeps -0, an ArrayBuffer and a DataView", () => {
