@@ -42,6 +42,7 @@ export {
   type LeaseClaim,
   type LeaseCondition,
   type SnippetRecord,
+  type StoreLocal,
   TERMINAL_STATUSES,
   type ToolCallBinding,
 } from "./journal-store.ts";
@@ -51,7 +52,7 @@ export { DEFAULT_EXPIRY_MS } from "./runtime/commands/expire.ts";
 export type { RevertResolutions } from "./runtime/commands/revert-in-doubt.ts";
 export type { RollbackReport } from "./runtime/commands/rollback.ts";
 export type { DecisionSource, RuntimeEvent } from "./runtime/context/runtime-event.ts";
-export { createStoreLocal, type StoreLocal } from "./runtime/context/store-local.ts";
+export { createStoreLocal } from "./runtime/context/store-local.ts";
 export {
   type CodemodeRuntime,
   type CodemodeRuntimeOptions,

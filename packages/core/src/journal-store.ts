@@ -1,5 +1,4 @@
 import { CodemodeError } from "./codemode-error.ts";
-import type { StoreLocal } from "./runtime/context/store-local.ts";
 
 /**
  * Where a run stands. `cancelled`: the host (or the AI SDK, aborting the tool call) stopped it with
@@ -262,6 +261,16 @@ export interface JournalStore {
    * the runtimes over this very store object share one, and another object is another process.
    */
   readonly local?: StoreLocal;
+}
+
+declare const storeLocal: unique symbol;
+
+/**
+ * What the runtimes of one process keep about one storage beside its journal (the passes running
+ * here, the approvals in flight), opaque to a store: made with `createStoreLocal()` once per storage.
+ */
+export interface StoreLocal {
+  readonly [storeLocal]: true;
 }
 
 /** What a journal's `putEntry` throws for an entry whose run it does not have. */

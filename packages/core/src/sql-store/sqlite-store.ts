@@ -1,5 +1,5 @@
-import type { JournalStore } from "../journal-store.ts";
-import { createStoreLocal, type StoreLocal } from "../runtime/context/store-local.ts";
+import type { JournalStore, StoreLocal } from "../journal-store.ts";
+import { createStoreLocal } from "../runtime/context/store-local.ts";
 import { createSqlDriver, type SyncSqlite } from "../sql-driver.ts";
 import { migrate } from "./migrate.ts";
 import { SqlJournal } from "./sql-journal.ts";

@@ -4,10 +4,12 @@ import { createStoreLocal, isStoreLocal, localOf } from "./store-local.ts";
 describe("StoreLocal", () => {
   it("is the store's own when it has one, shared by every runtime over that store", () => {
     const local = createStoreLocal();
-    expect(localOf({ local })).toBe(local);
-    expect(localOf({ local })).toBe(localOf({ local }));
+    const state = localOf({ local });
+    expect(localOf({ local })).toBe(state);
+    expect(localOf({ local })).not.toBe(localOf({ local: createStoreLocal() }));
     expect(isStoreLocal(local)).toBe(true);
-    expect(isStoreLocal({ live: local.live, asks: local.asks })).toBe(false);
+    expect(isStoreLocal({ live: state.live, asks: state.asks })).toBe(false);
+    expect(isStoreLocal({})).toBe(false);
   });
 
   it("is kept per store object for a store without one: the same object shares it, another does not", () => {
@@ -21,8 +23,8 @@ describe("StoreLocal", () => {
   });
 
   it("starts empty: a new storage knows nothing of the passes of another", () => {
-    const one = createStoreLocal();
-    const two = createStoreLocal();
+    const one = localOf({ local: createStoreLocal() });
+    const two = localOf({ local: createStoreLocal() });
     one.live.add("exec_1");
     one.asks.waiting("exec_1", 0);
     expect(two.live.has("exec_1")).toBe(false);

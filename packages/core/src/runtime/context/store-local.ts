@@ -1,3 +1,4 @@
+import type { StoreLocal } from "../../journal-store.ts";
 import { type ApprovalAsks, createApprovalAsks } from "./approval-asks.ts";
 import { createLivePasses, type LivePasses } from "./live-passes.ts";
 
@@ -12,37 +13,39 @@ import { createLivePasses, type LivePasses } from "./live-passes.ts";
  * is new (a Durable Object that was reset) gets a new one, with nothing of passes that died with
  * the old.
  */
-export interface StoreLocal {
+export interface StoreLocalState {
   readonly live: LivePasses;
   readonly asks: ApprovalAsks;
 }
 
-const made = new WeakSet<object>();
+/** the state of each `StoreLocal` made here: a store's `local` is only a key to it */
+const states = new WeakMap<object, StoreLocalState>();
 
 /** A new, empty `StoreLocal` for one storage. */
 export function createStoreLocal(): StoreLocal {
-  const local: StoreLocal = Object.freeze({ live: createLivePasses(), asks: createApprovalAsks() });
-  made.add(local);
+  const local = Object.freeze({}) as StoreLocal;
+  states.set(local, Object.freeze({ live: createLivePasses(), asks: createApprovalAsks() }));
   return local;
 }
 
 /** Whether `value` was made by `createStoreLocal` (a store's `local` must be). */
 export function isStoreLocal(value: unknown): value is StoreLocal {
-  return typeof value === "object" && value !== null && made.has(value);
+  return typeof value === "object" && value !== null && states.has(value);
 }
 
-const ownLocals = new WeakMap<object, StoreLocal>();
+const ownLocals = new WeakMap<object, StoreLocalState>();
 
 /**
  * The `local` of `store`; a store that has none keeps one for itself, by its own identity: runtimes
  * over that same store object share it, runtimes over another object (another process, as far as
  * this one can tell) do not.
  */
-export function localOf(store: { readonly local?: StoreLocal }): StoreLocal {
-  if (store.local) return store.local;
+export function localOf(store: { readonly local?: StoreLocal }): StoreLocalState {
+  const own = store.local && states.get(store.local);
+  if (own) return own;
   let local = ownLocals.get(store);
   if (!local) {
-    local = createStoreLocal();
+    local = { live: createLivePasses(), asks: createApprovalAsks() };
     ownLocals.set(store, local);
   }
   return local;
