@@ -102,12 +102,17 @@ describe("IframeSandboxExecutor: messages", () => {
     const forger = await forgerFrame();
     const watch = watchNonces();
     let release: (value: string) => void = () => {};
+    let called: () => void = () => {};
+    const slowCalled = new Promise<void>((resolve) => {
+      called = resolve;
+    });
     const globals: HostNamespaces = {
       ns: {
         echo: async (input) => input,
         slow: () =>
           new Promise((resolve) => {
             release = resolve;
+            called();
           }),
       },
     };
@@ -132,6 +137,8 @@ describe("IframeSandboxExecutor: messages", () => {
         `for (let i = 0; i < parent.frames.length; i++) parent.frames[i].postMessage(${JSON.stringify(forged(current))}, "*")`,
       );
       await sleep(50);
+      // the pass waits on ns.slow (on a loaded machine it may get there only now): answer it
+      await slowCalled;
       release("real");
       expect(resultOf(await running)).toBe("real");
     } finally {
