@@ -91,6 +91,9 @@ describe("hostFault and syntaxError", () => {
     expect(hostFault(new RangeError("Maximum call stack size exceeded"), limits().value).code).toBe(
       "MEMORY",
     );
+    const trap = Object.assign(new Error("memory access out of bounds"), { name: "RuntimeError" });
+    expect(hostFault(trap, limits({ near: true }).value).code).toBe("MEMORY");
+    expect(hostFault(trap, limits().value).code).toBe("THROWN");
     expect(hostFault(new Error("wasm trap"), limits().value)).toMatchObject({
       name: "InternalError",
       code: "THROWN",

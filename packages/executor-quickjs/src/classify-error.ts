@@ -68,6 +68,11 @@ export function hostFault(error: unknown, limits: PassLimits): SandboxError {
   if (info.name === "RangeError" && /call stack/i.test(info.message)) return stackError();
   if (/out of memory|\bOOM\b|Cannot enlarge memory/i.test(info.message)) return memoryError(limits);
   if (limits.timedOut) return timeoutError(limits.timeoutMs);
+  // a WebAssembly trap (an access out of bounds, `unreachable`) of an instance at its memory cap is
+  // QuickJS failing an allocation it did not check: the sandbox ran out of memory
+  if (info.name === "RuntimeError" && limits.nearMemoryLimit()) {
+    return memoryError(limits);
+  }
   return {
     name: "InternalError",
     code: "THROWN",
