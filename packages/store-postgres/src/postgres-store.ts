@@ -16,7 +16,7 @@ export interface PostgresStoreOptions {
 /** client → schema name → the store's `local`: one per storage, whatever store is made over it */
 const locals = new WeakMap<object, Map<string, StoreLocal>>();
 
-function localOf(client: PgClientLike, schema: string): StoreLocal {
+function localOfStorage(client: PgClientLike, schema: string): StoreLocal {
   let bySchema = locals.get(client);
   if (!bySchema) {
     bySchema = new Map();
@@ -53,6 +53,6 @@ export async function postgresStore(
   return {
     specificationVersion: "v1",
     journal: (runtime) => new PostgresJournal(run, schema, runtime),
-    local: localOf(client, name),
+    local: localOfStorage(client, name),
   };
 }

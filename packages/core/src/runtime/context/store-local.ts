@@ -21,10 +21,13 @@ export interface StoreLocalState {
 /** the state of each `StoreLocal` made here: a store's `local` is only a key to it */
 const states = new WeakMap<object, StoreLocalState>();
 
+const emptyState = (): StoreLocalState =>
+  Object.freeze({ live: createLivePasses(), asks: createApprovalAsks() });
+
 /** A new, empty `StoreLocal` for one storage. */
 export function createStoreLocal(): StoreLocal {
   const local = Object.freeze({}) as StoreLocal;
-  states.set(local, Object.freeze({ live: createLivePasses(), asks: createApprovalAsks() }));
+  states.set(local, emptyState());
   return local;
 }
 
@@ -45,7 +48,7 @@ export function localOf(store: { readonly local?: StoreLocal }): StoreLocalState
   if (own) return own;
   let local = ownLocals.get(store);
   if (!local) {
-    local = { live: createLivePasses(), asks: createApprovalAsks() };
+    local = emptyState();
     ownLocals.set(store, local);
   }
   return local;
