@@ -1,7 +1,7 @@
 // The schema of postgresStore on a real PostgreSQL server: versioned, made in one transaction,
 // safe when several processes open an empty database at once, refused when newer.
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { testDatabase } from "../test/database.ts";
 import { postgresStore, SCHEMA_VERSION } from "./index.ts";
 
@@ -76,13 +76,19 @@ describe("postgresStore schema", () => {
         () => settled++,
         () => settled++,
       );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // every start reaches the lock (however slowly the machine connects) and none gets past it
+    const waiting = async () =>
+      (
+        await holder.query(
+          `SELECT count(*)::int AS n FROM pg_locks
+           WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        )
+      ).rows[0].n;
+    await vi.waitFor(async () => expect(await waiting()).toBe(8), {
+      timeout: 30_000,
+      interval: 50,
+    });
     expect(settled).toBe(0);
-    const waiting = await holder.query(
-      `SELECT count(*)::int AS n FROM pg_locks
-       WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    );
-    expect(waiting.rows[0].n).toBe(8);
     await holder.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", ["codemode:crowd"]);
     await holder.end();
     const stores = await Promise.all(starts);
