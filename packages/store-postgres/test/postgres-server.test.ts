@@ -1,9 +1,10 @@
-// The test server's helper: where it finds PostgreSQL's programs, and what it says when they are missing.
+// The test server's helper: where it finds PostgreSQL's programs, what it says when they are missing,
+// and the port it picks.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { postgresBinaries } from "./postgres-server.ts";
+import { ephemeralLow, freePort, postgresBinaries } from "./postgres-server.ts";
 
 const empty = mkdtempSync(join(tmpdir(), "codemode-no-pg-"));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
@@ -28,5 +29,16 @@ describe("postgresBinaries", () => {
     const older = join(debian, "9", "bin");
     expect(postgresBinaries({ PATH: `${empty}${delimiter}${older}` }, debian)).toBe(older);
     expect(postgresBinaries({ CODEMODE_PG_BIN: older, PATH: newest }, debian)).toBe(older);
+  });
+});
+
+describe("freePort", () => {
+  it("picks a free port below the ephemeral range, which no port-0 server or outgoing connection takes", async () => {
+    const low = ephemeralLow();
+    const ports = await Promise.all(Array.from({ length: 5 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThan(1_023);
+      expect(port).toBeLessThan(low);
+    }
   });
 });

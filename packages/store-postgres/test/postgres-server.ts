@@ -56,21 +56,51 @@ export function postgresBinaries(
   return found;
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on `port` of 127.0.0.1 right now (0: any port the system picks). */
+function listenable(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.on("error", () => resolve(undefined));
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
       server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
+        resolve(typeof address === "object" && address ? address.port : undefined),
       );
     });
   });
+}
+
+/**
+ * The system's range of ephemeral ports: a port below it is never given to a socket that binds port
+ * 0 or connects without binding, so only someone who names it can take it.
+ */
+export function ephemeralLow(): number {
+  try {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+      .trim()
+      .split(/\s+/);
+    return Number(low) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now, below the ephemeral range where one is
+ * free: a server restarted on the same port must still find it free after being down a while, while
+ * every other test's servers bind port 0 and make connections.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow();
+  const low = Math.min(10_000, high - 1_000);
+  for (let tries = 0; tries < 50; tries++) {
+    const port = await listenable(low + Math.floor(Math.random() * (high - low)));
+    if (port !== undefined) return port;
+  }
+  const port = await listenable(0);
+  if (port === undefined) throw new Error("no free port on 127.0.0.1");
+  return port;
 }
 
 /** The uid and gid of the `postgres` user, for running the server when this process is root. */
@@ -242,11 +272,20 @@ export async function startPostgres(
         const pgCtl = join(bin, "pg_ctl");
         await runProgramAsync(pgCtl, ["-D", data, "-m", mode, "-w", "stop"], asPostgres);
         await new Promise((resolve) => setTimeout(resolve, downMs));
-        await runProgramAsync(
-          pgCtl,
-          ["-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions, "start"],
-          asPostgres,
-        );
+        // the clients know this port: if something took it meanwhile, wait for it (a few seconds)
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await runProgramAsync(
+              pgCtl,
+              ["-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions, "start"],
+              asPostgres,
+            );
+            return;
+          } catch (error) {
+            if (attempt >= 20 || (await listenable(port)) !== undefined) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
       },
       pause() {
         if (paused.length) return;
