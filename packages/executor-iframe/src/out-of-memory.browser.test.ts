@@ -1,6 +1,7 @@
 // A pass that runs out of memory, in Chromium. The sandboxes of a page share one renderer process
 // (sandboxed frames of a site are grouped), and running out of memory ends that process with every
-// sandbox in it: the page must fail each pass it carried at once (the heartbeat), not at its timeout.
+// sandbox in it: the page must fail each pass it carried once its frame stops answering (the
+// heartbeat), not at its timeout.
 //
 // This file runs in a vitest project of its own (vitest.config.ts), with no other pass after the
 // crash and no sandbox kept ready: Playwright 1.65 fails the whole run with an unhandled "Frame has
@@ -15,8 +16,9 @@ afterEach(() => {
 });
 
 describe("IframeSandboxExecutor: a sandbox that runs out of memory", () => {
-  it("fails the pass beside one that runs out of memory at once, not at its timeout", async () => {
-    const sandbox = new IframeSandboxExecutor({ timeout: 50_000, prewarm: false });
+  it("fails the pass beside one that runs out of memory once its frame stops answering, not at its timeout", async () => {
+    const TIMEOUT_MS = 150_000;
+    const sandbox = new IframeSandboxExecutor({ timeout: TIMEOUT_MS, prewarm: false });
     made.push(sandbox);
     const start = performance.now();
     let besideStarted = false;
@@ -40,10 +42,11 @@ describe("IframeSandboxExecutor: a sandbox that runs out of memory", () => {
     const [hogged, waited] = await Promise.all([hog, beside]);
     const took = performance.now() - start;
     expect(besideStarted).toBe(true);
-    expect(hogged, JSON.stringify(hogged)).toMatchObject({ error: { code: "MEMORY" } });
-    expect(waited, JSON.stringify(waited)).toMatchObject({ error: { code: "MEMORY" } });
-    expect(took, "both end soon after the process died, long before the timeout").toBeLessThan(
-      40_000,
-    );
-  }, 80_000);
+    // failed by the heartbeat (its message says so), not at the timeout (TIMEOUT): however long
+    // the machine took to fill the process's memory
+    const died = { code: "MEMORY", message: expect.stringContaining("its frame answered nothing") };
+    expect(hogged, JSON.stringify(hogged)).toMatchObject({ error: died });
+    expect(waited, JSON.stringify(waited)).toMatchObject({ error: died });
+    expect(took, "both end before the timeout").toBeLessThan(TIMEOUT_MS);
+  }, 200_000);
 });

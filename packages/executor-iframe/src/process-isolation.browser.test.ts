@@ -20,7 +20,8 @@ describe("IframeSandboxExecutor: sandboxes on sites of their own", () => {
     const origins = await commands.serveSandbox(sandboxDocument(), ["127.0.0.2", "127.0.0.3"]);
     let next = 0;
     const sandbox = new IframeSandboxExecutor({
-      timeout: 50_000,
+      // far past the heartbeat's wait (15 s) and the time a busy machine takes to fill the memory
+      timeout: 150_000,
       prewarm: false,
       // each pass on a site of its own
       sandboxUrl: () => `${origins[next++ % origins.length]}/`,
@@ -59,5 +60,5 @@ describe("IframeSandboxExecutor: sandboxes on sites of their own", () => {
       /^127\.0\.0\.[23] /.test(line),
     );
     expect(requests).toEqual(["127.0.0.2 GET /", "127.0.0.3 GET /"]);
-  }, 80_000);
+  }, 200_000);
 });

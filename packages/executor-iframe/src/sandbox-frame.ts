@@ -29,10 +29,15 @@ export interface PassHandlers {
   failed(error: SandboxError): void;
 }
 
-/** The page pings the sandbox's frame this often while a pass runs… */
-const HEARTBEAT_MS = 500;
-/** …and takes it for dead after this many pings in a row went unanswered. */
-const MISSED_BEATS = 3;
+/**
+ * The page pings the sandbox's frame this often while a pass runs, and takes it for dead after
+ * `MISSED_BEATS` pings in a row went unanswered: its process ended (Chromium tells the page nothing
+ * else: a `MessagePort` has no `close` event there). A frame that is alive can take seconds to
+ * answer on a busy machine (its process runs the program's worker beside it, and a hidden frame's
+ * process may run at a low priority), so the wait is long: a live pass taken for dead is lost.
+ */
+const HEARTBEAT_MS = 1_000;
+const MISSED_BEATS = 15;
 /** Namespace and method names longer than this are not names the page handed out. */
 const MAX_NAME_CHARS = 1_000;
 /** A call's input longer than this is refused before the host decodes it. */
@@ -57,9 +62,10 @@ export function sandboxDiedError(): SandboxError {
     name: "Error",
     code: "MEMORY",
     message:
-      "The sandbox ended before the code finished: its browser process stopped, most likely because " +
-      "this run or another one in the same process ran out of memory. Keep less in memory (page " +
-      "through results, keep only the fields you need) and run it again.",
+      `The sandbox ended before the code finished: its frame answered nothing for ${(MISSED_BEATS * HEARTBEAT_MS) / 1_000} s, ` +
+      "so its browser process most likely stopped because this run or another one in the same " +
+      "process ran out of memory. Keep less in memory (page through results, keep only the fields " +
+      "you need) and run it again.",
   };
 }
 
@@ -200,9 +206,9 @@ export class SandboxFrame {
 
   /**
    * One heartbeat: a sandbox whose iframe left the page, or whose frame let `MISSED_BEATS` pings in
-   * a row go unanswered (its process ended: Chromium fires no event the page could hear), fails its
-   * pass. The frame's thread is not the program's (that is the worker's), so a busy program does
-   * not miss beats; a page too busy to hear the answers counts one miss per beat it runs, not more.
+   * a row go unanswered, fails its pass. The frame's thread is not the program's (that is the
+   * worker's), so a busy program does not miss beats; a page too busy to hear the answers counts one
+   * miss per beat it runs, not more.
    */
   #beat(): void {
     if (this.#ended) return;
