@@ -277,18 +277,29 @@ export function runawayTests(options: RunawayTestOptions): void {
   test(
     "a saved program that spins, run with codemode.run, ends the run with TIMEOUT",
     async () => {
+      // one store and executor, two limits: the passes that must get somewhere (saving the
+      // program, the pass after the spin) have room on a busy machine, the spinning one has 1 s
+      const store = memoryStore();
+      const executor = await createExecutor();
+      const connectors = [connector("kv", [], false)];
       const runtime = createCodemodeRuntime({
-        store: memoryStore(),
-        executor: await createExecutor(),
-        connectors: [connector("kv", [], false)],
+        store,
+        executor,
+        connectors,
         limits: { timeoutMs: TIMEOUT_MS },
       });
+      const roomy = createCodemodeRuntime({
+        store,
+        executor,
+        connectors,
+        limits: { timeoutMs: SLOW_TEST_MS / 6 },
+      });
       // the saved program spins only when asked to, so the run it is saved from ends at once
-      const saved = await runtime.execute({
+      const saved = await roomy.execute({
         code: "async (input) => { if (input?.spin) { for (;;) { try { for (;;) {} } catch {} } } return 'ready'; }",
       });
       expect(saved).toMatchObject({ status: "completed", result: "ready" });
-      await runtime.saveSnippet("spin", { executionId: saved.executionId });
+      await roomy.saveSnippet("spin", { executionId: saved.executionId });
       const started = Date.now();
       const outcome = await runtime.execute({
         code: `async () => {
@@ -304,7 +315,7 @@ export function runawayTests(options: RunawayTestOptions): void {
       expect(elapsed, "the run ended within its limit and a margin").toBeLessThan(
         TIMEOUT_MS + RUNAWAY_MARGIN_MS,
       );
-      const after = await runtime.execute({
+      const after = await roomy.execute({
         code: "async () => (await kv.read({ key: 1 })).value",
       });
       expect(after).toMatchObject({ status: "completed", result: "kv read 1" });
