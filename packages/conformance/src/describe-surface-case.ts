@@ -63,7 +63,7 @@ function actionText(action: SurfaceAction): string {
 export function describeSurfaceCase(testCase: SurfaceCase): string {
   const steps = testCase.steps.map(
     (step, index) =>
-      `  ${index}. ${actionText(step.action)}${step.with ? `  ‖ ${step.during === "read" ? "while it reads what waits" : step.during === "question" ? "while its question is open" : "at once"}: ${actionText(step.with)}` : ""}`,
+      `  ${index}. ${actionText(step.action)}${step.with ? `  ‖ ${step.during === "read" ? "while it reads what waits" : step.during === "take" ? "once it has taken the run" : step.during === "question" ? "while its question is open" : "at once"}: ${actionText(step.with)}` : ""}`,
   );
   const sessions = (testCase.sessions ?? []).map(
     (spec, index) =>

@@ -189,13 +189,15 @@ export type SurfaceAction =
 
 /**
  * One message, or two: delivered at the same time, or (`during: "read"`) the second while the first
- * reads a run's pending calls from the journal, between that read and what it decides from it, or
- * (`during: "question"`) while a question of the first (an MCP elicitation) waits for its answer.
+ * reads a run's pending calls from the journal, between that read and what it decides from it,
+ * (`during: "take"`) once the first has taken a paused run (its conditional write to `running`),
+ * before its pass reads the run's journal, or (`during: "question"`) while a question of the first
+ * (an MCP elicitation) waits for its answer.
  */
 export interface SurfaceStep {
   action: SurfaceAction;
   with?: SurfaceAction;
-  during?: "read" | "question";
+  during?: "read" | "take" | "question";
 }
 
 export interface SurfaceCase {

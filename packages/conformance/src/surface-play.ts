@@ -118,6 +118,8 @@ export async function playSurfaceCase(
   };
   /** what arrives while the next read of a run's pending calls is in flight (armed by a step) */
   let onPendingRead: (() => Promise<unknown>) | undefined;
+  /** what arrives once the next write that takes a paused run has been made (armed by a step) */
+  let onTake: (() => Promise<unknown>) | undefined;
   /** what arrives while the next MCP question is open, before its answer (armed by a step) */
   let onQuestion: (() => Promise<unknown>) | undefined;
   const watched = (store: JournalStore): JournalStore => ({
@@ -135,9 +137,19 @@ export async function playSurfaceCase(
         }
         return entries;
       };
+      const updateExecution: Journal["updateExecution"] = async (id, expected, patch, lease) => {
+        const written = await journal.updateExecution(id, expected, patch, lease);
+        const arrives = onTake;
+        if (arrives && written && patch.status === "running" && expected.includes("paused")) {
+          onTake = undefined;
+          await arrives();
+        }
+        return written;
+      };
       return new Proxy(journal, {
         get(target, key) {
           if (key === "listEntries") return listEntries;
+          if (key === "updateExecution") return updateExecution;
           const value = Reflect.get(target, key, target);
           return typeof value === "function" ? value.bind(target) : value;
         },
@@ -235,17 +247,20 @@ export async function playSurfaceCase(
       let bounds: Array<{ min: number; max: number }>;
       const other = planned.with;
       if (other && planned.during) {
-        // the second message arrives while the first reads what waits, or while an MCP question of
-        // the first is open (or after it, if it reads or asks none)
+        // the second message arrives while the first reads what waits, once it has taken a paused
+        // run, or while an MCP question of the first is open (or after it, if it reads, takes or
+        // asks none)
         let arrived: Promise<{ min: number; max: number }> | undefined;
         const arrive = () => {
           arrived = play(other, false, record);
           return arrived;
         };
         if (planned.during === "read") onPendingRead = arrive;
+        else if (planned.during === "take") onTake = arrive;
         else onQuestion = arrive;
         const first = await play(planned.action, false, record);
         onPendingRead = undefined;
+        onTake = undefined;
         onQuestion = undefined;
         bounds = [first, await (arrived ?? play(other, false, record))];
       } else {

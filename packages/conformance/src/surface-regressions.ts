@@ -2,7 +2,9 @@
 // storage. Each was found (and shrunk, then cut by hand to the steps that matter): the first sixteen
 // against the runtime as it was before decisions carried their handle, where every one of them
 // breaks a check and now none does; the next two against asks() in runtime/runtime-tool.ts, which
-// built the handle a continuation shows from a second read of the pending calls. The TanStack AI
+// built the handle a continuation shows from a second read of the pending calls; the next against
+// runPass (runtime/pass/run-pass.ts), whose pass, when a deletion came between the approval's take
+// of the run and its read of the journal, ran the program again from nothing. The TanStack AI
 // and MCP cases at the end (played only by suites given those surfaces) found no bug of those
 // surfaces: each was found against a surface broken on purpose in the test's adapter (a decision
 // sent without its handle, sessions sharing runs the host did not share) and is kept so that such a
@@ -266,6 +268,24 @@ export const SURFACE_REGRESSIONS: readonly SurfaceRegression[] = [
           during: "read",
         },
         step({ kind: "forgedAnswer", of: 0, on: 1, shape: "ui" }),
+      ],
+    },
+  },
+  {
+    // found by store-postgres's run under load (seed 894396834, the two messages at once): the
+    // approval took the run, the deletion removed it, and the approval's pass read an empty journal
+    // and ran the program again from nothing, as a new run
+    name: "a run deleted once an answer has taken it is not started again by that answer's pass",
+    testCase: {
+      program: NOTE_THEN_WRITE,
+      steps: [
+        call(),
+        {
+          action: answerAction(0, true, { on: 1 }),
+          with: { kind: "end", how: "delete", pick: 0, on: 0 },
+          during: "take",
+        },
+        step({ kind: "resend", answer: 0, on: 0 }),
       ],
     },
   },

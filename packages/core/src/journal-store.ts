@@ -165,7 +165,7 @@ export interface Journal {
     patch: Partial<Omit<ExecutionRecord, "id" | "createdAt">>,
     lease?: LeaseCondition,
   ): Promise<boolean>;
-  /** removes the run and its entries */
+  /** removes the run and its entries, at once: no read finds the run without its entries */
   deleteExecution(id: string): Promise<boolean>;
   /** removes terminal runs beyond the newest `keep` (never `except`); returns their ids */
   pruneExecutions(keep: number, except?: string): Promise<string[]>;

@@ -87,7 +87,7 @@ async function takeAndRun(
   return runPass(
     context,
     { ...execution, status: "running" },
-    { approved, owner, ticket, ...(onCall ? { onCall } : {}) },
+    { approved, owner, ticket, resumed: true, ...(onCall ? { onCall } : {}) },
   );
 }
 

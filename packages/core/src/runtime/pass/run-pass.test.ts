@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Connector } from "../../connector.ts";
+import { decisionHandleOf } from "../../decision-handle.ts";
+import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
@@ -118,6 +120,59 @@ describe("runPass", () => {
     expect((await runtime.execution(output.executionId))?.calls).toMatchObject([
       { state: "applied", result: "late" },
     ]);
+  });
+
+  it("a resumed pass whose run was deleted before it read the journal runs nothing: the run does not start again", async () => {
+    // found by store-postgres's surface-integrity run under load (seed 894396834): the host's
+    // deleteExecution in one process at once with a person's approval in another; the approval took
+    // the paused run, the delete removed it, and the pass read an empty journal and ran the program
+    // from the start as a new run (its pass-start said 0 recorded) until its first write failed
+    const gate = mockConnector({
+      name: "gate",
+      methods: { note: {}, open: { requiresApproval: true } },
+    });
+    const executor = new MockExecutor(async ({ gate }) => {
+      await gate.note?.({ n: 1 });
+      return gate.open?.({ door: 1 });
+    });
+    const inner = memoryStore();
+    /** what arrives just before the next read of a whole journal (a pass's), once */
+    let beforePassRead: (() => Promise<unknown>) | undefined;
+    const store: JournalStore = {
+      specificationVersion: "v1",
+      local: inner.local,
+      journal(name) {
+        const journal = inner.journal(name);
+        return Object.assign(Object.create(journal), {
+          listEntries: async (...args: Parameters<typeof journal.listEntries>) => {
+            const arrives = beforePassRead;
+            if (arrives && args[1] === undefined) {
+              beforePassRead = undefined;
+              await arrives();
+            }
+            return journal.listEntries(...args);
+          },
+        });
+      },
+    };
+    const events: RuntimeEvent[] = [];
+    const options = { store, executor, connectors: [gate] };
+    const approving = createCodemodeRuntime({ ...options, onEvent: (event) => events.push(event) });
+    const deleting = createCodemodeRuntime(options);
+    const { executionId, status } = await approving.execute({ code: "async () => 0" });
+    expect(status).toBe("paused");
+    const handle = decisionHandleOf(await approving.pending(executionId));
+    beforePassRead = async () => expect(await deleting.deleteExecution(executionId)).toBe(true);
+    const output = await approving.approve({ executionId, handle });
+    expect(beforePassRead).toBeUndefined();
+    expect(output).toMatchObject({ status: "error", executionId, code: "NOT_FOUND" });
+    // the program ran once, in the run's first pass; the approval's pass never ran it again
+    expect(executor.requests).toHaveLength(1);
+    expect(
+      events.filter((event) => event.type === "pass-start").map((event) => event.recorded),
+    ).toEqual([0]);
+    expect(gate.calls.map((call) => `${call.method} #${call.seq}`)).toEqual(["note #0"]);
+    expect(await approving.execution(executionId)).toBeUndefined();
   });
 });
 

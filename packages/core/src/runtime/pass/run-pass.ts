@@ -55,6 +55,14 @@ export function replayHint(
   };
 }
 
+/** The outcome of a resumed pass whose run was deleted before it read the journal: nothing ran. */
+const deletedMeanwhile = (executionId: string): CodeModeOutput => ({
+  status: "error",
+  executionId,
+  error: `Execution "${executionId}" was deleted before this pass read its journal: nothing ran, and the run does not start again.`,
+  code: "NOT_FOUND",
+});
+
 /** What runs instead of the executor in a pass cancelled before it started: nothing. */
 const notStarted = (message: string): Pick<Executor, "execute"> => ({
   execute: async () => ({ error: { name: "Error", code: "ABORTED", message }, logs: [] }),
@@ -73,6 +81,8 @@ export async function runPass(
     onCall?: CallObserver;
     /** what `runtime.cancel` stops in this process (taken before the run was) */
     ticket?: PassTicket;
+    /** a decision took the run from `paused` (not its first pass): its journal holds entries */
+    resumed?: boolean;
   },
 ): Promise<CodeModeOutput> {
   const { owner } = options;
@@ -96,6 +106,17 @@ export async function runPass(
   const recorded = new Map(
     (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
   );
+  // a paused run holds the call it waits at, and a store removes a run with its entries at once:
+  // a resumed pass that reads no entry of a run the journal no longer has read after a deletion
+  // that came between the decision's take and this read. Run over that empty journal, the program
+  // would start again from nothing, as a new run
+  if (
+    options.resumed &&
+    recorded.size === 0 &&
+    (await context.journal.getExecution(executionId)) === undefined
+  ) {
+    return deletedMeanwhile(executionId);
+  }
   // an approval covers the calls that were pending when the person approved (`options.approved`)
   // and still are now the pass has taken the run, and nothing else: an approve that lost a race to
   // another one never covers a call that pass paused at later
