@@ -9,6 +9,7 @@ import { sqliteStore } from "../../sql-store/sqlite-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { cancel } from "./cancel.ts";
@@ -287,22 +288,16 @@ describe("runtime.cancel", () => {
     const writing = latch();
     const release = latch();
     let hold = false;
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      journal(name) {
-        const journal = inner.journal(name);
-        return Object.assign(Object.create(journal), {
-          putEntry: async (...args: Parameters<typeof journal.putEntry>) => {
-            const written = await journal.putEntry(...args);
-            if (hold && args[0].method === "send") {
-              writing.open();
-              await release.promise;
-            }
-            return written;
-          },
-        });
+    const store = withJournal(inner, (journal) => ({
+      putEntry: async (...args: Parameters<typeof journal.putEntry>) => {
+        const written = await journal.putEntry(...args);
+        if (hold && args[0].method === "send") {
+          writing.open();
+          await release.promise;
+        }
+        return written;
       },
-    };
+    }));
     const ops = mockConnector({ name: "ops", methods: { send: {} } });
     const executor = new MockExecutor(async ({ ops }) => ops.send?.({ to: "everyone" }));
     const runtime = createCodemodeRuntime({ store, executor, connectors: [ops] });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { decisionHandleOf } from "../../decision-handle.ts";
-import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { testContext } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { begin } from "./begin-run.ts";
@@ -52,22 +52,18 @@ describe("decisions", () => {
     });
     let racing = false;
     let held = 0;
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      journal(name) {
-        const journal = inner.journal(name);
-        const hold =
-          (method: "updateExecution" | "listEntries") =>
-          async (...args: unknown[]) => {
-            if (racing && holds(method, args) && ++held === 2) await first;
-            return (journal[method] as (...a: unknown[]) => unknown).apply(journal, args);
-          };
-        return Object.assign(Object.create(journal), {
-          updateExecution: hold("updateExecution"),
-          listEntries: hold("listEntries"),
-        });
-      },
-    };
+    const store = withJournal(inner, (journal) => {
+      const hold =
+        (method: "updateExecution" | "listEntries") =>
+        async (...args: unknown[]) => {
+          if (racing && holds(method, args) && ++held === 2) await first;
+          return (journal[method] as (...a: unknown[]) => unknown).apply(journal, args);
+        };
+      return {
+        updateExecution: hold("updateExecution"),
+        listEntries: hold("listEntries"),
+      };
+    });
     const runtime = createCodemodeRuntime({ store, executor, connectors: [gate] });
     const { executionId } = await runtime.execute({ code: "async () => 0" });
     racing = true;
@@ -131,21 +127,15 @@ describe("decisions", () => {
     let approveFirst: (() => Promise<unknown>) | undefined;
     // the rejection reads door 1 waiting; before it takes the run, an approval runs door 1 and the
     // run pauses again, at door 2
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      journal(name) {
-        const journal = inner.journal(name);
-        return Object.assign(Object.create(journal), {
-          getEntry: async (...args: Parameters<typeof journal.getEntry>) => {
-            const entry = await journal.getEntry(...args);
-            const approving = approveFirst;
-            approveFirst = undefined;
-            if (approving) await approving();
-            return entry;
-          },
-        });
+    const store = withJournal(inner, (journal) => ({
+      getEntry: async (...args: Parameters<typeof journal.getEntry>) => {
+        const entry = await journal.getEntry(...args);
+        const approving = approveFirst;
+        approveFirst = undefined;
+        if (approving) await approving();
+        return entry;
       },
-    };
+    }));
     const runtime = createCodemodeRuntime({ store, executor, connectors: [gate] });
     const { executionId } = await runtime.execute({ code: "async () => 0" });
     approveFirst = () => runtime.approve({ executionId });
@@ -176,23 +166,17 @@ describe("decisions", () => {
     const { gate, executor } = gateAndExecutor();
     const inner = memoryStore();
     let afterRejected: (() => Promise<unknown>) | undefined;
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      journal(name) {
-        const journal = inner.journal(name);
-        return Object.assign(Object.create(journal), {
-          updateExecution: async (...args: Parameters<typeof journal.updateExecution>) => {
-            const written = await journal.updateExecution(...args);
-            const then = afterRejected;
-            if (written && args[2].status === "rejected" && then) {
-              afterRejected = undefined;
-              await then();
-            }
-            return written;
-          },
-        });
+    const store = withJournal(inner, (journal) => ({
+      updateExecution: async (...args: Parameters<typeof journal.updateExecution>) => {
+        const written = await journal.updateExecution(...args);
+        const then = afterRejected;
+        if (written && args[2].status === "rejected" && then) {
+          afterRejected = undefined;
+          await then();
+        }
+        return written;
       },
-    };
+    }));
     const events: RuntimeEvent[] = [];
     const runtime = createCodemodeRuntime({
       store,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEASE_MS, LIVENESS_MS } from "../../invariants.ts";
-import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { DEFAULT_EXPIRY_MS, expirePaused } from "./expire.ts";
 
@@ -76,18 +76,12 @@ describe("expirePaused", () => {
     let time = 1_000_000;
     const base = memoryStore();
     let failures = 1;
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      journal(name: string) {
-        const journal = base.journal(name);
-        return Object.assign(Object.create(journal), {
-          updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
-            args[3].state === "withdrawn" && failures-- > 0
-              ? Promise.reject(new Error("connection terminated"))
-              : journal.updateEntry(...args),
-        });
-      },
-    };
+    const store = withJournal(base, (journal) => ({
+      updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
+        args[3].state === "withdrawn" && failures-- > 0
+          ? Promise.reject(new Error("connection terminated"))
+          : journal.updateEntry(...args),
+    }));
     const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
     const executor = new MockExecutor(async ({ gate }) => gate.open?.({}));
     const runtime = createCodemodeRuntime({ store, executor, connectors: [gate], now: () => time });

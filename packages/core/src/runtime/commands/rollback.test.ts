@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Connector } from "../../connector.ts";
-import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
 import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { rollback } from "./rollback.ts";
@@ -122,18 +122,12 @@ describe("rollback names every call that reached a connector", () => {
 
   it("never reverts again at once a call whose revert ran but could not be recorded", async () => {
     const base = memoryStore();
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      journal(name) {
-        const journal = base.journal(name);
-        return Object.assign(Object.create(journal), {
-          updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
-            args[3].state === "reverted"
-              ? Promise.reject(new Error("connection terminated"))
-              : journal.updateEntry(...args),
-        });
-      },
-    };
+    const store = withJournal(base, (journal) => ({
+      updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
+        args[3].state === "reverted"
+          ? Promise.reject(new Error("connection terminated"))
+          : journal.updateEntry(...args),
+    }));
     const ops = mockConnector({
       name: "ops",
       methods: { write: { execute: (input) => input, revert: () => undefined } },

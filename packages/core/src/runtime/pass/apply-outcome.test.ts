@@ -4,6 +4,7 @@ import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { callEntry, runningRun, testContext, testPass } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import { codec, RECORD_ATTEMPTS } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { applyOutcome } from "./apply-outcome.ts";
@@ -12,19 +13,13 @@ import { applyOutcome } from "./apply-outcome.ts";
 function failingStore(failures: number): { store: JournalStore; attempts: () => number } {
   const base = memoryStore();
   let attempts = 0;
-  const store: JournalStore = {
-    specificationVersion: "v1",
-    journal(name) {
-      const journal = base.journal(name);
-      return Object.assign(Object.create(journal), {
-        applyEntry: (...args: Parameters<typeof journal.applyEntry>) => {
-          attempts++;
-          if (attempts <= failures) return Promise.reject(new Error("connection terminated"));
-          return journal.applyEntry(...args);
-        },
-      });
+  const store = withJournal(base, (journal) => ({
+    applyEntry: (...args: Parameters<typeof journal.applyEntry>) => {
+      attempts++;
+      if (attempts <= failures) return Promise.reject(new Error("connection terminated"));
+      return journal.applyEntry(...args);
     },
-  };
+  }));
   return { store, attempts: () => attempts };
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Connector } from "../../connector.ts";
 import { decisionHandleOf } from "../../decision-handle.ts";
-import type { JournalStore } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { runningRun, TEST_OWNER, testContext } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import type { RuntimeEvent } from "../context/runtime-event.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { runPass } from "./run-pass.ts";
@@ -138,23 +138,16 @@ describe("runPass", () => {
     const inner = memoryStore();
     /** what arrives just before the next read of a whole journal (a pass's), once */
     let beforePassRead: (() => Promise<unknown>) | undefined;
-    const store: JournalStore = {
-      specificationVersion: "v1",
-      local: inner.local,
-      journal(name) {
-        const journal = inner.journal(name);
-        return Object.assign(Object.create(journal), {
-          listEntries: async (...args: Parameters<typeof journal.listEntries>) => {
-            const arrives = beforePassRead;
-            if (arrives && args[1] === undefined) {
-              beforePassRead = undefined;
-              await arrives();
-            }
-            return journal.listEntries(...args);
-          },
-        });
+    const store = withJournal(inner, (journal) => ({
+      listEntries: async (...args: Parameters<typeof journal.listEntries>) => {
+        const arrives = beforePassRead;
+        if (arrives && args[1] === undefined) {
+          beforePassRead = undefined;
+          await arrives();
+        }
+        return journal.listEntries(...args);
       },
-    };
+    }));
     const events: RuntimeEvent[] = [];
     const options = { store, executor, connectors: [gate] };
     const approving = createCodemodeRuntime({ ...options, onEvent: (event) => events.push(event) });
