@@ -16,6 +16,8 @@ import {
   sessionClient,
   statelessClient,
   type TestClient,
+  tampered,
+  unusedBitsSet,
 } from "../test/mcp-clients.ts";
 import { questionKey } from "./approval-round.ts";
 import { type ApprovalState, approvalStateCodec, sha256Text } from "./approval-state.ts";
@@ -173,7 +175,8 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
       await approvalStateCodec("another key, also of thirty-two bytes").seal(state),
       await approvalStateCodec(KEY).seal({ ...state, code: await sha256Text("other code") }),
       await approvalStateCodec(KEY).seal({ ...state, expires: 1 }),
-      `${(await approvalStateCodec(KEY).seal(state)).slice(0, -2)}AA`,
+      tampered(await approvalStateCodec(KEY).seal(state)),
+      unusedBitsSet(await approvalStateCodec(KEY).seal(state)),
       "not a state",
       // sealed for a caller: a request without that caller decides nothing
       await approvalStateCodec(KEY).seal({ ...state, principal: "alice" }),

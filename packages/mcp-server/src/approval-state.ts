@@ -39,11 +39,17 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/**
+ * The bytes of `text`, or undefined unless `text` is exactly how `base64url` writes them: one text
+ * per sealed value (no unused bits set in its last character, no padding), so an altered text never
+ * opens as the value it was altered from.
+ */
 function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (character) => character.charCodeAt(0));
+    const bytes = Uint8Array.from(binary, (character) => character.charCodeAt(0));
+    return base64url(bytes) === text ? bytes : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../test/mail-runtime.ts";
-import { codemodeCall, resultOf } from "../test/mcp-clients.ts";
+import { codemodeCall, resultOf, tampered, unusedBitsSet } from "../test/mcp-clients.ts";
 import { TASKS_EXTENSION } from "./client-capabilities.ts";
 import { codeMcpServer } from "./index.ts";
 
@@ -187,7 +187,8 @@ describe("MCP tasks (io.modelcontextprotocol/tasks)", () => {
       await expect(stranger.cancel(taskId)).rejects.toThrow(/not found/);
       await stranger.client.close();
     }
-    await expect(second.get(`${taskId.slice(0, -2)}AA`)).rejects.toThrow(/not found/);
+    await expect(second.get(tampered(taskId))).rejects.toThrow(/not found/);
+    await expect(second.get(unusedBitsSet(taskId))).rejects.toThrow(/not found/);
     expect(sent).toEqual([]);
     expect((await second.get(taskId)).status).toBe("input_required");
     await second.client.close();

@@ -142,3 +142,20 @@ export async function resultOf(response: Response): Promise<Record<string, unkno
         ?.slice(6) ?? "{}");
   return (JSON.parse(json) as { result: Record<string, unknown> }).result;
 }
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** `sealed` (ending in an HMAC-SHA256 signature) with other bits in the last character of its signature */
+export function tampered(sealed: string): string {
+  const last = BASE64URL.indexOf(sealed.at(-1) ?? "");
+  return `${sealed.slice(0, -1)}${BASE64URL[(last + 4) % 64]}`;
+}
+
+/**
+ * `sealed` with the two unused bits of its signature's last character set (43 characters carry the
+ * 32 bytes and 2 bits more): the same signature bytes, written another way
+ */
+export function unusedBitsSet(sealed: string): string {
+  const last = BASE64URL.indexOf(sealed.at(-1) ?? "");
+  return `${sealed.slice(0, -1)}${BASE64URL[last | 3]}`;
+}
