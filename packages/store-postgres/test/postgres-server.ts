@@ -56,7 +56,10 @@ export function postgresBinaries(
   return found;
 }
 
-/** Whether nothing listens on `port` of 127.0.0.1 right now (0: any port the system picks). */
+/**
+ * Binds `port` of 127.0.0.1 and lets it go at once: the port bound (for 0, the one the system
+ * picked), or undefined when something else holds it.
+ */
 function listenable(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
