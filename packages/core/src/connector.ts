@@ -43,7 +43,7 @@ export interface ConnectorMethod {
   requiresApproval?: boolean | ApprovalRule;
   /** the result comes from outside (a client, a long job): the run pauses until `runtime.resolve` */
   deferred?: boolean;
-  /** default "record"; "reexecute" may not be combined with `requiresApproval` */
+  /** default "record"; "reexecute" may not be combined with `requiresApproval` or `deferred` */
   replay?: ReplayPolicy;
   /** the call fails with a catchable error after this long */
   timeoutMs?: number;

@@ -3,12 +3,15 @@
 // the questions `tasks/get` showed, and cancelled with `tasks/cancel`, by the MCP SDK v2's own Client
 // for the tasks methods. The SDK's client refuses a `tools/call` answered with `resultType: "task"`
 // (it has no Tasks support yet), so that request is sent as the JSON-RPC the specification gives.
+
+import type { PendingAction } from "@codemode/core";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { FORWARD, mailRuntime } from "../test/mail-runtime.ts";
 import { codemodeCall, resultOf, tampered, unusedBitsSet } from "../test/mcp-clients.ts";
+import { questionKey } from "./approval-round.ts";
 import { TASKS_EXTENSION } from "./client-capabilities.ts";
 import { codeMcpServer } from "./index.ts";
 
@@ -30,9 +33,20 @@ const Task = z.looseObject({
 });
 const Empty = z.looseObject({});
 
-function serve(runtime: ReturnType<typeof mailRuntime>["runtime"], key = KEY) {
+function serve(
+  runtime: ReturnType<typeof mailRuntime>["runtime"],
+  key = KEY,
+  options: { maxReplyLength?: number; background?: (work: Promise<unknown>) => void } = {},
+) {
+  const { maxReplyLength, background } = options;
   const handler = createMcpHandler(
-    () => codeMcpServer({ runtime, approvalStateKey: key, tasks: true }),
+    () =>
+      codeMcpServer({
+        runtime,
+        approvalStateKey: key,
+        tasks: background ? { background } : true,
+        ...(maxReplyLength ? { maxReplyLength } : {}),
+      }),
     { legacy: "reject" },
   );
   handlers.push(handler);
@@ -52,12 +66,15 @@ async function callAsTask(handler: Fetcher, code: string, tasks = true, clientId
 }
 
 /** the SDK's own client, on the 2026-07-28 protocol, declaring the Tasks extension */
-async function tasksClient(handler: Fetcher, options: { tasks?: boolean; clientId?: string } = {}) {
+async function tasksClient(
+  handler: Fetcher,
+  options: { tasks?: boolean; clientId?: string; form?: boolean } = {},
+) {
   const client = new Client(
     { name: "tasks-client", version: "1.0.0" },
     {
       capabilities: {
-        elicitation: { form: {} },
+        ...(options.form === false ? {} : { elicitation: { form: {} } }),
         ...(options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
       },
       versionNegotiation: { mode: { pin: "2026-07-28" } },
@@ -162,6 +179,51 @@ describe("MCP tasks (io.modelcontextprotocol/tasks)", () => {
     });
     expect(sent).toEqual([]);
     await tasks.client.close();
+  });
+
+  it("answers to questions tasks/get did not show decide nothing: too large for the reply, or a client without forms", async () => {
+    const { runtime, sent } = mailRuntime();
+    // what a tasks/update starts in the background (an approved run's pass) is awaited below
+    const started: Promise<unknown>[] = [];
+    const background = (work: Promise<unknown>) => void started.push(work);
+    const handler = serve(runtime, KEY, { maxReplyLength: 1_000, background });
+    const big = `async () => { await mail.send({ to: "attacker", text: "${"x".repeat(5_000)}" }); }`;
+    const taskOfBig = (await callAsTask(handler, big)).taskId as string;
+    await expect.poll(async () => (await runtime.pending()).length).toBe(1);
+    const [waiting] = await runtime.pending();
+    const tasks = await tasksClient(handler);
+    expect(await tasks.get(taskOfBig)).toMatchObject({ status: "working" });
+    expect((await tasks.get(taskOfBig)).inputRequests).toBeUndefined();
+    // the key is no secret (seq and digest are what codemode_pending lists), yet it decides nothing
+    const yes = { action: "accept", content: { approve: true } };
+    let runs = started.length;
+    await tasks.update(taskOfBig, { [questionKey(waiting as PendingAction)]: yes });
+    // no pass started (an approval's pass would be handed to `background`)
+    expect(started.length).toBe(runs);
+
+    // a question small enough to show, answered by a client that declared no form to show it in
+    const small = serve(runtime, KEY, { background });
+    const taskOfSmall = (await callAsTask(small, FORWARD)).taskId as string;
+    await expect.poll(async () => (await runtime.pending()).length).toBe(2);
+    const formless = await tasksClient(small, { form: false });
+    expect(await formless.get(taskOfSmall)).toMatchObject({ status: "working" });
+    const shown = await tasks.until(taskOfSmall, "input_required");
+    runs = started.length;
+    await formless.update(taskOfSmall, {
+      [Object.keys(shown.inputRequests ?? {})[0] as string]: yes,
+    });
+
+    expect(started.length).toBe(runs);
+    await Promise.all(started);
+    expect(sent).toEqual([]);
+    expect((await runtime.executions()).map((run) => run.status)).toEqual(["paused", "paused"]);
+    // the host decides what the client was not asked
+    expect(await runtime.approve({ executionId: waiting?.executionId as string })).toMatchObject({
+      status: "completed",
+    });
+    expect(sent).toEqual(["attacker"]);
+    await tasks.client.close();
+    await formless.client.close();
   });
 
   it("another instance with the same key serves the task; another key, another caller or a forged id find nothing", async () => {

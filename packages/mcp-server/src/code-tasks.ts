@@ -4,9 +4,15 @@
 // the same `approvalStateKey`) answers for it. A paused run's task is `input_required` with one
 // question per waiting call; `tasks/update` decides them as the person answered; `tasks/cancel`
 // cancels the run.
-import type { CodeModeOutput, CodemodeRuntime, RuntimeExecution } from "@codemode/core";
+import type {
+  CodeModeOutput,
+  CodemodeRuntime,
+  PendingAction,
+  RuntimeExecution,
+} from "@codemode/core";
 import { decisionHandleOf } from "@codemode/core";
 import {
+  type InputRequest,
   type InputResponses,
   type McpServer,
   MissingRequiredClientCapabilityError,
@@ -212,10 +218,7 @@ async function detailedTask(
       return { ...base, status: "working", statusMessage: "The code is running." };
     case "paused": {
       const pending = approvable(await tasks.runtime.pending(run.id));
-      const questions =
-        asks(tasks, ref) && pending.length > 0 && canElicit(undefined, context)
-          ? questionsFor(pending, tasks.limit)
-          : undefined;
+      const questions = asks(tasks, ref) ? shownQuestions(tasks, pending, context) : undefined;
       if (!questions) return { ...base, status: "working", statusMessage: WAITING_FOR_HOST };
       return {
         ...base,
@@ -232,6 +235,20 @@ async function detailedTask(
       return { ...base, status: "completed", result };
     }
   }
+}
+
+/**
+ * The questions a client is asked about a paused run's calls: none when nothing waits for a person,
+ * when this request's client cannot show a form, or when they do not fit the reply (the host
+ * decides those). `tasks/get` shows them and `tasks/update` decides only when they exist.
+ */
+function shownQuestions(
+  tasks: TasksContext,
+  pending: readonly PendingAction[],
+  context: ServerContext,
+): Record<string, InputRequest> | undefined {
+  if (pending.length === 0 || !canElicit(undefined, context)) return undefined;
+  return questionsFor(pending, tasks.limit);
 }
 
 function requireTasks(context: ServerContext): void {
@@ -271,7 +288,7 @@ export function registerTaskMethods(server: McpServer, tasks: TasksContext): voi
       if (asks(tasks, ref) && run.status === "paused") {
         // the SDK lifts `inputResponses` out of the params of a 2026-07-28 request
         const responses = context.mcpReq.inputResponses ?? inputResponses;
-        await decideTask(tasks, run.id, responses as InputResponses | undefined);
+        await decideTask(tasks, run.id, responses as InputResponses | undefined, context);
       }
       return {} as never;
     },
@@ -295,16 +312,19 @@ export function registerTaskMethods(server: McpServer, tasks: TasksContext): voi
 /**
  * A `tasks/update` of a paused run: every waiting call approved (each answer keyed by the call's seq
  * and digest, as `tasks/get` asked) approves them with their handle, and the resumed run goes on in
- * the background; a call not approved rejects the run; an answer missing decides nothing yet.
+ * the background; a call not approved rejects the run; an answer missing decides nothing yet. Only
+ * calls `tasks/get` would ask about are decided: answers to questions it would not show (too large
+ * for the reply, or a client that declared no form) decide nothing, the run waits for the host.
  */
 async function decideTask(
   tasks: TasksContext,
   executionId: string,
   responses: InputResponses | undefined,
+  context: ServerContext,
 ): Promise<void> {
   const { runtime } = tasks;
   const pending = approvable(await runtime.pending(executionId));
-  if (pending.length === 0) return;
+  if (!shownQuestions(tasks, pending, context)) return;
   const handle = decisionHandleOf(pending, executionId);
   const verdict = verdictOf(pending, responses);
   if (typeof verdict === "object") {

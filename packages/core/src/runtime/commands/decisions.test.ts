@@ -287,6 +287,27 @@ describe("decisions", () => {
     expect(await runtime.approve({ executionId, handle })).toMatchObject({ status: "completed" });
   });
 
+  it("seqs beside a handle are checked before they are walked: too many, or not a list, is refused", async () => {
+    const { gate, executor } = gateAndExecutor();
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [gate],
+      limits: { maxCalls: 100 },
+    });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const handle = decisionHandleOf(await runtime.pending(executionId));
+    for (const seqs of [new Array(101).fill(0), "01", { length: 1 }] as unknown as number[][]) {
+      expect(await runtime.approve({ executionId, handle, seqs })).toMatchObject({
+        status: "error",
+        code: "INVALID_INPUT",
+        error: expect.stringMatching(/seqs must name the waiting calls/),
+      });
+    }
+    expect(gate.calls).toEqual([]);
+    expect(await runtime.approve({ executionId, handle })).toMatchObject({ status: "completed" });
+  });
+
   it("a call that never ran because its run was rejected is withdrawn, not reverted", async () => {
     const { gate, executor } = gateAndExecutor();
     const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [gate] });

@@ -136,7 +136,11 @@ export async function approve(
     return { status: "error", executionId, error: wrongHandle, code: "INVALID_INPUT" };
   const handleSeqs = handle?.calls.map((call) => call.seq);
   const seqs = options.seqs ?? handleSeqs;
-  if (handleSeqs && options.seqs?.some((seq) => !handleSeqs.includes(seq))) {
+  // the list is checked (bounded) before anything walks it
+  const bad = seqs === undefined ? undefined : badSeqs(seqs, context.maxCalls);
+  if (bad) return { status: "error", executionId, error: bad, code: "INVALID_INPUT" };
+  const shownSeqs = handleSeqs && new Set(handleSeqs);
+  if (shownSeqs && options.seqs?.some((seq) => !shownSeqs.has(seq))) {
     return {
       status: "error",
       executionId,
@@ -149,8 +153,6 @@ export async function approve(
   // not even one another approval's pass paused at between this ask and the read below
   const asked = context.asks.ask(executionId);
   try {
-    const bad = seqs === undefined ? undefined : badSeqs(seqs, context.maxCalls);
-    if (bad) return { status: "error", executionId, error: bad, code: "INVALID_INPUT" };
     const named = seqs === undefined ? undefined : new Set(seqs);
     const seen = (await context.journal.listEntries(executionId, { states: ["pending"] })).filter(
       (entry) => entry.state === "pending" && !asked.unseen.has(entry.seq),

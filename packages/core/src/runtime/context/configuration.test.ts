@@ -12,6 +12,17 @@ describe("createConfigurator", () => {
         }),
       ]),
     ).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+    // a deferred result comes once, from runtime.resolve: replaying it cannot mean calling the method
+    expect(() =>
+      createConfigurator([
+        mockConnector({ name: "bad", methods: { ask: { deferred: true, replay: "reexecute" } } }),
+      ]),
+    ).toThrow(
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        message: expect.stringMatching(/deferred/),
+      }),
+    );
     const configurator = createConfigurator([mockConnector({ name: "ok", methods: { read: {} } })]);
     expect(configurator.current?.connectors.has("ok")).toBe(true);
   });

@@ -74,6 +74,12 @@ function build(
           `Method "${method}" of connector "${connector.name}" needs approval and replay "reexecute": replaying would apply the approved call again.`,
         );
       }
+      if (definition.deferred === true && definition.replay === "reexecute") {
+        throw new CodemodeError(
+          "INVALID_CONFIG",
+          `Method "${method}" of connector "${connector.name}" is deferred and has replay "reexecute": its result comes from runtime.resolve once and is replayed, never asked again.`,
+        );
+      }
     }
     return {
       name: connector.name,

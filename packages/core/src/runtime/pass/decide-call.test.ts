@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decisionHandleOf } from "../../decision-handle.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
@@ -98,6 +99,46 @@ describe("decideCall", () => {
     const run = await runtime.execution(paused.executionId);
     expect(run?.calls[0]).toMatchObject({ state: "applied" });
     expect(run?.calls[0]?.result).toBeUndefined();
+  });
+
+  it("a reexecute call whose method needs a person now waits once, then is replayed: never run again unshown", async () => {
+    // the same connector deployed twice over one journal: v1 lets `transfer` run again on replay,
+    // v2 gates it (and so records it); the run started under v1 and goes on under v2
+    let transfers = 0;
+    const connector = (gated: boolean) =>
+      mockConnector({
+        name: "acct",
+        methods: {
+          transfer: gated
+            ? { requiresApproval: true, execute: () => ++transfers }
+            : { replay: "reexecute", execute: () => ++transfers },
+          ask: { requiresApproval: true },
+        },
+      });
+    const executor = new MockExecutor(async ({ acct }) => {
+      await acct.transfer?.({ amount: 100 });
+      await acct.ask?.({ n: 1 });
+      await acct.ask?.({ n: 2 });
+      return "done";
+    });
+    const store = memoryStore();
+    const v1 = createCodemodeRuntime({ store, executor, connectors: [connector(false)] });
+    const v2 = createCodemodeRuntime({ store, executor, connectors: [connector(true)] });
+    const { executionId } = await v1.execute({ code: "async () => 0" });
+    expect(transfers).toBe(1);
+    const shown: string[][] = [];
+    let outcome = await v2.approve({ executionId });
+    for (let round = 0; outcome.status === "paused" && round < 5; round++) {
+      const pending = await v2.pending(executionId);
+      shown.push(pending.map((action) => `${action.seq} ${action.method}`));
+      const before = transfers;
+      outcome = await v2.approve({ executionId, handle: decisionHandleOf(pending) });
+      // a transfer runs only in a pass whose approval showed it
+      if (transfers > before) expect(shown.at(-1)).toContain("0 transfer");
+    }
+    expect(outcome).toMatchObject({ status: "completed", result: "done" });
+    expect(shown).toEqual([["0 transfer", "1 ask"], ["2 ask"]]);
+    expect(transfers).toBe(2);
   });
 
   it("stops a pass whose lease was taken at its next call: no later call reaches a connector", async () => {

@@ -141,7 +141,8 @@ export async function decideCall(
       return { kind: "execute", input };
     }
     // a reexecute entry (a read the connector says may run again): it runs again, unless the method
-    // now needs a person where it did not
+    // now needs a person where it did not. Then it waits as a recorded call (the configuration
+    // allows no gated method to reexecute): once decided, its outcome is replayed, never run again
     if (!recorded.requiresApproval && (await gated(definition, input, executionId, seq))) {
       pass.guard();
       pass.waitAt(seq);
@@ -149,6 +150,7 @@ export async function decideCall(
         state: "pending",
         requiresApproval: true,
         deferred: definition.deferred === true,
+        replay: "record",
         args,
         updatedAt: now(),
       });
