@@ -99,9 +99,8 @@ export async function decideApproval(
     };
   }
   // the calls as the client says it showed them must be the calls as recorded, inputs included
-  const shownNow = shownCalls(
-    now.filter((action) => calls.some((call) => call.seq === action.seq)),
-  );
+  const shownSeqs = new Set(calls.map((call) => call.seq));
+  const shownNow = shownCalls(now.filter((action) => shownSeqs.has(action.seq)));
   if (canonicalInterruptJson(shownNow) !== canonicalInterruptJson(calls)) return changed;
   const approved = await runtime.approve({ executionId, handle });
   if (approved.status === "error" && approved.code === "DECISION_STALE") {

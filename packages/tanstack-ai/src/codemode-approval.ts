@@ -1,6 +1,6 @@
 // The interrupt a paused run raises in TanStack AI: what the person is shown (every call the run
 // waits for, with its exact input) and what they answer.
-import type { DecisionHandle, PendingAction } from "@codemode/core";
+import { type DecisionHandle, MAX_HANDLE_CALLS, type PendingAction } from "@codemode/core";
 import { defineInterrupt } from "@tanstack/ai";
 import { standardJsonSchema } from "./standard-json-schema.ts";
 import { asJson } from "./tool-output.ts";
@@ -41,8 +41,12 @@ function payloadProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return "The payload is an object.";
   if (!isId(value.executionId)) return "The payload needs an executionId.";
   if (!isId(value.toolCallId)) return "The payload needs a toolCallId.";
-  if (!Array.isArray(value.calls) || value.calls.length === 0) {
-    return "The payload needs the calls the run waits for.";
+  if (
+    !Array.isArray(value.calls) ||
+    value.calls.length === 0 ||
+    value.calls.length > MAX_HANDLE_CALLS
+  ) {
+    return `The payload needs the calls the run waits for (1 to ${MAX_HANDLE_CALLS}).`;
   }
   for (const call of value.calls) {
     if (
@@ -70,6 +74,7 @@ const payloadSchema = standardJsonSchema<CodemodeApprovalPayload>(
       calls: {
         type: "array",
         minItems: 1,
+        maxItems: MAX_HANDLE_CALLS,
         items: {
           type: "object",
           properties: {
