@@ -75,8 +75,8 @@ function killing(store: JournalStore, at: StoreKill): JournalStore {
           if (at.write === "put" && entry.seq === at.seq) die();
           return written;
         },
-        async updateEntry(executionId, seq, expected, patch) {
-          const changed = await journal.updateEntry(executionId, seq, expected, patch);
+        async updateEntry(executionId, seq, expected, patch, lease) {
+          const changed = await journal.updateEntry(executionId, seq, expected, patch, lease);
           if (at.write === "update" && seq === at.seq && changed && patch.state === "executing")
             die();
           return changed;

@@ -1,8 +1,10 @@
 // The journal store suite's runner: the options a store passes and its groups, each a file of its
-// own (store-*-conformance.ts, tool-call-bindings-, lease- and cancel-conformance.ts).
+// own (store-*-conformance.ts, tool-call-bindings-, lease-, claimed-update- and
+// cancel-conformance.ts).
 import type { JournalStore } from "@codemode/core";
 import { describe } from "vitest";
 import { cancelConformance } from "./cancel-conformance.ts";
+import { claimedUpdateConformance } from "./claimed-update-conformance.ts";
 import { conformanceTest, type DeclareTest, type KnownGap } from "./known-gaps.ts";
 import { leaseConformance } from "./lease-conformance.ts";
 import { entriesTests } from "./store-entries-conformance.ts";
@@ -32,6 +34,7 @@ export function runJournalStoreConformance(options: JournalStoreConformanceOptio
     suite.group("snippets", (test) => storeSnippetsTests(group(test)));
     suite.group("tool-call bindings", (test) => toolCallBindingsTests(group(test)));
     suite.group("leases", (test) => leaseConformance(test, () => journal()));
+    suite.group("claimed entry updates", (test) => claimedUpdateConformance(test, () => journal()));
     suite.group("cancellation", (test) => cancelConformance(test, () => journal()));
     suite.group("names", (test) => storeNamesTests(group(test)));
   });

@@ -189,12 +189,19 @@ export interface Journal {
    * lease when the claim says until when), in one write, and tells whether it did.
    */
   putEntry(entry: JournalEntry, lease?: LeaseClaim): Promise<boolean>;
-  /** applies `patch` only if the state is one of `expected`; tells whether it did */
+  /**
+   * applies `patch` only if the state is one of `expected`; tells whether it did. With `lease`, as
+   * `putEntry`'s: only while the run is `running` under the claim's owner, checked in the same
+   * write as the state (an approved call's take: a run cancelled, expired or taken meanwhile keeps
+   * its call waiting, never started), renewing the lease to `renewUntil` in that write when given
+   * and only when the patch applies.
+   */
   updateEntry(
     executionId: string,
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+    lease?: LeaseClaim,
   ): Promise<boolean>;
   /**
    * Marks an `executing` entry `applied` with its outcome: the codec text of its result (none for a

@@ -157,9 +157,18 @@ class MemoryJournal implements Journal {
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+    lease?: LeaseClaim,
   ): Promise<boolean> {
     const entry = this.entries.get(executionId)?.get(seq);
     if (!entry || !expected.includes(entry.state)) return false;
+    if (lease) {
+      const run = this.executions.get(executionId);
+      // checked and renewed with the entry's state, in this one synchronous step
+      if (run?.status !== "running" || !leaseAllows(run.lease, lease)) return false;
+      if (lease.renewUntil !== undefined) {
+        run.lease = { owner: lease.owner, expiresAt: lease.renewUntil };
+      }
+    }
     this.entries.get(executionId)?.set(seq, patched(entry, patch));
     return true;
   }

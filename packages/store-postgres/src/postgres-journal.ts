@@ -252,18 +252,45 @@ export class PostgresJournal implements Journal {
     throw noSuchRun(entry);
   }
 
+  /**
+   * One statement. With a claim the run's row is read `FOR SHARE` where it is running under the
+   * claim's owner (as `putEntry` reads it), so a cancellation or expiry committing at the same time
+   * either comes first (nothing changes) or waits for this write. Renewing, the row is read
+   * `FOR UPDATE` and its lease set by the same statement, from the entry the update returned: the
+   * lease is renewed only with the patch.
+   */
   async updateEntry(
     executionId: string,
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+    lease?: LeaseClaim,
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS, 5);
     if (!set || expected.length === 0) return false;
+    const params = [this.runtime, executionId, checkSeq(seq), expected, ...values];
+    const where = "e.run = x.num AND e.seq = $3 AND e.state = ANY($4::text[])";
+    if (!lease) {
+      const { rowCount } = await this.run(
+        `UPDATE ${this.entries} AS e SET ${set} FROM ${this.executions} AS x
+         WHERE x.runtime = $1 AND x.id = $2 AND ${where}`,
+        params,
+      );
+      return rowCount > 0;
+    }
+    // `push` answers the new length: the value's `$n`
+    const owner = params.push(lease.owner);
+    const lock = lease.renewUntil === undefined ? "SHARE" : "UPDATE";
+    const take = `UPDATE ${this.entries} AS e SET ${set} FROM (SELECT num FROM ${this.executions}
+        WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $${owner} FOR ${lock}) AS x
+      WHERE ${where}`;
+    if (lease.renewUntil === undefined) return (await this.run(take, params)).rowCount > 0;
+    const until = params.push(lease.renewUntil);
     const { rowCount } = await this.run(
-      `UPDATE ${this.entries} AS e SET ${set} FROM ${this.executions} AS x
-       WHERE x.runtime = $1 AND x.id = $2 AND e.run = x.num AND e.seq = $3 AND e.state = ANY($4::text[])`,
-      [this.runtime, executionId, checkSeq(seq), expected, ...values],
+      `WITH taken AS (${take} RETURNING e.run)
+       UPDATE ${this.executions} SET lease_expires_at = $${until}::bigint
+       WHERE num IN (SELECT run FROM taken)`,
+      params,
     );
     return rowCount > 0;
   }

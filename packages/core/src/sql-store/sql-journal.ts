@@ -309,14 +309,49 @@ export class SqlJournal implements Journal {
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
+    lease?: LeaseClaim,
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS);
     if (!set || expected.length === 0) return false;
     const sql = `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(expected.length)})`;
-    return (
-      this.changeEntry(executionId, seq, sql, values, expected) ||
-      (this.renumbered(executionId) && this.changeEntry(executionId, seq, sql, values, expected))
-    );
+    const change = lease
+      ? () => this.changeClaimed(executionId, seq, sql, values, expected, lease)
+      : () => this.changeEntry(executionId, seq, sql, values, expected);
+    return change() || (this.renumbered(executionId) && change());
+  }
+
+  /**
+   * `updateEntry` under a claim: the entry changes only while its run is `running` under the
+   * claim's owner (checked by the same statement), and the lease is renewed only when it did, in
+   * the same transaction.
+   */
+  private changeClaimed(
+    executionId: string,
+    seq: number,
+    sql: string,
+    values: readonly unknown[],
+    expected: readonly EntryState[],
+    lease: LeaseClaim,
+  ): boolean {
+    const key = this.key(executionId, seq);
+    if (key === undefined) return false;
+    const num = Math.floor(key / SEQ_SPAN);
+    const held = `${sql} AND EXISTS (SELECT 1 FROM codemode_executions
+      WHERE num = ? AND status = 'running' AND lease_owner = ?)`;
+    const params = [...values, key, ...expected, num, lease.owner];
+    const { renewUntil } = lease;
+    if (renewUntil === undefined) return this.driver.run(held, params) > 0;
+    let changed = false;
+    this.driver.transaction(() => {
+      changed = this.driver.run(held, params) > 0;
+      if (changed) {
+        this.driver.run("UPDATE codemode_executions SET lease_expires_at = ? WHERE num = ?", [
+          renewUntil,
+          num,
+        ]);
+      }
+    });
+    return changed;
   }
 
   async applyEntry(

@@ -16,6 +16,7 @@ import { applyOutcome } from "./apply-outcome.ts";
 import { decideInDoubt } from "./in-doubt.ts";
 import { invokeConnector } from "./invoke-connector.ts";
 import type { PassState } from "./pass-state.ts";
+import { takeApproved } from "./take-approved.ts";
 
 /** What a pass that stops at a call that waits says (the run pauses). */
 export const PAUSE =
@@ -117,17 +118,8 @@ export async function decideCall(
       // only an approval of this pass's run covers it (a result for a deferred sibling does not):
       // otherwise the run pauses here again, the call still waiting
       if (!pass.approved.has(seq)) return pauseHere(pass, recorded.error !== undefined);
-      // approved: it runs now, once, with exactly the input the person was shown (the lease is
-      // checked first: a run ended meanwhile leaves the call waiting, not started)
-      if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
-      const taken = await journal.updateEntry(executionId, seq, ["pending"], {
-        state: "executing",
-        updatedAt: now(),
-      });
-      if (!taken) {
-        await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
-        pass.guard();
-      }
+      // approved: it runs now, once, with exactly the input the person was shown
+      await takeApproved(context, pass, seq);
       return { kind: "execute", input: codec.decode(recorded.args as string) };
     }
     if (recorded.state !== "executing" && recorded.state !== "applied") {

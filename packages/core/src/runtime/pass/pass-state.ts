@@ -121,6 +121,11 @@ export class PassState {
     return this.#stopped;
   }
 
+  /** False once a write under the lease was refused (a renewal, an entry's write): the run is someone else's. */
+  get holdsLease(): boolean {
+    return this.#holdsLease;
+  }
+
   /** Ends the pass for good: no host call of it reaches a connector from now on. */
   stop(reason: string): void {
     if (this.#stopped) return;

@@ -1,0 +1,48 @@
+import type { RunContext } from "../context/run-context.ts";
+import type { PassState } from "./pass-state.ts";
+
+/**
+ * Takes the approved call at `seq` for this pass: `pending` → `executing`, one taker, written only
+ * while the run is `running` under this pass's lease (renewed in the same write when due). It
+ * returns only when the call is this pass's to start; otherwise it throws, and the call never
+ * reaches its connector:
+ *
+ * - the run is no longer this pass's (cancelled, expired, rolled back or deleted by another
+ *   process, or its lease taken): the pass stops as one that lost its lease and writes nothing
+ *   over the run; the call stays `pending`, for whoever ended the run to withdraw;
+ * - the run is still this pass's but the call no longer waits (another taker won, or it was
+ *   withdrawn): the run fails;
+ * - the call was taken, but the pass lost its lease while the take was under way (its heartbeat
+ *   found the run ended or taken): it stops as one that lost its lease, the entry left
+ *   `executing`, never invoked (a pass whose run was taken writes nothing more; the entry reads
+ *   as in doubt).
+ *
+ * A pass stopped for another reason is let through, as it is for a new call it wrote `executing`:
+ * a call beside this one paused (the taken call runs and settles before the pause is reported), or
+ * this process cancelled the run (the caller records the call `withdrawn`, never invoked).
+ */
+export async function takeApproved(
+  context: RunContext,
+  pass: PassState,
+  seq: number,
+): Promise<void> {
+  const claim = pass.claim();
+  const taken = await context.journal.updateEntry(
+    pass.executionId,
+    seq,
+    ["pending"],
+    { state: "executing", updatedAt: context.now() },
+    claim,
+  );
+  if (!taken) {
+    // which condition failed: the run, read after the refused write, says whether it is still
+    // this pass's (a run that changes hands after the read is not written by `failRun` either)
+    const run = await context.journal.getExecution(pass.executionId);
+    if (run?.status !== "running" || run.lease?.owner !== pass.owner) pass.leaseLost();
+    await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
+    pass.guard();
+  }
+  pass.held(claim);
+  // a renewal refused while the take was under way: the run is someone else's now
+  if (!pass.holdsLease) pass.leaseLost();
+}
