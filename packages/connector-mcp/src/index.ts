@@ -1,5 +1,5 @@
 export { approvalFromAnnotations } from "./approval-from-annotations.ts";
-export { listAllTools } from "./list-all-tools.ts";
+export { listAllTools, MAX_TOOLS } from "./list-all-tools.ts";
 export {
   IDEMPOTENCY_KEY_META,
   type McpConnector,

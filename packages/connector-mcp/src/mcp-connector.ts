@@ -20,6 +20,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { approvalFromAnnotations } from "./approval-from-annotations.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, limitedFetch } from "./limited-fetch.ts";
 import { type HeaderParam, headerSchema, readHeaderParams } from "./param-headers.ts";
 import { ownToolCache, toolCache } from "./tool-cache.ts";
 import { type ToolCallAnswer, unwrapToolResult } from "./unwrap-tool-result.ts";
@@ -67,6 +68,13 @@ export interface McpConnectorOptions {
   url?: string | { readonly href: string };
   /** options of the Streamable HTTP transport made for `url` (headers, auth provider, fetch) */
   http?: StreamableHTTPClientTransportOptions;
+  /**
+   * the most bytes of one message the server sends over `url` (a JSON response whole, an event of
+   * an event stream); past it the response is cut off and the request fails. Default 32 MiB (the
+   * SDK's stdio transport stops a line at 10 MiB); a `transport` or `client` you pass is yours to
+   * bound.
+   */
+  maxMessageBytes?: number;
   /** how the connector's own client introduces itself (default `{ name: "codemode" }`) */
   clientInfo?: Implementation;
   /**
@@ -142,6 +150,15 @@ function checkOptions(options: McpConnectorOptions): void {
     }
   };
   checkTimeout(options.timeoutMs, `mcpConnector "${options.name}"`);
+  const { maxMessageBytes } = options;
+  if (
+    maxMessageBytes !== undefined &&
+    !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0)
+  ) {
+    throw invalidConfig(
+      `mcpConnector "${options.name}" has maxMessageBytes ${String(maxMessageBytes)}: use a positive whole number of bytes.`,
+    );
+  }
   for (const [tool, settings] of Object.entries(options.tools ?? {})) {
     const where = `Tool "${tool}" of connector "${options.name}"`;
     checkTimeout(settings.timeoutMs, where);
@@ -274,7 +291,11 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
     const endpoint = new URL(href) as ConstructorParameters<
       typeof StreamableHTTPClientTransport
     >[0];
-    return new StreamableHTTPClientTransport(endpoint, options.http);
+    const limited = limitedFetch(
+      options.http?.fetch,
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    );
+    return new StreamableHTTPClientTransport(endpoint, { ...options.http, fetch: limited });
   };
 
   const connectOwn = async (): Promise<Client> => {
