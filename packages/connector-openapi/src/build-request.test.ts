@@ -53,6 +53,53 @@ describe("buildRequest", () => {
     expect(request.path).toBe("/x/1,2/.x%20y/;c=p;c=q/role,admin,n,5");
   });
 
+  it("percent-encodes an object's keys like its values in every path style", () => {
+    const styles: Array<Pick<ParameterSpec, "style" | "explode">> = [
+      { style: "simple", explode: false },
+      { style: "simple", explode: true },
+      { style: "label", explode: false },
+      { style: "label", explode: true },
+      { style: "matrix", explode: false },
+      { style: "matrix", explode: true },
+    ];
+    const paths = styles.map(({ style, explode }) => {
+      const spec = operation(
+        [parameter({ name: "id", in: "path", style, explode })],
+        "/items/{id}/preview",
+      );
+      return buildRequest("api", spec, { id: { "k#/?%": "v#/?%", n: 1 } }).path;
+    });
+    expect(paths).toEqual([
+      "/items/k%23%2F%3F%25,v%23%2F%3F%25,n,1/preview",
+      "/items/k%23%2F%3F%25=v%23%2F%3F%25,n=1/preview",
+      "/items/.k%23%2F%3F%25,v%23%2F%3F%25,n,1/preview",
+      "/items/.k%23%2F%3F%25=v%23%2F%3F%25.n=1/preview",
+      "/items/;id=k%23%2F%3F%25,v%23%2F%3F%25,n,1/preview",
+      "/items/;k%23%2F%3F%25=v%23%2F%3F%25;n=1/preview",
+    ]);
+  });
+
+  it("lists the top-level fields of an object body, whatever its media type", () => {
+    const withBody = (contentType: string): OperationSpec => ({
+      ...operation([], "/items"),
+      method: "POST",
+      body: { key: "body", contentType, required: true, schema: undefined, encoding: {} },
+    });
+    for (const type of [
+      "application/json",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+    ]) {
+      const request = buildRequest("api", withBody(type), {
+        body: { name: "x", _method: "DELETE" },
+      });
+      expect(request.bodyFields, type).toEqual(["name", "_method"]);
+    }
+    expect(
+      buildRequest("api", withBody("application/json"), { body: ["_method"] }).bodyFields,
+    ).toEqual([]);
+  });
+
   it("serializes query parameters by style and explode", () => {
     const spec = operation([
       parameter({ name: "ids", in: "query", style: "pipeDelimited", explode: false }),

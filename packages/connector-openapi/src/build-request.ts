@@ -14,6 +14,11 @@ export interface PreparedRequest {
   /** `name=value` pairs for the `Cookie` header */
   cookies: string[];
   body: string | FormDataLike | BlobLike | Uint8Array | undefined;
+  /**
+   * The top-level field names of a body given as an object (JSON, form or multipart), as given:
+   * what a server reads from the body before it routes (a `_method` field), checked before sending.
+   */
+  bodyFields: string[];
 }
 
 const encode = (value: string) => encodeURIComponent(value);
@@ -24,16 +29,22 @@ function scalar(value: unknown): string {
   return String(value);
 }
 
-/** A path segment, header or cookie value in OpenAPI's `simple`, `label` or `matrix` style. */
+/**
+ * A path segment, header or cookie value in OpenAPI's `simple`, `label` or `matrix` style. Every
+ * text that comes from the value (an item, an object's key as well as its value) and the
+ * parameter's name go through `escapeText`: in a path, nothing the caller gives can add a
+ * separator (`/`), a query (`?`), a fragment (`#`) or a percent escape of its own.
+ */
 function simpleValue(
   parameter: ParameterSpec,
   value: unknown,
   escapeText: (text: string) => string,
 ): string {
-  const { name, style, explode } = parameter;
+  const { style, explode } = parameter;
+  const name = escapeText(parameter.name);
   const entries: Array<[string, string]> | undefined =
     isObject(value) && !(value instanceof Date)
-      ? Object.entries(value).map(([key, item]) => [key, escapeText(scalar(item))])
+      ? Object.entries(value).map(([key, item]) => [escapeText(key), escapeText(scalar(item))])
       : undefined;
   const list = Array.isArray(value) ? value.map((item) => escapeText(scalar(item))) : undefined;
   if (style === "matrix") {
@@ -151,6 +162,11 @@ function encodeMultipart(value: unknown): FormDataLike {
   return form;
 }
 
+/** The top-level field names of a body value that is an object (not a date, a file or bytes). */
+export function bodyFieldsOf(value: unknown): string[] {
+  return isObject(value) && !(value instanceof Date) && !isBinary(value) ? Object.keys(value) : [];
+}
+
 /** Sets the body and, except for multipart (whose boundary fetch writes), its content type. */
 function encodeBody(
   body: BodySpec,
@@ -214,6 +230,7 @@ export function buildRequest(
     headers: {},
     cookies: [],
     body: undefined,
+    bodyFields: [],
   };
   for (const parameter of operation.parameters) {
     const raw = fields[parameter.key];
@@ -246,6 +263,7 @@ export function buildRequest(
   const body = operation.body;
   if (body && fields[body.key] !== undefined) {
     request.body = encodeBody(body, fields[body.key], request.headers);
+    request.bodyFields = bodyFieldsOf(fields[body.key]);
   }
   return request;
 }

@@ -46,6 +46,15 @@ export function hasDotSegment(path: string): boolean {
   return false;
 }
 
+/**
+ * Characters a built path may not hold: `#` ends the path (fetch drops the fragment, so the server
+ * would get a shorter path than the one checked), and URL parsers remove tabs and line breaks and
+ * trim control characters. Parameters are percent-encoded, so only a path the document or
+ * `request()` wrote can hold one.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const PATH_BREAKERS = /[#\u0000-\u001f\u007f]/;
+
 /** The name of each `name=value` pair of a query string or form body, decoded, lower case. */
 function pairNames(pairs: readonly string[]): string[] {
   return pairs.map((pair) => decoded(pair.split("=")[0] ?? "").toLowerCase());
@@ -53,12 +62,21 @@ function pairNames(pairs: readonly string[]): string[] {
 
 /**
  * What no request the sandbox shapes may carry, typed method or escape hatch alike, as an
- * `INVALID_INPUT` error that says why: a dot segment in its path (it would leave the operation's
- * path, and the base path, with that operation's credentials); a method override in a header, the
- * query or a form body (`X-HTTP-Method-Override: DELETE` turns an approved or ungated GET into
- * another method on servers that honour it); a header the HTTP client owns (`Host`, framing).
+ * `INVALID_INPUT` error that says why: a `#` or a control character in its path (the URL sent
+ * would not hold the path checked); a dot segment in its path (it would leave the
+ * operation's path, and the base path, with that operation's credentials); a method override in a
+ * header, the query or a top-level body field, JSON, form or multipart (`X-HTTP-Method-Override:
+ * DELETE` or `_method=DELETE` turns an approved or ungated GET or POST into another method on
+ * servers that honour it); a header the HTTP client owns (`Host`, framing).
  */
 export function checkRequest(where: string, request: PreparedRequest): void {
+  const breaker = PATH_BREAKERS.exec(request.path);
+  if (breaker) {
+    throw new CodemodeError(
+      "INVALID_INPUT",
+      `${where}: the path ${JSON.stringify(request.path.slice(0, 200))} has ${JSON.stringify(breaker[0])}, which would end or change the path before it is sent; send the path without it.`,
+    );
+  }
   if (hasDotSegment(request.path)) {
     throw new CodemodeError(
       "INVALID_INPUT",
@@ -86,6 +104,8 @@ export function checkRequest(where: string, request: PreparedRequest): void {
   const query = [...request.query, ...(inPath ? inPath.split("&") : [])];
   const queryOverride = pairNames(query).find((name) => METHOD_OVERRIDES.has(name));
   if (queryOverride !== undefined) throw override(`the query parameter ${queryOverride}`);
+  const bodyField = request.bodyFields.find((name) => METHOD_OVERRIDES.has(name.toLowerCase()));
+  if (bodyField !== undefined) throw override(`the body field ${bodyField}`);
   const type = request.headers["content-type"] ?? "";
   if (typeof request.body === "string" && type.startsWith("application/x-www-form-urlencoded")) {
     const field = pairNames(request.body.split("&")).find((name) => METHOD_OVERRIDES.has(name));

@@ -45,6 +45,16 @@ describe("operationMatcher", () => {
     expect(name("POST", "/repos/acme/api")).toBeUndefined();
   });
 
+  it("matches a path as the URL parser sends it against the document's literal text", () => {
+    const exact = operationMatcher([
+      operation("GET", "/städte/{id}"),
+      operation("GET", "/my files/{name}.txt"),
+    ]);
+    expect(exact("GET", new URL("https://h/städte/7").pathname)?.path).toBe("/städte/{id}");
+    expect(exact("GET", "/st%C3%A4dte/7")?.path).toBe("/städte/{id}");
+    expect(exact("GET", "/my%20files/a.txt")?.path).toBe("/my files/{name}.txt");
+  });
+
   it("loosely, finds the operation behind another spelling of its path", () => {
     const loose = operationMatcher(
       [operation("GET", "/repos/{owner}/{repo}"), operation("GET", "/repos/{owner}/settings")],

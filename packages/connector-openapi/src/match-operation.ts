@@ -1,4 +1,5 @@
 import type { OperationSpec } from "./operation-spec.ts";
+import { parseUrl } from "./platform.ts";
 
 /** One segment of a path template: literal text, or a pattern with `{parameters}` in it. */
 type Segment = string | RegExp;
@@ -16,17 +17,29 @@ export interface MatchOptions {
    * Compare the way lenient servers read paths, so that another spelling of a declared path still
    * finds its operation: literal segments in any case, empty segments (`//`, a trailing `/`) and
    * `;` parameters ignored, a backslash as a separator, percent-encoded unreserved characters
-   * decoded. Default: the path exactly as the document writes it.
+   * decoded. Default: exactly, a path as the URL parser sends it (`new URL(…).pathname`) against
+   * the document's templates with their literal text percent-encoded the same way.
    */
   loose?: boolean;
 }
 
 const UNRESERVED_ESCAPE = /%(2[dDeE]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g;
 
+/**
+ * Literal text of a template as it is sent: the URL parser percent-encodes what a path cannot
+ * carry as it is (a space, `"`, `<`, non-ASCII letters), so a request path read back from a URL
+ * holds `%20` where the document wrote a space. (The `x` keeps `.` and `..` from being resolved.)
+ */
+function asSent(literal: string): string {
+  const parsed = parseUrl(`http://h/x${literal}`);
+  return parsed ? parsed.pathname.slice(2) : literal;
+}
+
 function segmentOf(text: string, loose: boolean): Segment {
-  if (!text.includes("{")) return loose ? text.toLowerCase() : text;
+  if (!text.includes("{")) return loose ? text.toLowerCase() : asSent(text);
   const pattern = text
     .split(/\{[^}]*\}/)
+    .map((literal) => (loose ? literal : asSent(literal)))
     .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("[^/]+");
   return new RegExp(`^${pattern}$`, loose ? "i" : "");

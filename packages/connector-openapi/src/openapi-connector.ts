@@ -6,7 +6,9 @@ import {
   type ConnectorMethod,
 } from "@codemode/core";
 import { addressPolicy } from "./address-policy.ts";
+import { chooseBaseUrl } from "./base-url.ts";
 import { buildRequest } from "./build-request.ts";
+import { checkRequest } from "./check-request.ts";
 import { type Credential, fixedSecrets, readCredentials } from "./credentials.ts";
 import { HTTP_ERROR_NOTE } from "./http-error.ts";
 import { loadDocument } from "./load-document.ts";
@@ -16,7 +18,6 @@ import type { OperationSpec } from "./operation-spec.ts";
 import {
   checkOptions,
   DEFAULT_LIMITS,
-  isAbsoluteUrl,
   type OpenApiConnectorOptions,
   type OperationInfo,
   type OperationOptions,
@@ -26,6 +27,7 @@ import { platformFetch } from "./platform.ts";
 import { READ_METHODS, REQUEST_SCHEMA } from "./raw-request.ts";
 import { readOperations } from "./read-operations.ts";
 import { Redactor } from "./redactor.ts";
+import { requestUrl } from "./request-url.ts";
 import {
   escapeHatchRule,
   type FindOperation,
@@ -39,8 +41,7 @@ import {
   type DocumentSecurity,
   readDocumentSecurity,
 } from "./security.ts";
-import { type SendSettings, sendRequest } from "./send-request.ts";
-import { serverUrl } from "./server-url.ts";
+import { leavesBase, type SendSettings, sendRequest } from "./send-request.ts";
 
 /** A connector over an OpenAPI document; `schemaRoot` is the document its schemas' `$ref`s point into. */
 export interface OpenApiConnector extends Connector {
@@ -168,13 +169,7 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       maxRedirects: limits.redirects,
       key: JSON.stringify([validate, options.internalUrls ?? false, limits]),
     });
-    const baseUrl = (options.baseUrl ?? serverUrl(document))?.replace(/\/+$/, "");
-    if (baseUrl === undefined || !isAbsoluteUrl(baseUrl)) {
-      throw new CodemodeError(
-        "INVALID_CONFIG",
-        `openApiConnector "${connectorName}" needs a baseUrl: the document names no absolute server URL${baseUrl ? ` ("${baseUrl}")` : ""}.`,
-      );
-    }
+    const base = chooseBaseUrl(connectorName, options, document);
     const all = operationsOf(document);
     const security = readDocumentSecurity(document, all);
     checkCredentialSchemes(connectorName, credentials, security);
@@ -272,9 +267,8 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
     }
     const settings: SendSettings = {
       connector: connectorName,
-      baseUrl,
-      // the host named the base URL (or handed over the document): a document read from a URL did not
-      baseTrusted: options.baseUrl !== undefined || typeof options.document !== "string",
+      baseUrl: base.url,
+      baseTrusted: base.trusted,
       egress: () => {
         const fetch = options.fetch ?? platformFetch();
         if (!fetch) {
@@ -362,15 +356,21 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       );
     }
     const request = buildRequest(connectorName, operation, input);
+    checkRequest(where, request);
+    const resolved = requestUrl(current.settings.baseUrl, request.path);
+    if (!resolved) {
+      throw leavesBase(connectorName, `${operation.method} ${redactor.text(request.path)}`);
+    }
     const index = indexOf(current.document);
     index.exact ??= operationMatcher(index.operations);
-    const reached = index.exact(operation.method, request.path);
+    // the operation the server will see is found from the URL fetch sends, not from the text built
+    const reached = index.exact(operation.method, resolved.sent);
     // (two operations on one template, which OpenAPI forbids, are left to the server)
     if (reached === undefined || (reached !== operation && reached.path !== operation.path)) {
       // a parameter spelled another operation's path ("export" in /tasks/{taskId}), or was empty
       throw new CodemodeError(
         "INVALID_INPUT",
-        `${where}: its path parameters make the path ${JSON.stringify(redactor.text(request.path).slice(0, 200))}, which ${reached ? `is the operation ${reached.method} ${reached.path}; call its own method` : `is not ${operation.path} (is a parameter empty?)`}.`,
+        `${where}: its path parameters make the path ${JSON.stringify(redactor.text(resolved.sent).slice(0, 200))}, which ${reached ? `is the operation ${reached.method} ${reached.path}; call its own method` : `is not ${operation.path} (is a parameter empty?)`}.`,
       );
     }
     const choice = current.choices.get(name) as CredentialChoice;

@@ -62,6 +62,10 @@ export interface UrlLike {
   readonly hostname: string;
   readonly port: string;
   readonly pathname: string;
+  /** `?` and the query, or "" */
+  readonly search: string;
+  /** `#` and the fragment, or "" */
+  readonly hash: string;
 }
 
 /** Resolves a host name to the addresses it stands for (IPv4 and IPv6 text). */

@@ -1,6 +1,6 @@
 import { CodemodeError } from "@codemode/core";
 import type { JsonSchemaObject } from "@codemode/typegen";
-import { encodeForm, type PreparedRequest } from "./build-request.ts";
+import { bodyFieldsOf, encodeForm, type PreparedRequest } from "./build-request.ts";
 import { isObject } from "./openapi-document.ts";
 
 /** The escape hatch's input: any path of the API, outside the declared operations. */
@@ -98,16 +98,18 @@ export function buildRawRequest(where: string, input: unknown): PreparedRequest 
     }
   }
   let body: string | undefined;
-  if (isObject(input.body) && Object.hasOwn(input.body, "_method")) {
-    throw new CodemodeError(
-      "INVALID_INPUT",
-      `${where}: the body field _method would make the server run another method than ${method}; send the method itself.`,
-    );
-  }
   if (input.body !== undefined) {
     const form = input.contentType === "application/x-www-form-urlencoded";
     headers["content-type"] = form ? "application/x-www-form-urlencoded" : "application/json";
     body = form ? encodeForm(input.body) : JSON.stringify(input.body);
   }
-  return { method, path: input.path, query, headers, cookies: [], body };
+  return {
+    method,
+    path: input.path,
+    query,
+    headers,
+    cookies: [],
+    body,
+    bodyFields: bodyFieldsOf(input.body),
+  };
 }

@@ -4,11 +4,12 @@ import { checkRequest } from "./check-request.ts";
 import { applyCredentials, type Credential } from "./credentials.ts";
 import { type Egress, guardedFetch } from "./guarded-fetch.ts";
 import { HttpError } from "./http-error.ts";
-import { fromUtf8, parseUrl } from "./platform.ts";
+import { fromUtf8 } from "./platform.ts";
 import { READ_METHODS } from "./raw-request.ts";
 import { readBody } from "./read-body.ts";
 import { decodeResponse } from "./read-response.ts";
 import type { Redactor } from "./redactor.ts";
+import { requestUrl } from "./request-url.ts";
 
 /** What every request of one connector shares. */
 export interface SendSettings {
@@ -19,13 +20,46 @@ export interface SendSettings {
   baseTrusted: boolean;
   /** the application's fetch, else the platform's (read at each call), behind the guard */
   egress: () => Egress;
-  /** lower-case names */
+  /** the host's fixed headers, lower-case names: they win over the request's (see `requestHeaders`) */
   headers: Record<string, string>;
   idempotencyHeader: string | undefined;
   /** clears every credential the connector knows from what the sandbox and messages see */
   redactor: Redactor;
   /** bytes of a response body the connector reads */
   maxResponseBytes: number;
+}
+
+/** The error for a request whose URL would not stay under the base URL. */
+export function leavesBase(connector: string, where: string): CodemodeError {
+  return new CodemodeError(
+    "INVALID_INPUT",
+    `${connector}: ${where} would leave the API's base URL; send a path under it.`,
+  );
+}
+
+/**
+ * The headers a request is sent with, before credentials: an `Accept` default, the request's own
+ * (header parameters, `request()` headers, the body's content type), then the host's fixed
+ * `headers`, which win over a request header of the same name (names are lower case on both
+ * sides): the sandbox and the document cannot replace what the host fixed (`X-Tenant`, an API
+ * version). The one exception is `Content-Type` when the request has a body: the body's encoding
+ * decides it (for multipart, fetch writes it with the boundary, so none is set).
+ */
+export function requestHeaders(
+  host: Readonly<Record<string, string>>,
+  request: Pick<PreparedRequest, "headers" | "body">,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: "application/json, */*;q=0.8",
+    ...request.headers,
+    ...host,
+  };
+  if (request.body !== undefined) {
+    delete headers["content-type"];
+    const type = request.headers["content-type"];
+    if (type !== undefined) headers["content-type"] = type;
+  }
+  return headers;
 }
 
 /** Bytes of an error response read for its excerpt; the rest is never received. */
@@ -48,11 +82,7 @@ export async function sendRequest(
   const where = `${request.method} ${redactor.text(request.path)}`;
   checkRequest(`${settings.connector}: ${where}`, request);
   const egress = settings.egress();
-  const headers: Record<string, string> = {
-    accept: "application/json, */*;q=0.8",
-    ...settings.headers,
-    ...request.headers,
-  };
+  const headers = requestHeaders(settings.headers, request);
   if (settings.idempotencyHeader && !READ_METHODS.includes(request.method)) {
     headers[settings.idempotencyHeader.toLowerCase()] = idempotencyKey;
   }
@@ -71,29 +101,16 @@ export async function sendRequest(
         !Object.hasOwn(settings.headers, name),
     ),
   );
-  const separator = request.path.includes("?") ? "&" : "?";
-  const query = target.query.length > 0 ? separator + target.query.join("&") : "";
-  const url = `${settings.baseUrl}${request.path}${query}`;
-  const base = parseUrl(`${settings.baseUrl}/`);
-  const parsed = parseUrl(url);
-  if (
-    !base ||
-    !parsed ||
-    parsed.origin !== base.origin ||
-    !parsed.pathname.startsWith(base.pathname)
-  ) {
-    throw new CodemodeError(
-      "INVALID_INPUT",
-      `${settings.connector}: ${where} would leave the API's base URL; send a path under it.`,
-    );
-  }
+  const resolved = requestUrl(settings.baseUrl, request.path, target.query);
+  if (!resolved) throw leavesBase(settings.connector, where);
+  const { url, origin } = resolved;
   const response = await guardedFetch(egress, {
     method: request.method,
     url,
     headers,
     body: request.body,
     portableHeaders,
-    origin: base.origin,
+    origin,
     originTrusted: settings.baseTrusted,
     signal: context.signal,
     where: `${settings.connector}: ${where}`,

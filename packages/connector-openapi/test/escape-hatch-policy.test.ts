@@ -137,6 +137,13 @@ describe("method overrides", () => {
     { path: "/items?_method=DELETE" },
     { path: "/items?%5Fmethod=DELETE" },
     { method: "POST", path: "/items", body: { _method: "DELETE" } },
+    { method: "POST", path: "/items", body: { _Method: "DELETE" } },
+    {
+      method: "POST",
+      path: "/items",
+      contentType: "application/x-www-form-urlencoded",
+      body: { _method: "DELETE" },
+    },
     {
       method: "POST",
       path: "/items",
@@ -173,5 +180,30 @@ describe("method overrides", () => {
     );
     expect(error.message).toContain("the header x-http-method-override would make the server run");
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("are refused at the top level of typed bodies: JSON, form and multipart", async () => {
+    for (const type of [
+      "application/json",
+      "application/merge-patch+json",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+    ]) {
+      const declared = hostileApiDocument(server.origin);
+      const create = declared.paths["/items"]?.post as { requestBody: unknown };
+      create.requestBody = {
+        required: true,
+        content: { [type]: { schema: { type: "object", additionalProperties: true } } },
+      };
+      const connector = items({ document: declared });
+      const error = await failure(
+        connector.invoke("createItem", { body: { name: "x", _method: "DELETE" } }, context()),
+      );
+      expect(CodemodeError.isInstance(error) && error.code, type).toBe("INVALID_INPUT");
+      expect(error.message, type).toContain("the body field _method would make the server run");
+      // a nested field is the body's own data, not an override
+      await connector.invoke("createItem", { body: { meta: { _method: "x" } } }, context());
+    }
+    expect(server.requests).toHaveLength(4);
   });
 });

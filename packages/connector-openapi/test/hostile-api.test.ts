@@ -1,8 +1,9 @@
 // openApiConnector against APIs that try to hurt the host, on loopback: redirects that would carry
-// credentials or a body to another origin, servers and redirects aimed at the host's own network
-// (also through a name that resolves there), echoes of the credentials in success and error
-// bodies, dot segments that leave the operation's path, and 64 MB bodies. The "other origin" is a
-// second server on another port; `lookup` maps test names to addresses.
+// credentials or a body to another origin or aim at the host's own network (also through a name
+// that resolves there), a remote document whose servers name another origin than its own, echoes
+// of the credentials in success and error bodies, dot segments that leave the operation's path,
+// and 64 MB bodies. The "other origin" is a second server on another port; `lookup` maps test
+// names to addresses.
 import { CodemodeError } from "@codemode/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpError, type OpenApiConnectorOptions, openApiConnector } from "../src/index.ts";
@@ -143,6 +144,21 @@ describe("redirects", () => {
     }
     expect(other.requests).toHaveLength(0);
   });
+
+  it("to a public name pass once resolved, without the credentials", async () => {
+    const lookup = async () => ["93.184.216.34"];
+    // the platform cannot reach api.test: the injected fetch takes it to the loopback server
+    const fetch: OpenApiConnectorOptions["fetch"] = (url, init) =>
+      globalThis.fetch(url.replace("http://api.test", "http://127.0.0.1"), init as RequestInit);
+    api.answer = (_request, response) =>
+      response.writeHead(302, { location: `http://api.test:${other.port}/landing` }).end();
+    expect(await items({ lookup, fetch }).invoke("listItems", {}, context())).toEqual({
+      ok: true,
+    });
+    expect(other.requests.map((request) => [request.url, request.headers["x-api-key"]])).toEqual([
+      ["/landing", undefined],
+    ]);
+  });
 });
 
 describe("the guard's options", () => {
@@ -174,48 +190,42 @@ describe("where requests go", () => {
     });
   }
 
-  it("a remote document's servers cannot aim credentialed requests at the host's network", async () => {
+  it("a remote document's servers cannot send credentialed requests to another origin", async () => {
     const lookup = async (name: string) => (name === "evil.test" ? ["127.0.0.1"] : ["::1"]);
     for (const server of [
       `${other.origin}/v1`,
-      `http://127.1:${other.port}/v1`,
-      `http://[::1]:${other.port}/v1`,
-      `http://[::ffff:7f00:1]:${other.port}/v1`,
+      `http://[::1]:${api.port}/v1`,
+      `http://localhost:${api.port}/v1`,
+      `https://127.0.0.1:${api.port}/v1`,
       `http://evil.test:${other.port}/v1`,
-      `http://other.localhost:${other.port}/v1`,
+      "https://attacker.example/v1",
     ]) {
-      const error = await failure(served(server, { lookup }).invoke("listItems", {}, context()));
-      expect(code(error), server).toBe("CONNECTOR_FAILED");
-      expect(error.message, server).toMatch(
-        /was not sent: .*(internal address|names this machine)/,
+      const error = await failure(served(server, { lookup }).methods());
+      expect(code(error), server).toBe("INVALID_CONFIG");
+      expect(error.message, server).toBe(
+        `openApiConnector "items": the document read from ${api.origin} names its server at ${new URL(server).origin}, another origin; a document read from a URL may only send requests (and the host's credentials) to its own origin. Pass baseUrl to say where requests go.`,
       );
     }
     expect(other.requests).toHaveLength(0);
+    expect(api.requests.every((request) => request.url === "/openapi.json")).toBe(true);
   });
 
-  it("a public name passes once resolved, and the host may list an internal origin", async () => {
-    const lookup = async () => ["93.184.216.34"];
-    // the platform cannot reach api.test: the injected fetch takes it to the loopback server
-    const fetch: OpenApiConnectorOptions["fetch"] = (url, init) =>
-      globalThis.fetch(url.replace("http://api.test", "http://127.0.0.1"), init as RequestInit);
+  it("go to the document's own origin, or where the host's baseUrl says", async () => {
+    for (const server of [`${api.origin}/v1`, "/v1", `http://127.1:${api.port}/v1`]) {
+      expect(await served(server).invoke("listItems", {}, context()), server).toEqual({
+        ok: true,
+      });
+    }
+    expect(api.requests.filter((request) => request.url === "/v1/items")).toHaveLength(3);
+    // the host's word: no address check, no origin rule
     expect(
-      await served(`http://api.test:${other.port}/v1`, { lookup, fetch }).invoke(
+      await served("https://attacker.example/v1", { baseUrl: `${other.origin}/v1` }).invoke(
         "listItems",
         {},
         context(),
       ),
     ).toEqual({ ok: true });
-    expect(
-      await served(`${other.origin}/v1`, { internalUrls: [api.origin, other.origin] }).invoke(
-        "listItems",
-        {},
-        context(),
-      ),
-    ).toEqual({ ok: true });
-    expect(other.requests.map((request) => request.headers["x-api-key"])).toEqual([
-      API_KEY,
-      API_KEY,
-    ]);
+    expect(other.requests.map((request) => request.headers["x-api-key"])).toEqual([API_KEY]);
   });
 });
 
