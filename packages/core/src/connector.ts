@@ -31,6 +31,15 @@ export type ApprovalRule = (
   call: { executionId: string; seq: number },
 ) => boolean | PromiseLike<boolean>;
 
+/**
+ * Whether a method's `requiresApproval` asks on every call without deciding per call: any value
+ * but a function, `false`, `undefined` or `null` (a truthy flag of another type from plain
+ * JavaScript, `1` or `"yes"`, asks rather than letting the call run unasked).
+ */
+export function asksAlways(rule: ConnectorMethod["requiresApproval"]): boolean {
+  return typeof rule !== "function" && rule !== undefined && rule !== null && rule !== false;
+}
+
 /** One method of a connector, as the runtime sees it. */
 export interface ConnectorMethod {
   description?: string;
@@ -38,7 +47,8 @@ export interface ConnectorMethod {
   outputSchema?: JsonSchema;
   /**
    * A person approves each call before it runs: the run pauses there. A function decides per call,
-   * on the host, from the call's input (a failing decision asks for approval).
+   * on the host, from the call's input (a failing decision asks for approval). Read closed: any
+   * value but `false`, `undefined` or `null` asks (`asksAlways`), whatever its type.
    */
   requiresApproval?: boolean | ApprovalRule;
   /** the result comes from outside (a client, a long job): the run pauses until `runtime.resolve` */

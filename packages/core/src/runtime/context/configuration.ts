@@ -8,7 +8,7 @@ import {
   toIdentifier,
 } from "@codemode/typegen";
 import { CodemodeError } from "../../codemode-error.ts";
-import type { Connector, ConnectorMethod } from "../../connector.ts";
+import { asksAlways, type Connector, type ConnectorMethod } from "../../connector.ts";
 
 /** A connector as a pass uses it: its sandbox name and its methods by their sandbox names. */
 export interface ResolvedConnector {
@@ -68,7 +68,10 @@ function build(
   const definitions: ConnectorDefinition[] = connectors.map((connector, index) => {
     const methods = listed[index] as Record<string, ConnectorMethod>;
     for (const [method, definition] of Object.entries(methods)) {
-      if (definition.requiresApproval && definition.replay === "reexecute") {
+      const gated =
+        typeof definition.requiresApproval === "function" ||
+        asksAlways(definition.requiresApproval);
+      if (gated && definition.replay === "reexecute") {
         throw new CodemodeError(
           "INVALID_CONFIG",
           `Method "${method}" of connector "${connector.name}" needs approval and replay "reexecute": replaying would apply the approved call again.`,
@@ -90,7 +93,7 @@ function build(
         ...(definition.description ? { description: definition.description } : {}),
         ...(definition.inputSchema !== undefined ? { inputSchema: definition.inputSchema } : {}),
         ...(definition.outputSchema !== undefined ? { outputSchema: definition.outputSchema } : {}),
-        ...(definition.requiresApproval === true ? { requiresApproval: true } : {}),
+        ...(asksAlways(definition.requiresApproval) ? { requiresApproval: true } : {}),
         ...(definition.keywords ? { keywords: definition.keywords } : {}),
       })),
     };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ConnectorMethod } from "../../connector.ts";
 import { decisionHandleOf } from "../../decision-handle.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
@@ -7,7 +8,7 @@ import { runningRun, testContext, testPass } from "../../test/run-context.ts";
 import type { ResolvedConnector } from "../context/configuration.ts";
 import { codec } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
-import { decideCall, PAUSE } from "./decide-call.ts";
+import { approvalNeeded, decideCall, PAUSE } from "./decide-call.ts";
 
 const runtimeWith = (program: (sandbox: MockSandbox) => unknown) => {
   const shop = mockConnector({
@@ -139,6 +140,29 @@ describe("decideCall", () => {
     expect(outcome).toMatchObject({ status: "completed", result: "done" });
     expect(shown).toEqual([["0 transfer", "1 ask"], ["2 ask"]]);
     expect(transfers).toBe(2);
+  });
+
+  it("reads a requiresApproval flag closed: any value but false, undefined or null asks", async () => {
+    const call = { executionId: "exec_1", seq: 0 };
+    for (const flag of [true, 1, "yes", {}, []]) {
+      const definition = { requiresApproval: flag } as unknown as ConnectorMethod;
+      expect(approvalNeeded(definition, {}, call.executionId, call.seq), String(flag)).toBe(true);
+    }
+    for (const flag of [false, undefined, null]) {
+      const definition = { requiresApproval: flag } as unknown as ConnectorMethod;
+      expect(approvalNeeded(definition, {}, call.executionId, call.seq), String(flag)).toBe(false);
+    }
+    // in a run: a method flagged `1` from plain JavaScript pauses, its connector not called
+    const shop = mockConnector({
+      name: "shop",
+      methods: { wipe: { requiresApproval: 1 as unknown as boolean } },
+    });
+    const executor = new MockExecutor(async ({ shop }) => shop.wipe?.({}));
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [shop] });
+    expect(await runtime.execute({ code: "async () => 0" })).toMatchObject({ status: "paused" });
+    expect(shop.calls).toEqual([]);
+    // and the model reads that it asks
+    expect((await runtime.describe("shop.wipe")).types).toContain("@approval");
   });
 
   it("stops a pass whose lease was taken at its next call: no later call reaches a connector", async () => {

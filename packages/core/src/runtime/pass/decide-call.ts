@@ -1,5 +1,5 @@
 import { CodemodeError } from "../../codemode-error.ts";
-import type { ConnectorMethod } from "../../connector.ts";
+import { asksAlways, type ConnectorMethod } from "../../connector.ts";
 import {
   decodeErrorRecord,
   encodeErrorRecord,
@@ -40,7 +40,7 @@ export function approvalNeeded(
 ): boolean | Promise<boolean> {
   const rule = definition.requiresApproval;
   // a flag answers at once: the common call does not wait for a promise here
-  if (typeof rule !== "function") return rule === true;
+  if (typeof rule !== "function") return asksAlways(rule);
   return (async () => {
     try {
       return (await rule(input, { executionId, seq })) !== false;
