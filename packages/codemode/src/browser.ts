@@ -25,7 +25,10 @@ export interface JsonSchemaExecutableToolDescriptor {
   inputSchema: unknown;
   /** the output's JSON Schema, when the tool has one */
   outputSchema?: unknown;
-  /** `true` or a function: the tool is left out of Code Mode (nothing can pause the sandbox) */
+  /**
+   * any truthy value (`true`, a function, and from JavaScript `1`, `"yes"`, an object): the tool is
+   * left out of Code Mode (nothing can pause the sandbox) and listed in `omitted`
+   */
   needsApproval?: boolean | ((...args: never[]) => unknown);
   execute(input: never): unknown;
 }
@@ -64,7 +67,8 @@ export interface BrowserCodeTool {
  * One `codemode` tool over the page's own tools: its description carries their TypeScript
  * declarations, its input is `{ code }`, and `execute` runs the code in the executor (an
  * `IframeSandboxExecutor` by default), where each tool is `codemode.<name>(input)`. A tool whose
- * `needsApproval` is `true` or a function is left out: Code Mode cannot pause the iframe to ask.
+ * `needsApproval` is truthy (`true`, a function, any other truthy value) is left out: Code Mode
+ * cannot pause the iframe to ask.
  * Register it as a client-side tool; when the tools change, make a new one.
  */
 export function createBrowserCodeTool(options: CreateBrowserCodeToolOptions): BrowserCodeTool {

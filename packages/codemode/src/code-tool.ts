@@ -135,8 +135,11 @@ export function codeToolRunner(options: {
   };
 }
 
-/** Whether a tool asks for approval (`needsApproval` true or a function): Code Mode tools leave it out. */
+/**
+ * Whether a tool may ask for approval, so the stateless Code Mode tools leave it out: any truthy
+ * `needsApproval` (`true`, a function, `1`, `"yes"`, an object), as the AI SDK asks for any truthy
+ * value. Only a falsy one (absent, `false`, `0`, `""`, `null`) keeps the tool in the sandbox.
+ */
 export function needsApproval(tool: unknown): boolean {
-  const value = (tool as { needsApproval?: unknown } | null)?.needsApproval;
-  return value === true || typeof value === "function";
+  return Boolean((tool as { needsApproval?: unknown } | null)?.needsApproval);
 }

@@ -3,8 +3,15 @@ import {
   functionConnector,
   type MethodSchema,
 } from "@codemode/connector-function";
-import { type CallContext, CodemodeError, type Connector } from "@codemode/core";
+import { type ApprovalRule, type CallContext, CodemodeError, type Connector } from "@codemode/core";
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from "ai";
+import {
+  type CallRef,
+  type ClearedCalls,
+  clearedCalls,
+  inputParser,
+  type ParseInput,
+} from "./judged-input.ts";
 
 export interface ToolSetConnectorOptions {
   /** the sandbox global */
@@ -19,7 +26,8 @@ export interface ToolSetConnectorOptions {
   /**
    * AI SDK 7's `toolApproval` for these tools, as you give it to `streamText`: per tool, a status
    * (`"user-approval"`, `"denied"`, `"approved"`, `"not-applicable"`, or `{ type, reason }`) or a
-   * function of the call's input; or one function for every call (`{ toolCall, tools, messages }`).
+   * function of the call's input as the tool's schema parses it; or one function for every call
+   * (`{ toolCall, tools, messages }`, `toolCall.input` parsed too).
    * As in the AI SDK it comes before a tool's own `needsApproval`, which still decides a tool the
    * map leaves out: `"user-approval"` pauses the call for a person, `"denied"` fails it with the
    * reason and runs nothing, `"approved"`, `"not-applicable"` or `undefined` runs it; anything
@@ -72,11 +80,7 @@ type AnyTool = Tool<unknown, unknown>;
 type ExecuteOptions = ToolExecutionOptions<unknown>;
 
 /** What a tool's `execute` and `needsApproval` receive, in the shape of AI SDK 7 and of 6 alike. */
-function toolOptions(
-  call: { executionId: string; seq: number },
-  messages: ModelMessage[],
-  context: unknown,
-): ExecuteOptions {
+function toolOptions(call: CallRef, messages: ModelMessage[], context: unknown): ExecuteOptions {
   return {
     toolCallId: toolCallId(call),
     messages,
@@ -86,7 +90,7 @@ function toolOptions(
 }
 
 /** The AI SDK's call id for a sandbox call: stable across passes of one run, like the idempotency key. */
-function toolCallId(call: { executionId: string; seq: number }): string {
+function toolCallId(call: CallRef): string {
   return `codemode-${call.executionId}-${call.seq}`;
 }
 
@@ -95,23 +99,30 @@ function resolved(schema: unknown): MethodSchema | undefined {
   return (typeof schema === "function" ? (schema as () => unknown)() : schema) as MethodSchema;
 }
 
+/** An approval status as the AI SDK normalizes it. */
+type Status = { type: string; reason?: string };
+
+/** A decision per call, from the call's input as the tool's schema parses it. */
+type Decide = (input: unknown, call: CallRef) => Promise<Status>;
+
+/** A tool's approval: one status for every call, or a decision per call. */
+type Approval = Status | Decide;
+
+const USER_APPROVAL: Status = { type: "user-approval" };
+const NOT_APPLICABLE: Status = { type: "not-applicable" };
+
 /**
- * A tool's `needsApproval` as the runtime's `requiresApproval`, read the way the AI SDK reads it: a
- * function is called with the call's input and its answer, awaited, asks when it is truthy; any other
- * truthy value (`true`, `1`, `"yes"`, an object) asks for every call; a falsy one never does. Only
- * `=== true` used to ask, so a tool the AI SDK would gate ran unapproved here.
+ * A tool's `needsApproval`, read the way the AI SDK reads it: a function is called with the call's
+ * (parsed) input and its answer, awaited, asks when it is truthy; any other truthy value (`true`,
+ * `1`, `"yes"`, an object) asks for every call; a falsy one never does.
  */
-function approvalOf(
-  needsApproval: unknown,
-  messages: ModelMessage[],
-  context: unknown,
-): FunctionMethod["requiresApproval"] {
+function approvalOf(needsApproval: unknown, messages: ModelMessage[], context: unknown): Approval {
   if (typeof needsApproval === "function") {
     const decide = needsApproval as (input: unknown, options: ExecuteOptions) => unknown;
     return async (input, call) =>
-      Boolean(await decide(input, toolOptions(call, messages, context)));
+      (await decide(input, toolOptions(call, messages, context))) ? USER_APPROVAL : NOT_APPLICABLE;
   }
-  return needsApproval ? true : undefined;
+  return needsApproval ? USER_APPROVAL : NOT_APPLICABLE;
 }
 
 /** The statuses AI SDK 7 knows. */
@@ -122,8 +133,8 @@ const STATUSES = new Set(["not-applicable", "approved", "denied", "user-approval
  * `"not-applicable"`, and anything that is no status the AI SDK knows (`null`, `true`, `"ask"`,
  * `{ type: "USER-APPROVAL" }`, an object without a type) asks a person instead of running the call.
  */
-function statusOf(status: unknown): { type: string; reason?: string } {
-  if (status === undefined) return { type: "not-applicable" };
+function statusOf(status: unknown): Status {
+  if (status === undefined) return NOT_APPLICABLE;
   if (typeof status === "string" && STATUSES.has(status)) return { type: status };
   if (typeof status === "object" && status !== null) {
     const { type, reason } = status as { type?: unknown; reason?: unknown };
@@ -131,7 +142,7 @@ function statusOf(status: unknown): { type: string; reason?: string } {
       return { type, ...(typeof reason === "string" ? { reason } : {}) };
     }
   }
-  return { type: "user-approval" };
+  return USER_APPROVAL;
 }
 
 /**
@@ -143,12 +154,7 @@ function ruleOf(
   options: ToolSetConnectorOptions,
   name: string,
   messages: ModelMessage[],
-):
-  | ((
-      input: unknown,
-      call: { executionId: string; seq: number },
-    ) => Promise<{ type: string; reason?: string }>)
-  | undefined {
+): Approval | undefined {
   const rules = options.toolApproval;
   const runtimeContext = options.runtimeContext ?? {};
   if (typeof rules === "function") {
@@ -166,10 +172,7 @@ function ruleOf(
   if (typeof rules !== "object" || rules === null || !Object.hasOwn(rules, name)) return undefined;
   const rule = rules[name];
   if (rule === undefined || rule === null) return undefined;
-  if (typeof rule !== "function") {
-    const status = statusOf(rule);
-    return async () => status;
-  }
+  if (typeof rule !== "function") return statusOf(rule);
   const decide = rule as (input: unknown, options: unknown) => unknown;
   return async (input, call) =>
     statusOf(
@@ -180,6 +183,31 @@ function ruleOf(
         runtimeContext,
       }),
     );
+}
+
+/**
+ * `requiresApproval` for a decision per call. The rule is asked about the input as the tool's
+ * schema parses it (defaults filled, transforms applied): the value `execute` receives, as in the
+ * AI SDK. An input the schema refuses is not put to the rule: the parse throws `INVALID_INPUT`, and
+ * a `requiresApproval` that throws asks a person, so the runtime records the call waiting, like any
+ * gated call (with the input as sent; approved, it fails `INVALID_INPUT` when it runs and nothing of
+ * the tool runs). Never is a call run that no rule cleared and no person approved. A call the rule
+ * lets run is remembered with that parsed value, which its `execute` then receives.
+ */
+function decidePerCall(
+  name: string,
+  decide: Decide,
+  parse: ParseInput,
+  cleared: ClearedCalls<Status> | undefined,
+): ApprovalRule {
+  return async (input, call) => {
+    cleared?.forget(call);
+    const parsed = await parse(name, input, call);
+    const status = await decide(parsed, call);
+    if (status.type === "user-approval") return true;
+    cleared?.keep(call, { input: parsed, status });
+    return false;
+  };
 }
 
 /** What a call the app's `toolApproval` denied fails with: it ran nothing. */
@@ -206,10 +234,12 @@ async function settle(output: unknown): Promise<unknown> {
 /**
  * An AI SDK `ToolSet` as a Code Mode namespace: each tool becomes a method whose input is checked
  * against its schema (Zod, `jsonSchema()`, Standard Schema) before `execute`. A truthy `needsApproval`
- * gates every call; a `needsApproval` function runs on the host with each call's input, so only the
- * calls it answers truthy for pause (as the AI SDK reads it). A tool without `execute` is deferred: its result comes through
- * `runtime.resolve`. `execute` gets the AI SDK's options: a `toolCallId` made from the execution id
- * and the call's number, the pass's abort signal, and the `messages` and `context` given here.
+ * gates every call; a `needsApproval` function, like a `toolApproval` function, runs on the host with
+ * each call's input as the schema parses it (the value `execute` receives), so only the calls it
+ * answers truthy for pause (as the AI SDK reads it). A tool without `execute` is deferred: its result
+ * comes through `runtime.resolve`. `execute` gets the AI SDK's options: a `toolCallId` made from the
+ * execution id and the call's number, the pass's abort signal, and the `messages` and `context` given
+ * here.
  */
 export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
   if (typeof options?.tools !== "object" || options.tools === null) {
@@ -219,13 +249,25 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
     );
   }
   const messages = options.messages ?? [];
-  const methods: Record<string, FunctionMethod> = {};
-  for (const [name, candidate] of Object.entries(options.tools)) {
+  const tools = Object.entries(options.tools).map(([name, candidate]) => {
     const tool = candidate as AnyTool;
     if (typeof tool !== "object" || tool === null) {
       throw new CodemodeError("INVALID_CONFIG", `Tool "${name}" is not an AI SDK tool.`);
     }
-    const inputSchema = resolved(tool.inputSchema);
+    // a `toolApproval` rule comes before `needsApproval`, and only a rule can deny
+    const rule = ruleOf(options, name, messages);
+    const approval = rule ?? approvalOf(tool.needsApproval, messages, options.context);
+    return { name, tool, inputSchema: resolved(tool.inputSchema), rule, approval };
+  });
+  // the inputs of the tools decided per call are parsed before their rule is asked
+  const perCall = tools.filter(({ approval }) => typeof approval === "function");
+  const parse = inputParser(
+    options.name,
+    new Map(perCall.map(({ name, inputSchema }) => [name, inputSchema])),
+  );
+  const cleared = clearedCalls<Status>();
+  const methods: Record<string, FunctionMethod> = {};
+  for (const { name, tool, inputSchema, rule, approval } of tools) {
     const outputSchema = resolved(tool.outputSchema);
     // AI SDK 7 lets a description depend on the tool's context
     const description: unknown =
@@ -235,27 +277,33 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
           })
         : tool.description;
     const execute = tool.execute;
-    const rule = ruleOf(options, name, messages);
-    const requiresApproval: FunctionMethod["requiresApproval"] = rule
-      ? async (input, call) => (await rule(input, call)).type === "user-approval"
-      : approvalOf(tool.needsApproval, messages, options.context);
+    const runs = typeof execute === "function";
+    const requiresApproval: FunctionMethod["requiresApproval"] =
+      typeof approval === "function"
+        ? decidePerCall(name, approval, parse, runs ? cleared : undefined)
+        : approval.type === "user-approval" || undefined;
     methods[name] = {
       ...(typeof description === "string" && description ? { description } : {}),
       inputSchema,
       ...(outputSchema !== undefined ? { outputSchema } : {}),
       ...(requiresApproval !== undefined ? { requiresApproval } : {}),
-      ...(typeof execute === "function"
+      ...(runs
         ? {
             execute: async (input: unknown, call: CallContext) => {
-              // a denial runs nothing: the rule is asked again here, as the AI SDK asks it again
-              // when an approval comes back
-              const status = rule ? await rule(input, call) : undefined;
+              // a call its rule let run gets the value the rule was asked about; one a person
+              // approved gets the recorded input as parsed now
+              const judged = typeof approval === "function" ? cleared.take(call) : undefined;
+              const value = judged ? judged.input : input;
+              // a denial runs nothing: a call a person approved puts its input to the rule again,
+              // as the AI SDK asks again when an approval comes back
+              const status =
+                typeof rule === "function" ? (judged?.status ?? (await rule(value, call))) : rule;
               if (status?.type === "denied") throw deniedError(name, status.reason);
               const callOptions: ExecuteOptions = {
                 ...toolOptions(call, messages, options.context),
                 abortSignal: call.signal as ExecuteOptions["abortSignal"],
               };
-              return settle(await execute(input, callOptions));
+              return settle(await execute(value, callOptions));
             },
           }
         : { deferred: true }),
@@ -265,5 +313,9 @@ export function toolSetConnector(options: ToolSetConnectorOptions): Connector {
     name: options.name,
     ...(options.instructions ? { instructions: options.instructions } : {}),
     methods,
+    // what a pass decided and never ran goes with it
+    ...(perCall.length > 0
+      ? { onPassEnd: (executionId: string) => cleared.endPass(executionId) }
+      : {}),
   });
 }
