@@ -1,40 +1,15 @@
 import type { ExecutionRecord, Journal, JournalEntry } from "@codemode/core";
 import { expect } from "vitest";
 import type { DeclareTest } from "./known-gaps.ts";
-
-let counter = 0;
+import { entry, execution } from "./store-records.ts";
 
 /** A run `running` under `owner`'s lease, lapsing at `expiresAt`. */
-function leased(owner: string, expiresAt: number): ExecutionRecord {
-  counter += 1;
-  return {
-    id: `exec_claimed_${counter}`,
-    code: "async () => 1",
-    status: "running",
-    connectors: ["ledger"],
-    createdAt: 3_000 + counter,
-    updatedAt: 3_000 + counter,
-    lease: { owner, expiresAt },
-  };
-}
+const leased = (owner: string, expiresAt: number): ExecutionRecord =>
+  execution({ lease: { owner, expiresAt } });
 
 /** A call waiting for approval. */
-function waiting(executionId: string, seq: number): JournalEntry {
-  return {
-    executionId,
-    seq,
-    kind: "call",
-    connector: "ledger",
-    method: "write",
-    args: "{}",
-    state: "pending",
-    requiresApproval: true,
-    deferred: false,
-    replay: "record",
-    createdAt: 2,
-    updatedAt: 2,
-  };
-}
+const waiting = (executionId: string, seq: number): JournalEntry =>
+  entry(executionId, seq, { state: "pending", requiresApproval: true });
 
 /** An approved call's take: `pending` → `executing`. */
 const TAKE = { state: "executing" as const, updatedAt: 4 };
