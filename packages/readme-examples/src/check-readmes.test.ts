@@ -11,7 +11,11 @@ const OUT = mkdtempSync(join(parent, "run-"));
 
 afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
-describe("checkReadmes", () => {
+// each check runs the TypeScript compiler over its examples: seconds on a quiet machine, several
+// times that on a busy one. The limit only ends a check that hangs
+const TYPE_CHECK_LIMIT_MS = 300_000;
+
+describe("checkReadmes", { timeout: TYPE_CHECK_LIMIT_MS }, () => {
   it("finds the root README and every package's", () => {
     const readmes = allReadmes();
     expect(readmes[0]).toBe("README.md");

@@ -1,7 +1,8 @@
 // The model programs' connectors: services that answer from the world after delays that depend on
 // the input, or hold calls and answer them in reverse, so calls finish in another order than they
-// were made; which of their methods wait for approval.
-import type { Connector } from "@codemode/core";
+// were made, and stop when their signal is aborted, as a fetch or an MCP request does; which of
+// their methods wait for approval.
+import type { CallContext, Connector } from "@codemode/core";
 import {
   customerOf,
   DOCUMENTS,
@@ -69,6 +70,16 @@ function reversed(world: World, answer: () => unknown): Promise<unknown> {
   });
 }
 
+/** The answer, or the signal's reason once it is aborted, whichever comes first. */
+function abortable(signal: CallContext["signal"], answer: Promise<unknown>): Promise<unknown> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 function service(world: World, name: string, methods: Record<string, MethodSpec>): Connector {
   return {
     specificationVersion: "v1",
@@ -92,9 +103,9 @@ function service(world: World, name: string, methods: Record<string, MethodSpec>
       if (!spec) return Promise.reject(new Error(`${name} has no method ${method}`));
       const args = (input ?? {}) as Rec;
       const answer = () => spec.run(args, world);
-      if (spec.answer === "reversed") return reversed(world, answer);
+      if (spec.answer === "reversed") return abortable(context.signal, reversed(world, answer));
       const ms = spec.delay ? spec.delay(args) : hash(`${name}.${method}:${stable(input)}`) % 10;
-      return later(ms, answer);
+      return abortable(context.signal, later(ms, answer));
     },
   };
 }

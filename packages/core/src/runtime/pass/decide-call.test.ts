@@ -5,6 +5,7 @@ import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
 import { runningRun, testContext, testPass } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import type { ResolvedConnector } from "../context/configuration.ts";
 import { codec } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
@@ -30,6 +31,90 @@ const runtimeWith = (program: (sandbox: MockSandbox) => unknown) => {
 };
 
 describe("decideCall", () => {
+  // a journal write that fails (before it applied, or after: its answer lost) ends the run there;
+  // a program that caught the store's error would do the work another way, and a later pass would
+  // run the call as a new one
+  for (const applied of [false, true]) {
+    it(`ends the run when the journal fails the decision on a call${applied ? " after applying it" : ""}: a program that catches it goes no further`, async () => {
+      const svc = mockConnector({
+        name: "svc",
+        methods: { write: {}, send: { requiresApproval: true } },
+      });
+      const store = withJournal(memoryStore(), (journal) => ({
+        putEntry: async (...args: Parameters<typeof journal.putEntry>) => {
+          if (args[0].seq !== 0) return journal.putEntry(...args);
+          if (applied) await journal.putEntry(...args);
+          throw new Error("connection terminated");
+        },
+      }));
+      const executor = new MockExecutor(async ({ svc }) => {
+        let id: unknown;
+        try {
+          id = await svc.write?.({ amount: 5 });
+        } catch {
+          id = await svc.write?.({ amount: 5 });
+        }
+        return svc.send?.({ id });
+      });
+      const runtime = createCodemodeRuntime({ store, executor, connectors: [svc] });
+      const output = await runtime.execute({ code: "async () => 0" });
+      expect(output).toMatchObject({
+        status: "error",
+        error: expect.stringMatching(
+          /^The decision on svc\.write \(#0\) failed in the journal \(connection terminated\), so the run stops here/,
+        ),
+      });
+      const run = await runtime.execution(output.executionId);
+      expect(run?.status).toBe("error");
+      expect(run?.calls).toMatchObject(applied ? [{ seq: 0, state: "executing" }] : []);
+      expect(await runtime.approve({ executionId: output.executionId })).toMatchObject({
+        status: "error",
+      });
+      expect(svc.calls).toEqual([]);
+    });
+  }
+
+  it("ends the run when the journal fails to put a call in doubt to a person", async () => {
+    const svc = mockConnector({ name: "svc", methods: { write: {}, after: {} } });
+    const base = memoryStore();
+    const store = withJournal(base, (journal) => ({
+      updateEntry: (...args: Parameters<typeof journal.updateEntry>) =>
+        args[3].state === "pending"
+          ? Promise.reject(new Error("connection terminated"))
+          : journal.updateEntry(...args),
+    }));
+    const executor = new MockExecutor(async ({ svc }) => {
+      try {
+        await svc.write?.({ amount: 5 });
+      } catch {
+        await svc.after?.({});
+      }
+      return "done";
+    });
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [svc] });
+    // an earlier pass started the call and never recorded it: the run is paused on it, in doubt
+    const journal = base.journal("default");
+    const paused = await createCodemodeRuntime({
+      store: base,
+      executor: new MockExecutor(async ({ svc }) => svc.after?.({})),
+      connectors: [
+        mockConnector({ name: "svc", methods: { write: {}, after: { requiresApproval: true } } }),
+      ],
+    }).execute({ code: "async () => 0" });
+    await journal.updateEntry(paused.executionId, 0, ["pending"], {
+      method: "write",
+      args: codec.encode({ amount: 5 }),
+      state: "executing",
+      requiresApproval: false,
+    });
+    const output = await runtime.approve({ executionId: paused.executionId });
+    expect(output).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/^The decision on svc\.write \(#0\) failed in the journal/),
+    });
+    expect(svc.calls).toEqual([]);
+  });
+
   it("replays a recorded call without calling the connector again", async () => {
     const { runtime, shop } = runtimeWith(async ({ shop }) => {
       const first = await shop.read?.({ n: 1 });

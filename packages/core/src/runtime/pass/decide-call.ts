@@ -234,7 +234,9 @@ export async function callConnector(
     throw error;
   }
   pass.guard();
-  const decision = await decideCall(context, pass, resolved, method, input, args, seq);
+  const decision = await pass.journalPart(`The decision on ${what} (#${seq})`, () =>
+    decideCall(context, pass, resolved, method, input, args, seq),
+  );
   const { now } = context;
   const { executionId } = pass;
   const { definition } = resolved.methods.get(method) as { definition: ConnectorMethod };

@@ -23,7 +23,7 @@ const tell = (observer: CallObserver, call: Parameters<CallObserver>[0]) => {
 /**
  * The host functions of one pass: every connector method, and the `codemode` SDK with the prelude's
  * channel. Each call is tracked by the pass, so the pass reports only once all have settled, and
- * numbered calls reach the program in the order of their numbers (`PassState.inOrder`).
+ * every reply reaches the program in the order the calls were made (`PassState.inOrder`).
  */
 export function hostGlobals(
   context: RunContext,
@@ -57,26 +57,28 @@ export function hostGlobals(
   // a connector that could not list is there with no methods: calling one fails, and says which
   for (const name of config.unavailable.keys()) globals[name] ??= {};
   const catalog = () => snippetCatalog(context.journal, config);
+  // every reply of the SDK reaches the program in the order it was asked for, as calls' do: how
+  // long a journal write or a search took never changes which call the program makes next
+  const inOrder = <T>(reply: Promise<T>) => pass.inOrder(pass.track(reply));
   globals.codemode = {
     search: (query) =>
-      pass.track(
+      inOrder(
         (async () =>
           (await catalog()).search(
             checkText(query ?? "", "A codemode.search query", MAX_QUERY_LENGTH),
           ))(),
       ),
     describe: (target) =>
-      pass.track(
+      inOrder(
         describeTarget(
           context.journal,
           config,
           checkText(target ?? "", "A codemode.describe target", MAX_TARGET_LENGTH),
         ),
       ),
-    [PRELUDE_CHANNEL.stepDecide]: (input) =>
-      pass.inOrder(pass.track(decideStep(context, pass, input))),
-    [PRELUDE_CHANNEL.stepRecord]: (input) => pass.track(recordStep(context, pass, input)),
-    [PRELUDE_CHANNEL.snippet]: (input) => pass.track(snippetFor(context.journal, config, input)),
+    [PRELUDE_CHANNEL.stepDecide]: (input) => inOrder(decideStep(context, pass, input)),
+    [PRELUDE_CHANNEL.stepRecord]: (input) => inOrder(recordStep(context, pass, input)),
+    [PRELUDE_CHANNEL.snippet]: (input) => inOrder(snippetFor(context.journal, config, input)),
   };
   return globals;
 }

@@ -32,14 +32,14 @@ async function setup(timeoutMs?: number) {
 }
 
 describe("invokeConnector", () => {
-  it("calls the method by its own name with the run, the seq, its key and the pass's signal", async () => {
+  it("calls the method by its own name with the run, the seq, its key and the signal of the pass's calls", async () => {
     const { api, id, pass, resolved } = await setup();
     expect([...resolved.methods.keys()]).toEqual(["get_item", "slow"]);
     expect(callContext(pass, 4)).toEqual({
       executionId: id,
       seq: 4,
       idempotencyKey: `${id}:4`,
-      signal: pass.controller.signal,
+      signal: pass.callSignal,
     });
     expect(await invokeConnector(pass, resolved, "get_item", { sku: 1 }, 4)).toEqual({ sku: 1 });
     expect(api.calls).toEqual([
@@ -63,15 +63,15 @@ describe("invokeConnector", () => {
       message: "api.slow took longer than 20 ms and was abandoned.",
     });
     expect(seen[0]?.signal.aborted).toBe(true);
-    expect(pass.controller.signal.aborted).toBe(false);
+    expect(pass.callSignal.aborted).toBe(false);
     await pass.end();
     pass.release();
   });
 
-  it("aborts a call with a time limit when its pass stops", async () => {
+  it("aborts a call with a time limit when its pass is cancelled", async () => {
     const { pass, resolved, seen } = await setup(60_000);
     const call = invokeConnector(pass, resolved, "slow", {}, 0);
-    pass.stop("The run was cancelled.");
+    pass.cancel({ at: 0, source: "api", text: "The run was cancelled." });
     expect(await call).toBe("aborted");
     expect(seen[0]?.signal.reason).toMatchObject({ code: "ABORTED" });
     await pass.end();

@@ -5,19 +5,19 @@ import type { ResolvedConnector } from "../context/configuration.ts";
 import { idempotencyKey } from "../context/values.ts";
 import type { PassState } from "./pass-state.ts";
 
-/** What a connector is told of call `seq` of the pass: the run, the number, its key, the pass's signal. */
+/** What a connector is told of call `seq` of the pass: the run, the number, its key, the calls' signal. */
 export function callContext(pass: PassState, seq: number): CallContext {
   const { executionId } = pass;
   return {
     executionId,
     seq,
     idempotencyKey: idempotencyKey(executionId, seq),
-    signal: pass.controller.signal,
+    signal: pass.callSignal,
   };
 }
 
 /**
- * Calls the connector with the pass's signal. A method with a time limit gets a signal of its own
+ * Calls the connector with the signal of the pass's calls. A method with a time limit gets a signal of its own
  * that also fires when its time is up, and its call fails with `TIMEOUT` then.
  */
 export function invokeConnector(
@@ -31,14 +31,14 @@ export function invokeConnector(
     original: string;
     definition: { timeoutMs?: number };
   };
-  const { controller } = pass;
   const context = callContext(pass, seq);
+  const signal = pass.callSignal;
   const timeoutMs = definition.timeoutMs;
   if (timeoutMs === undefined) return resolved.connector.invoke(original, input, context);
   return (async () => {
     const call = createAbortController();
-    const onAbort = () => call.abort(controller.signal.reason);
-    controller.signal.addEventListener("abort", onAbort, { once: true });
+    const onAbort = () => call.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
     let cancel = () => {};
     try {
       return await Promise.race([
@@ -56,7 +56,7 @@ export function invokeConnector(
       ]);
     } finally {
       cancel();
-      controller.signal.removeEventListener("abort", onAbort);
+      signal.removeEventListener("abort", onAbort);
     }
   })();
 }

@@ -19,6 +19,8 @@ describe("PassState", () => {
     pass.stop("because");
     expect(() => pass.nextSeq()).toThrow(expect.objectContaining({ code: "ABORTED" }));
     expect(pass.controller.signal.aborted).toBe(true);
+    // a stop ends the sandbox, not the connector calls already running
+    expect(pass.callSignal.aborted).toBe(false);
     await pass.end();
   });
 

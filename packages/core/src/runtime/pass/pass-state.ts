@@ -1,4 +1,6 @@
 import { CodemodeError } from "../../codemode-error.ts";
+import type { CallContext } from "../../connector.ts";
+import { messageOf } from "../../invariants.ts";
 import type { JournalEntry, LeaseClaim } from "../../journal-store.ts";
 import { after, createAbortController, every, randomHex } from "../../platform.ts";
 import type { Cancellation, PassTicket } from "../context/cancellation.ts";
@@ -21,7 +23,15 @@ export const MIN_ABANDON_MS = 5_000;
  */
 export class PassState {
   readonly executionId: string;
+  /** the sandbox's signal: aborted once the pass stops, so nothing after that point runs */
   readonly controller = createAbortController();
+  /**
+   * The signal of the connector calls the pass started: aborted when the run is cancelled or its
+   * lease lost, or a while after the pass ended (`end`), never by a pause or a failure. A call in
+   * flight beside the call a pass paused at is one the program made: it settles, and what it gave is
+   * recorded and replayed, as it would have been had nothing waited.
+   */
+  readonly #calls = createAbortController();
   /** what earlier passes recorded, read once: a pass starts only by taking the run */
   readonly recorded: ReadonlyMap<number, JournalEntry>;
   /** a gated call was recorded pending: the run pauses once the pass has settled */
@@ -102,6 +112,16 @@ export class PassState {
   cancel(cancellation: Cancellation): void {
     this.#cancellation ??= cancellation;
     this.stop(cancellation.text);
+    this.#abortCalls(cancellation.text);
+  }
+
+  /** What each connector call of the pass is given as its signal. */
+  get callSignal(): CallContext["signal"] {
+    return this.#calls.signal;
+  }
+
+  #abortCalls(reason: string): void {
+    if (!this.#calls.signal.aborted) this.#calls.abort(new CodemodeError("ABORTED", reason));
   }
 
   /**
@@ -152,21 +172,47 @@ export class PassState {
     return this.#cursor++;
   }
 
-  /** Marks the run failed (while it is still running under this pass's lease) and stops the pass. */
+  /**
+   * Marks the run failed (while it is still running under this pass's lease) and stops the pass. A
+   * write the store fails is made again when the pass reports (`endsInFailure`).
+   */
   async failRun(message: string): Promise<void> {
-    this.stop(message);
-    await this.#context.journal.updateExecution(
-      this.executionId,
-      ["running"],
-      { status: "error", error: message, updatedAt: this.#context.now(), lease: undefined },
-      { owner: this.owner },
-    );
+    this.endInFailure(message);
+    await this.#context.journal
+      .updateExecution(
+        this.executionId,
+        ["running"],
+        { status: "error", error: message, updatedAt: this.#context.now(), lease: undefined },
+        { owner: this.owner },
+      )
+      .catch(() => false);
+  }
+
+  /**
+   * The journal's part of one host call of the pass (a call's decision, a step's), started while
+   * the pass runs. The pass stops on purpose only after it stopped itself (`stop`: a pause, a
+   * divergence, a lost lease); any other failure comes from underneath (the store failed a read or
+   * a write, which may or may not have applied) and ends the run in failure, nothing after it run.
+   * The program never gets such an error: a program that caught it would go on past a call whose
+   * entry is missing or unknown, doing its work another way (a retry, a fallback), and a later
+   * pass would then run that call as a new one, the work done twice.
+   */
+  async journalPart<T>(what: string, part: () => Promise<T>): Promise<T> {
+    try {
+      return await part();
+    } catch (error) {
+      if (this.#stopped !== undefined) throw error;
+      const message = `${what} failed in the journal (${messageOf(error)}), so the run stops here; nothing after it runs.`;
+      this.endInFailure(message);
+      throw new CodemodeError("ABORTED", message);
+    }
   }
 
   /** A write under the lease was refused: the pass stops here, nothing after it runs. */
   leaseLost(): never {
     this.#holdsLease = false;
     this.stop(LEASE_LOST);
+    this.#abortCalls(LEASE_LOST);
     throw new CodemodeError("ABORTED", LEASE_LOST);
   }
 
@@ -191,20 +237,24 @@ export class PassState {
    * rollback reports as unrecorded) and the run fails.
    */
   async failEntry(seq: number, message: string): Promise<void> {
-    await this.#context.journal.updateEntry(this.executionId, seq, ["executing"], {
-      state: "error",
-      error: message,
-      updatedAt: this.#context.now(),
-    });
+    this.endInFailure(message);
+    // a write the store fails leaves the entry `executing`, which a rollback reports the same way
+    await this.#context.journal
+      .updateEntry(this.executionId, seq, ["executing"], {
+        state: "error",
+        error: message,
+        updatedAt: this.#context.now(),
+      })
+      .catch(() => false);
     await this.failRun(message);
   }
 
   /**
-   * The outcome of a numbered host call (a connector call, a step's decision), handed to the program
-   * only after those numbered before it in this pass, whatever order they settle in. Live, results
-   * of calls made at once would reach the program in the order they arrive, which no replay can
-   * know; in the order of their numbers, a replay hands them over as the live pass did, and the
-   * calls the program makes from them get the same numbers. Call it when the call is numbered.
+   * The outcome of a host call (a connector call, a step's decision or record, a search), handed to
+   * the program only after those made before it in this pass, whatever order they settle in. Live,
+   * results of calls made at once would reach the program in the order they arrive, which no replay
+   * can know; in the order they were made, a replay hands them over as the live pass did, and the
+   * calls the program makes from them get the same numbers. Call it when the call is made.
    */
   inOrder<T>(outcome: Promise<T>): Promise<T> {
     const delivered = this.#lastDelivery.then(() => outcome);
@@ -230,11 +280,18 @@ export class PassState {
 
   /**
    * Ends the pass: stopped, then settled. The run stays renewed until its last call has settled,
-   * so nothing expires it while a call is still running.
+   * so nothing expires it while a call is still running. A call still running when the pass ends
+   * (beside the call it paused at, or one the program did not wait for) gets a while to settle by
+   * itself; then its signal is aborted (at once when the run was cancelled or its lease lost), and it
+   * gets as long again.
    */
   async end(): Promise<void> {
     this.stop("The pass has ended.");
     try {
+      if (!this.#calls.signal.aborted) {
+        if (await this.#settledWithin(this.#abandonAfterMs)) return;
+        this.#abortCalls("The pass has ended.");
+      }
       if (!(await this.#settledWithin(this.#abandonAfterMs))) await this.#abandon();
     } finally {
       this.#ended = true;
@@ -282,7 +339,7 @@ export class PassState {
       .listEntries(this.executionId, { states: ["executing"] })
       .catch(() => []);
     const names = open.map((entry) => `#${entry.seq} ${entry.connector}.${entry.method}`);
-    const message = `${names.length ? names.join(", ") : "A call"} did not settle within ${Math.round(this.#abandonAfterMs)} ms after the pass ended (its signal was aborted): whether it took effect is unknown, so the run ends here and nothing runs it again.`;
+    const message = `${names.length ? names.join(", ") : "A call"} did not settle within ${Math.round(this.#abandonAfterMs)} ms after its signal was aborted: whether it took effect is unknown, so the run ends here and nothing runs it again.`;
     this.#endsInFailure ??= message;
     // a pass whose run was taken writes nothing more: its entries stay `executing`, in doubt
     if (!this.#holdsLease) return;
@@ -361,7 +418,9 @@ export class PassState {
     if (alive) this.#renewed = Math.max(this.#renewed, at);
     else {
       this.#holdsLease = false;
-      this.stop("The run was ended from outside (expired, deleted or rolled back).");
+      const reason = "The run was ended from outside (expired, deleted or rolled back).";
+      this.stop(reason);
+      this.#abortCalls(reason);
     }
     return alive;
   }

@@ -37,7 +37,7 @@ describe("runPass", () => {
     expect(output).toMatchObject({
       status: "error",
       error: expect.stringMatching(
-        /^#0 slow\.hang did not settle within 5000 ms after the pass ended .*unknown/,
+        /^#0 slow\.hang did not settle within 5000 ms after its signal was aborted: .*unknown/,
       ),
     });
     const run = await runtime.execution(output.executionId);

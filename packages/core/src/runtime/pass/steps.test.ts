@@ -5,6 +5,7 @@ import { PRELUDE_CHANNEL } from "../../sandbox-protocol.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { runningRun, testContext, testPass } from "../../test/run-context.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import { codec } from "../context/values.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { decideStep, recordStep, STEP_CONNECTOR } from "./steps.ts";
@@ -26,6 +27,36 @@ describe("steps", () => {
     });
     expect(runs).toBe(2);
   });
+
+  for (const failing of ["putEntry", "applyEntry"] as const) {
+    it(`ends the run when the journal fails a step's ${failing === "putEntry" ? "entry" : "value"}: a program that catches it goes no further`, async () => {
+      const svc = mockConnector({ name: "svc", methods: { write: {} } });
+      const store = withJournal(memoryStore(), () => ({
+        [failing]: () => Promise.reject(new Error("connection terminated")),
+      }));
+      const executor = new MockExecutor(async ({ codemode, svc }) => {
+        let value: unknown;
+        try {
+          value = await codemode.step("pick", () => 1);
+        } catch {
+          value = 2;
+        }
+        return svc.write?.({ value });
+      });
+      const runtime = createCodemodeRuntime({ store, executor, connectors: [svc] });
+      const output = await runtime.execute({ code: "async () => 0" });
+      expect(output).toMatchObject({
+        status: "error",
+        error: expect.stringMatching(
+          failing === "putEntry"
+            ? /^The decision on codemode\.step \(#0\) failed in the journal \(connection terminated\)/
+            : /^The outcome of codemode\.step \(#0\) could not be recorded \(connection terminated\)/,
+        ),
+      });
+      expect((await runtime.execution(output.executionId))?.status).toBe("error");
+      expect(svc.calls).toEqual([]);
+    });
+  }
 
   it("refuses a step record that no step of this pass handed out, even from the host function itself", async () => {
     const bank = mockConnector({

@@ -7,6 +7,7 @@ import {
 } from "../../sandbox-protocol.ts";
 import type { RunContext } from "../context/run-context.ts";
 import { codec } from "../context/values.ts";
+import { applyOutcome } from "./apply-outcome.ts";
 import { diverge } from "./decide-call.ts";
 import type { PassState } from "./pass-state.ts";
 
@@ -28,6 +29,18 @@ export async function decideStep(
     MAX_STEP_NAME_LENGTH,
   );
   const seq = pass.nextSeq();
+  return pass.journalPart(`The decision on codemode.step (#${seq})`, () =>
+    decideNumberedStep(context, pass, name, seq),
+  );
+}
+
+/** The journal's part of `decideStep`, for the step numbered `seq`. */
+async function decideNumberedStep(
+  context: RunContext,
+  pass: PassState,
+  name: string,
+  seq: number,
+): Promise<StepDecideReply> {
   const recorded = pass.recorded.get(seq);
   if (recorded) {
     // nothing is written for a recorded step: the lease is renewed only when its heartbeat is due
@@ -97,9 +110,6 @@ export async function recordStep(
     await pass.failEntry(seq, messageOf(error));
     throw error;
   }
-  await context.journal.applyEntry(pass.executionId, seq, {
-    result: text,
-    updatedAt: context.now(),
-  });
+  await applyOutcome(context, pass, seq, "codemode.step", { result: text });
   return null;
 }
