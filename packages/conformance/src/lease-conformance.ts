@@ -161,6 +161,32 @@ export function leaseConformance(test: DeclareTest, journal: () => Promise<Journ
     expect(await expire(live.id, 4_001)).toBe(true);
   });
 
+  test("ends a paused run only while nothing wrote it since it was found stale", async () => {
+    const store = await journal();
+    const paused: ExecutionRecord = {
+      ...leased("x", 0),
+      status: "paused",
+      lease: undefined,
+      updatedAt: 1_000,
+    };
+    await store.createExecution(paused);
+    const expire = (before: number) =>
+      store.updateExecution(
+        paused.id,
+        ["paused"],
+        { status: "rejected", error: "expired" },
+        { updatedBefore: before },
+      );
+    // the last moment it was written is not before itself
+    expect(await expire(1_000)).toBe(false);
+    // approved and paused again meanwhile: written since, so kept
+    expect(await store.updateExecution(paused.id, ["paused"], { updatedAt: 5_000 })).toBe(true);
+    expect(await expire(2_000)).toBe(false);
+    expect((await store.getExecution(paused.id))?.status).toBe("paused");
+    expect(await expire(5_001)).toBe(true);
+    expect((await store.getExecution(paused.id))?.status).toBe("rejected");
+  });
+
   test("lets one of two racing takers of a lapsed run win", async () => {
     const store = await journal();
     const run = leased("pass_gone", 1_000);

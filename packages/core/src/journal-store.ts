@@ -49,11 +49,15 @@ export interface Lease {
 }
 
 /**
- * Which writer an update is for: the pass that holds the lease (`owner`), or one that ends a run
+ * Which writer an update is for: the pass that holds the lease (`owner`), one that ends a run
  * whose lease has lapsed (`lapsedBefore`: its `expiresAt` is earlier; a run without a lease counts
- * as lapsed).
+ * as lapsed), or one that ends a run nothing has written since a time (`updatedBefore`: its
+ * `updatedAt` is earlier, as `listStale` found it).
  */
-export type LeaseCondition = { owner: string } | { lapsedBefore: number };
+export type LeaseCondition =
+  | { owner: string }
+  | { lapsedBefore: number }
+  | { updatedBefore: number };
 
 /**
  * How a pass writes an entry: only while it holds the run's lease (the run is `running` and its
@@ -230,12 +234,17 @@ export interface Journal {
 }
 
 /**
- * Whether a run's lease allows a write under `condition`: the owner's while it holds it (lapsed or
- * not, until someone else ends the run), anyone's once it lapsed before `lapsedBefore`.
+ * Whether a run allows a write under `condition`: the lease owner's while it holds it (lapsed or
+ * not, until someone else ends the run), anyone's once the lease lapsed before `lapsedBefore`, or
+ * once nothing has written the run since `updatedBefore`.
  */
-export function leaseAllows(lease: Lease | undefined, condition: LeaseCondition): boolean {
-  if ("owner" in condition) return lease?.owner === condition.owner;
-  return lease === undefined || lease.expiresAt < condition.lapsedBefore;
+export function leaseAllows(
+  run: Pick<ExecutionRecord, "lease" | "updatedAt">,
+  condition: LeaseCondition,
+): boolean {
+  if ("owner" in condition) return run.lease?.owner === condition.owner;
+  if ("updatedBefore" in condition) return run.updatedAt < condition.updatedBefore;
+  return run.lease === undefined || run.lease.expiresAt < condition.lapsedBefore;
 }
 
 /**

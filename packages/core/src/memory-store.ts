@@ -82,7 +82,7 @@ class MemoryJournal implements Journal {
   ): Promise<boolean> {
     const record = this.executions.get(id);
     if (!record || !expected.includes(record.status)) return false;
-    if (lease && !leaseAllows(record.lease, lease)) return false;
+    if (lease && !leaseAllows(record, lease)) return false;
     this.executions.set(id, copyExecution(patched(record, patch)));
     return true;
   }
@@ -114,9 +114,7 @@ class MemoryJournal implements Journal {
 
   async listLapsed(now: number): Promise<ExecutionRecord[]> {
     return [...this.executions.values()]
-      .filter(
-        (record) => record.status === "running" && leaseAllows(record.lease, { lapsedBefore: now }),
-      )
+      .filter((record) => record.status === "running" && leaseAllows(record, { lapsedBefore: now }))
       .sort((a, b) => -newestFirst(a, b))
       .map(copyExecution);
   }
@@ -141,7 +139,7 @@ class MemoryJournal implements Journal {
     const run = this.executions.get(entry.executionId);
     if (!run) throw noSuchRun(entry);
     if (lease) {
-      if (run.status !== "running" || !leaseAllows(run.lease, lease)) return false;
+      if (run.status !== "running" || !leaseAllows(run, lease)) return false;
       if (lease.renewUntil !== undefined) {
         run.lease = { owner: lease.owner, expiresAt: lease.renewUntil };
       }
@@ -164,7 +162,7 @@ class MemoryJournal implements Journal {
     if (lease) {
       const run = this.executions.get(executionId);
       // checked and renewed with the entry's state, in this one synchronous step
-      if (run?.status !== "running" || !leaseAllows(run.lease, lease)) return false;
+      if (run?.status !== "running" || !leaseAllows(run, lease)) return false;
       if (lease.renewUntil !== undefined) {
         run.lease = { owner: lease.owner, expiresAt: lease.renewUntil };
       }

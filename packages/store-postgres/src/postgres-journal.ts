@@ -55,6 +55,7 @@ function checkSeq(seq: number): number {
 function leaseFilter(lease: LeaseCondition | undefined, n: number): [string, unknown[]] {
   if (!lease) return ["", []];
   if ("owner" in lease) return [` AND lease_owner = $${n}`, [lease.owner]];
+  if ("updatedBefore" in lease) return [` AND updated_at < $${n}::float8`, [lease.updatedBefore]];
   return [
     ` AND (lease_expires_at IS NULL OR lease_expires_at < $${n}::float8)`,
     [lease.lapsedBefore],

@@ -45,6 +45,7 @@ const BINDING_OF_KEY = `SELECT ${BINDING_ROW} FROM codemode_tool_calls WHERE run
 function leaseFilter(lease: LeaseCondition | undefined): [string, unknown[]] {
   if (!lease) return ["", []];
   if ("owner" in lease) return [" AND lease_owner = ?", [lease.owner]];
+  if ("updatedBefore" in lease) return [" AND updated_at < ?", [lease.updatedBefore]];
   return [" AND (lease_expires_at IS NULL OR lease_expires_at < ?)", [lease.lapsedBefore]];
 }
 

@@ -9,6 +9,40 @@ import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 import { DEFAULT_EXPIRY_MS, expirePaused } from "./expire.ts";
 
 describe("expirePaused", () => {
+  it("keeps a stale paused run that was decided and paused again after the sweep found it", async () => {
+    let time = 1_000;
+    const base = memoryStore();
+    const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
+    const program = new MockExecutor(async ({ gate }) => {
+      await gate.open?.({ n: 1 });
+      return gate.open?.({ n: 2 });
+    });
+    const now = () => time;
+    const elsewhere = createCodemodeRuntime({
+      store: base,
+      executor: program,
+      connectors: [gate],
+      now,
+    });
+    const paused = await elsewhere.execute({ code: "async () => 0" });
+    time += 10_000;
+    // the sweep lists the run as stale; before it writes, another process approves it, and the
+    // run pauses again at a call nobody has been shown yet
+    const store = withJournal(base, (journal) => ({
+      listStale: async (...args: Parameters<typeof journal.listStale>) => {
+        const stale = await journal.listStale(...args);
+        const again = await elsewhere.approve({ executionId: paused.executionId });
+        expect(again).toMatchObject({ status: "paused", pending: [{ seq: 1 }] });
+        return stale;
+      },
+    }));
+    const sweeper = createCodemodeRuntime({ store, executor: program, connectors: [gate], now });
+    expect(await sweeper.expirePaused({ maxAgeMs: 5_000 })).toEqual([]);
+    const run = await sweeper.execution(paused.executionId);
+    expect(run?.status).toBe("paused");
+    expect(run?.calls).toMatchObject([{ state: "applied" }, { state: "pending" }]);
+  });
+
   it("expirePaused leaves a paused run whose pass has not reported yet (found by the integrity property)", async () => {
     let time = 1_000;
     const expired: string[][] = [];

@@ -7,8 +7,8 @@ export const DEFAULT_EXPIRY_MS = 24 * 60 * 60 * 1000;
 /**
  * `runtime.expirePaused`: ends paused runs untouched for `maxAgeMs`, and running runs whose pass is
  * gone: their lease lapsed (whatever `maxAgeMs`) and no pass in this process has them. Each is
- * taken by a conditional write that re-checks its status (and, for a running run, that its lease
- * is still lapsed), so a pass that renewed meanwhile keeps its run.
+ * taken by a conditional write that re-checks its status and that it is still stale (a paused run
+ * untouched, a running run's lease lapsed), so a run decided or renewed meanwhile is kept.
  */
 export async function expirePaused(
   context: RunContext,
@@ -37,7 +37,9 @@ export async function expirePaused(
         updatedAt: now(),
         lease: undefined,
       },
-      paused ? undefined : { lapsedBefore: time },
+      // a paused run only while nothing wrote it since it was found stale (approved meanwhile in
+      // another process, it may have paused again at a call nobody has seen yet)
+      paused ? { updatedBefore: time - maxAgeMs } : { lapsedBefore: time },
     );
     if (!changed) continue;
     await withdrawPending(context, record.id);
