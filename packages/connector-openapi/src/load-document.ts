@@ -1,3 +1,8 @@
+import {
+  getJsonSchemaRefParserDefaultOptions,
+  type FileInfo as ParsedFile,
+  type Plugin,
+} from "@apidevtools/json-schema-ref-parser";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { CodemodeError } from "@codemode/core";
 import type { OpenAPI } from "openapi-types";
@@ -38,25 +43,92 @@ function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/** Values a file may stand for beyond one per byte: `[]`, `{}` and the like are more values than bytes. */
+const VALUE_ALLOWANCE = 10_000;
+
+/** What `checkExpansion` keeps for an object whose values it is counting. */
+interface Counting {
+  node: object;
+  values: unknown[];
+  next: number;
+  count: number;
+}
+
 /**
- * Refuses a document whose values, counted as JSON would write them out, outnumber `limit`: YAML
- * aliases (`*a`) let a few hundred bytes stand for billions of values, which serializing,
- * validating or declaring the document would then spell out. Stops counting at the limit.
+ * Refuses a value that stands for more than `limit` values, counted as JSON would write them out:
+ * YAML aliases (`*a`) let a few hundred bytes stand for billions of values, which crawling,
+ * bundling, serializing, validating or declaring the document would then spell out. The count
+ * follows the objects as they are, shared and all: an object's count is 1 and its values' counts,
+ * worked out once per object and never above the limit, so the work grows with the objects and
+ * entries the text spelled out, not with what they stand for. A cycle stands for endlessly many.
  */
-function checkExpansion(document: unknown, limit: number): void {
-  const stack: unknown[] = [document];
-  let count = 0;
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (++count > limit) {
-      throw new Error(
-        `the document stands for more values than it has bytes (YAML aliases?); it is not read`,
-      );
+function checkExpansion(root: unknown, limit: number, what = "the document"): void {
+  const refused = () =>
+    new Error(`${what} stands for more values than it has bytes (YAML aliases?); it is not read`);
+  const counted = new Map<object, number>();
+  const open = new Set<object>();
+  const stack: Counting[] = [];
+  const add = (counting: Counting, count: number) => {
+    counting.count += count;
+    if (counting.count > limit) throw refused();
+  };
+  // the count of a value already known, or undefined once it is opened for counting
+  const enter = (value: unknown): number | undefined => {
+    if (typeof value !== "object" || value === null) return 1;
+    const known = counted.get(value);
+    if (known !== undefined) return known;
+    if (open.has(value)) throw refused();
+    open.add(value);
+    stack.push({ node: value, values: Object.values(value), next: 0, count: 1 });
+    return undefined;
+  };
+  if (enter(root) !== undefined) return;
+  while (true) {
+    const counting = stack[stack.length - 1];
+    if (!counting) return;
+    if (counting.next < counting.values.length) {
+      const count = enter(counting.values[counting.next++]);
+      if (count !== undefined) add(counting, count);
+      continue;
     }
-    if (typeof node === "object" && node !== null) {
-      for (const value of Object.values(node)) stack.push(value);
-    }
+    stack.pop();
+    open.delete(counting.node);
+    counted.set(counting.node, counting.count);
+    const parent = stack[stack.length - 1];
+    if (parent) add(parent, counting.count);
   }
+}
+
+/** The parser's own JSON and YAML parsers, which turn what a resolver read into values. */
+const textParsers = (() => {
+  const parsers = getJsonSchemaRefParserDefaultOptions().parse;
+  return (["json", "yaml"] as const).map((name) => {
+    const plugin = parsers[name];
+    const parse = typeof plugin === "object" ? plugin.parse : undefined;
+    if (typeof plugin !== "object" || typeof parse !== "function") {
+      throw new Error(`@apidevtools/json-schema-ref-parser has no ${name} parser`);
+    }
+    return { name, plugin, parse };
+  });
+})();
+
+/**
+ * The parser's JSON and YAML parsers, each handing what it parsed to `check` before the parser
+ * crawls, bundles or validates it: a refusal there keeps the parsed value from the parser.
+ */
+function checkedParsers(check: (file: ParsedFile, value: unknown) => void): Record<string, Plugin> {
+  const checked: Record<string, Plugin> = {};
+  for (const { name, plugin, parse } of textParsers) {
+    checked[name] = {
+      ...plugin,
+      async parse(this: Plugin, file: ParsedFile) {
+        const value: unknown = await parse.call(this, file);
+        check(file, value);
+        return value;
+      },
+    };
+  }
+  return checked;
 }
 
 /** How a document is read. */
@@ -102,8 +174,10 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
   );
   let budget = options.maxBytes;
   let received = 0;
-  // the parser wraps and retries what a resolver throws: the first refusal is the one reported
+  // the parser wraps and retries what a resolver or parser throws: the first refusal is reported
   let refusal: unknown;
+  // bytes of each file read through the guard, by the URL the parser asked for
+  const sizes = new Map<string, number>();
   const readUrl = async (url: string): Promise<string> => {
     if (!fetch) throw new Error("this platform has no fetch to read the document with");
     const response = await guardedFetch(
@@ -135,6 +209,7 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
     });
     budget -= bytes.length;
     received += bytes.length;
+    sizes.set(url, bytes.length);
     return fromUtf8(bytes);
   };
   const guarded = {
@@ -160,7 +235,22 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
       }
     },
   };
+  // what the guard read may not stand for more values than it had bytes: checked as soon as it is
+  // parsed, before the parser walks it (local files a path reads are the host's own)
+  const check = (file: ParsedFile, value: unknown) => {
+    const size = sizes.get(file.url);
+    if (size === undefined) return;
+    const what =
+      kind === "url" && sizes.keys().next().value === file.url ? "the document" : file.url;
+    try {
+      checkExpansion(value, size + VALUE_ALLOWANCE, what);
+    } catch (error) {
+      refusal ??= error;
+      throw error;
+    }
+  };
   const parserOptions = {
+    parse: checkedParsers(check),
     resolve: {
       http: false,
       file: kind === "path" ? { canRead: (file: FileInfo) => !isHttp(file.url) } : false,
@@ -187,8 +277,10 @@ async function read(source: string | object, options: LoadOptions): Promise<Open
           )
         : await parser.parse(source as OpenAPI.Document, parserOptions)
     ) as OpenApiDocument;
-    // what was read from the network may not stand for more values than it had bytes
-    if (received > 0) checkExpansion(document, received + sourceText.length + 10_000);
+    // a parser that refused a file may have been followed by one that read it as text
+    if (refusal !== undefined) throw refusal;
+    // nor may the document they make up together, with the object it may have started from
+    if (received > 0) checkExpansion(document, received + sourceText.length + VALUE_ALLOWANCE);
     if (typeof source === "string") resolveServers(document, source);
     if (options.validate) {
       // validation dereferences what it is given: it gets a copy

@@ -3,6 +3,7 @@
 // one that never answers, and YAML whose aliases stand for millions of values. Each is served by a
 // real HTTP server on loopback; `lookup` maps test names to addresses.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -51,6 +52,25 @@ function withRef(ref: string) {
       },
     };
   return document;
+}
+
+/** YAML lines whose last alias stands for 10^7 values: 7 levels of 10 aliases to the level below. */
+/**
+ * Twelve levels of ten aliases: a few hundred bytes that stand for 10^12 values, more than any
+ * walk of the expanded tree could finish, so only a refusal in time linear in the bytes passes.
+ */
+function aliasBomb(indent: string): string[] {
+  const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+  for (let level = 1; level < 12; level++) {
+    const previous = String.fromCharCode(96 + level);
+    const name = String.fromCharCode(97 + level);
+    levels.push(`${name}: &${name} [${new Array(10).fill(`*${previous}`).join(", ")}]`);
+  }
+  return levels.map((line) => `${indent}${line}`);
+}
+
+function yaml(response: ServerResponse, text: string): void {
+  response.writeHead(200, { "content-type": "application/yaml" }).end(text);
 }
 
 function serve(document: unknown) {
@@ -187,25 +207,85 @@ describe("a document is read through limits", () => {
     );
   });
 
+  // Refused as soon as each file is parsed, in time that grows with its bytes (the parser's crawl
+  // of 10^7 values took 15 s of CPU and more on a busy machine)
   it("YAML aliases that stand for millions of values are refused", async () => {
-    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (let level = 1; level < 7; level++) {
-      const previous = String.fromCharCode(96 + level);
-      const name = String.fromCharCode(97 + level);
-      levels.push(`${name}: &${name} [${new Array(10).fill(`*${previous}`).join(", ")}]`);
-    }
-    const yaml = [
+    const text = [
       "openapi: 3.0.3",
       "info: { title: Bomb, version: '1' }",
       `servers: [{ url: '${api.origin}/v1' }]`,
       "paths: {}",
       "x-bomb:",
-      ...levels.map((line) => `  ${line}`),
+      ...aliasBomb("  "),
     ].join("\n");
-    api.answer = (_request, response) =>
-      response.writeHead(200, { "content-type": "application/yaml" }).end(yaml);
+    api.answer = (_request, response) => yaml(response, text);
     const error = (await outcome({ document: `${api.origin}/openapi.yaml` })) as CodemodeError;
     expect(error.code).toBe("INVALID_CONFIG");
-    expect(error.message).toContain("stands for more values than it has bytes");
+    expect(error.message).toContain("the document stands for more values than it has bytes");
+  });
+
+  it("so are they in a file a $ref reads", async () => {
+    const document = withRef(`${api.origin}/item.yaml`);
+    const bomb = ["type: object", "x-bomb:", ...aliasBomb("  ")].join("\n");
+    api.answer = (request, response) =>
+      request.url === "/item.yaml" ? yaml(response, bomb) : json(response, 200, document);
+    for (const source of [`${api.origin}/openapi.json`, document]) {
+      const error = (await outcome({ document: source })) as CodemodeError;
+      expect(error.code).toBe("INVALID_CONFIG");
+      expect(error.message).toContain(
+        `${api.origin}/item.yaml stands for more values than it has bytes`,
+      );
+    }
+  });
+
+  it("a YAML alias inside the node it names is refused", async () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: { title: Loop, version: '1' }",
+      `servers: [{ url: '${api.origin}/v1' }]`,
+      "paths: {}",
+      "x-loop: &loop { again: *loop }",
+    ].join("\n");
+    api.answer = (_request, response) => yaml(response, text);
+    const error = (await outcome({ document: `${api.origin}/openapi.yaml` })) as CodemodeError;
+    expect(error.code).toBe("INVALID_CONFIG");
+    expect(error.message).toContain("the document stands for more values than it has bytes");
+  });
+
+  it("YAML aliases that share a response, a parameter and a schema are read", async () => {
+    const text = [
+      "openapi: 3.0.3",
+      "info: { title: Items, version: '1' }",
+      `servers: [{ url: '${api.origin}/v1' }]`,
+      "x-shared:",
+      "  ok: &ok",
+      "    description: OK.",
+      "    content:",
+      "      application/json:",
+      "        schema: { $ref: '#/components/schemas/Item' }",
+      "paths:",
+      "  /items:",
+      "    get: { operationId: listItems, responses: { '200': *ok } }",
+      "  /items/{itemId}:",
+      "    parameters: [&id { name: itemId, in: path, required: true, schema: { type: string } }]",
+      "    get: { operationId: getItem, responses: { '200': *ok } }",
+      "  /items/{itemId}/copy:",
+      "    parameters: [*id]",
+      "    post: { operationId: copyItem, responses: { '200': *ok } }",
+      "components:",
+      "  schemas:",
+      "    Item:",
+      "      type: object",
+      "      properties:",
+      "        label: &label { type: string, description: the label the item is shown with }",
+      "        previous: *label",
+    ].join("\n");
+    api.answer = (request, response) =>
+      request.url === "/openapi.yaml" ? yaml(response, text) : json(response, 200, { ok: true });
+    const declarations = await outcome({ document: `${api.origin}/openapi.yaml` });
+    expect(typeof declarations, String(declarations)).toBe("string");
+    for (const name of ["listItems", "getItem", "copyItem", "the label the item is shown with"]) {
+      expect(declarations).toContain(name);
+    }
   });
 });
