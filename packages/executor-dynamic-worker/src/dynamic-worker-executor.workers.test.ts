@@ -264,7 +264,7 @@ describe("DynamicWorkerExecutor", () => {
       });
       expect(outcome).toMatchObject({ result: 3 });
     }
-    const tick = /\(__tickN=__tickA\(\)\)<0/;
+    const tick = /\(__tickM=__tickA\(\)\)<0/;
     // local workerd's clock moves while code runs: "auto" instruments here, as true does
     expect(programs.map((program) => tick.test(program))).toEqual([true, true, false]);
     // the import() check stays whatever the ticks

@@ -104,12 +104,12 @@ describe("instrumentProgram", () => {
     if (!outcome.ok) return;
     // the statements, and the expressions of arrows with an expression body
     const T = "if(!(--__tickN>=0)&&(__tickN=__tickT())<0)throw __tickE;";
-    const A = "if(!(--__tickN>=0)&&(__tickN=__tickA())<0)await __tickP();";
+    const A = "if(!(--__tickM>=0)&&(__tickM=__tickA())<0)await __tickP();";
     const t = "!(--__tickN>=0)&&(__tickN=__tickT())<0&&__tickS()";
-    const a = "!(--__tickN>=0)&&(__tickN=__tickA())<0&&await __tickP()";
+    const a = "!(--__tickM>=0)&&(__tickM=__tickA())<0&&await __tickP()";
     expect(outcome.source).toBe(
       [
-        'import { tick as __tickT, tickAsync as __tickA, pause as __tickP, stop as __tickS, stopped as __tickE, importable as __tickI } from "./tick.js"; var __tickN = 0; export default (',
+        'import { tick as __tickT, tickAsync as __tickA, pause as __tickP, stop as __tickS, stopped as __tickE, importable as __tickI } from "./tick.js"; var __tickN = 0, __tickM = 0; export default (',
         `async () => {${A}`,
         `  for (let i = 0; i < 2; i++) {${A}}`,
         `  while (false) {${A}x();}`,
@@ -144,7 +144,7 @@ describe("instrumentProgram", () => {
         const original = programModule(code).split("\n")[index + 1] ?? "";
         // the original line with the insertions taken out again
         const ticks =
-          /if\(!\(--__tickN>=0\)&&\(__tickN=__tick[TA]\(\)\)<0\)(throw __tickE|await __tickP\(\));|!\(--__tickN>=0\)&&\(__tickN=__tickT\(\)\)<0&&__tickS\(\),|[{}()]/g;
+          /if\(!\(--__tickN>=0\)&&\(__tickN=__tickT\(\)\)<0\)throw __tickE;|if\(!\(--__tickM>=0\)&&\(__tickM=__tickA\(\)\)<0\)await __tickP\(\);|!\(--__tickN>=0\)&&\(__tickN=__tickT\(\)\)<0&&__tickS\(\),|[{}()]/g;
         expect(line.replace(ticks, "")).toBe(original.replace(/[{}()]/g, ""));
       });
   });
@@ -265,7 +265,7 @@ describe("instrumentProgram", () => {
     expect(source).toContain(
       "import { tick as __tick00T, tickAsync as __tick00A, pause as __tick00P, stop as __tick00S, stopped as __tick00E, importable as __tick00I } from",
     );
-    expect(source).toContain("var __tick00N = 0;");
+    expect(source).toContain("var __tick00N = 0, __tick00M = 0;");
     const { value, error, probe } = await run(code);
     expect(error).toBeUndefined();
     expect(value).toBe("function79");

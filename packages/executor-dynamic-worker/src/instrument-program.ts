@@ -68,9 +68,12 @@ export interface InstrumentOptions {
  * A tick counts down a module variable, `if (!(--n >= 0) && (n = tick()) < 0) throw stopped;`, and
  * only when it runs out calls the tick module, which reads the clock and answers the next count, or
  * -2 past the deadline (then the tick throws, and every later one too). Where the nearest enclosing
- * function is async, the tick may also yield:
- * `if (!(--n >= 0) && (n = tickAsync()) < 0) await pause();` (`pause` rejects once the pass is
- * over). The countdown and the tick module's exports (import bindings of `tickModule`) have names
+ * function is async, the tick counts down a countdown of its own and may also yield:
+ * `if (!(--m >= 0) && (m = tickAsync()) < 0) await pause();` (`pause` rejects once the pass is
+ * over). Async ticks have their own countdown so that the tick module knows exactly how many ran,
+ * and yields at a count of them, never by the clock: where a program yields decides in which order
+ * it makes its calls, which a replay must repeat (see `tickModule`). The countdowns and the tick
+ * module's exports (import bindings of `tickModule`) have names
  * that occur nowhere in the program's text: the program cannot name, shadow or reassign them. Host
  * work is linear in the size of the program (one parse, one walk, one sort of the insertions, one
  * copy).
@@ -103,19 +106,22 @@ export function instrumentProgram(
   const names = ["T", "A", "P", "S", "E", "I"].map((suffix) => stem + suffix);
   const [tick, tickAsync, pause, stop, stopped, importable] = names;
   const count = `${stem}N`;
+  // the countdown of the ticks of async code
+  const asyncCount = `${stem}M`;
   // NaN (a countdown read before the module's first line ran) counts as run out too
   const due = `!(--${count}>=0)`;
+  const dueAsync = `!(--${asyncCount}>=0)`;
   let ticks = 0;
   const statement = (async: boolean) => {
     ticks++;
     return async
-      ? `if(${due}&&(${count}=${tickAsync}())<0)await ${pause}();`
+      ? `if(${dueAsync}&&(${asyncCount}=${tickAsync}())<0)await ${pause}();`
       : `if(${due}&&(${count}=${tick}())<0)throw ${stopped};`;
   };
   const expression = (async: boolean) => {
     ticks++;
     return async
-      ? `${due}&&(${count}=${tickAsync}())<0&&await ${pause}()`
+      ? `${dueAsync}&&(${asyncCount}=${tickAsync}())<0&&await ${pause}()`
       : `${due}&&(${count}=${tick}())<0&&${stop}()`;
   };
 
@@ -123,7 +129,7 @@ export function instrumentProgram(
   const imports = TICK_EXPORTS.map((name, index) => `${name} as ${names[index]}`);
   insertions.add(
     0,
-    `import { ${imports.join(", ")} } from ${JSON.stringify(tickModule)}; var ${count} = 0; `,
+    `import { ${imports.join(", ")} } from ${JSON.stringify(tickModule)}; var ${count} = 0, ${asyncCount} = 0; `,
   );
   // an explicit stack: a deeply nested program must not overflow the host's
   const nodes: Node[] = [program];

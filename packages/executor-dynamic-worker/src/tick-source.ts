@@ -5,6 +5,11 @@ import { sandboxSource } from "@codemode/executor-kit";
  * program yields. Reading `Date.now()` costs about 0.1 µs in workerd and a tick under 1 ns, so the
  * clock is read once per `mostTicks` ticks at most; fewer when the code between ticks is slow, so
  * that a reading comes about every `sliceMs`.
+ *
+ * Where async code yields is a count of its ticks, never the clock: a yield lets the rest of the
+ * turn run first (the caller of an async function the tick is in, other promise jobs), so it decides
+ * in which order the program makes its calls, and a replay must make them in the order the live pass
+ * did, whatever the machine's load. Counted, the same program yields at the same ticks on every pass.
  */
 export const TICK_TUNING = {
   /** ticks between two readings of the clock when the code between ticks is fast */
@@ -13,8 +18,11 @@ export const TICK_TUNING = {
   firstTicks: 16,
   /** a reading comes about this often (ms) when the code between ticks is slow */
   sliceMs: 2,
-  /** code in an async function yields to the event loop once this many ms have passed since the last yield */
-  yieldMs: 25,
+  /**
+   * code in an async function yields to the event loop at every this many ticks of async code
+   * (about 25 ms of a tight async loop, whose tick keeps its numbers boxed: about 12 ns an iteration)
+   */
+  yieldTicks: 2 ** 21,
 } as const;
 
 /** What `arm` answers the harness: the pass's deadline, as the harness watches it. */
@@ -42,16 +50,22 @@ export interface TickModule {
  * The tick module of a pass (`tick.js`), which the instrumented program imports (see
  * `instrumentProgram`): runs INSIDE the loaded worker, where `TICK_SOURCE` calls it once when the
  * module is evaluated and exports what it answers. It must stay self-contained (no imports, no
- * references outside its body) and plain JavaScript once types are stripped. The program keeps a countdown of its own, a module variable it cannot name:
- * each tick (at the start of every loop body and function body) decrements it, and when it runs out
- * calls one of these, which read the clock and answer how many ticks to count down until the next
- * reading, or a negative number:
+ * references outside its body) and plain JavaScript once types are stripped. The program keeps two
+ * countdowns of its own, module variables it cannot name, one for the ticks of synchronous code and
+ * one for those of async code: each tick (at the start of every loop body and function body)
+ * decrements its own, and when it runs out calls one of these, which read the clock and answer how
+ * many ticks to count down until the next reading, or a negative number:
  *
  * - `tick()`: -2 once the deadline has passed or the pass has ended; the program then throws
  *   `stopped`. The countdown stays run out, so from then on every tick throws (sticky): a program
  *   that catches the error cannot go on, its next iteration or next call throws again.
  * - `tickAsync()`: the same, for code in an async function; -1 when that code should yield
- *   (`await pause()`) so the event loop can run.
+ *   (`await pause()`) so the event loop can run: at every `yieldTicks`-th tick of async code, and
+ *   at no other. It knows exactly how many async ticks ran since its last call (the countdown it
+ *   answered, plus one), and answers no countdown that runs past the next yield: where the program
+ *   yields is a function of what it ran, the same on every pass, whatever the clock read (a yield
+ *   by the clock came, on a loaded machine, between two calls in one pass and not in the next,
+ *   and the replay made its calls in another order).
  * - `pause()`: a promise settled by a macrotask (a timer); rejected with `stopped` once the ticks
  *   answer -2. `stop()` throws `stopped` (for arrows with an expression body).
  * - `importable(specifier)`: every `import()` of the program goes through it; it answers the
@@ -89,7 +103,7 @@ export function tickModule(tuning: typeof TICK_TUNING): TickModule {
 
   const MOST_TICKS = tuning.mostTicks;
   const SLICE_MS = tuning.sliceMs;
-  const YIELD_MS = tuning.yieldMs;
+  const YIELD_TICKS = tuning.yieldTicks;
 
   // One object of numbers (own properties, made before the program runs), read and written by the
   // ticks inlined in the program's loops.
@@ -98,10 +112,15 @@ export function tickModule(tuning: typeof TICK_TUNING): TickModule {
     // 1 once the pass has ended; the deadline has passed when the clock says so
     ended: 0,
     deadline: Infinity,
-    // ticks the program counts down before it calls again
+    // ticks of synchronous code the program counts down before it calls again
     every: tuning.firstTicks as number,
     lastCheck: 0,
-    lastYield: 0,
+    // the same for async code, which counts down on its own
+    everyAsync: tuning.firstTicks as number,
+    lastCheckAsync: 0,
+    // async ticks since the last yield, as of the last call of tickAsync, and the countdown it answered
+    asyncTicks: 0,
+    asyncAnswered: 0,
     // pauses whose timer has not fired yet: the program is not idle, only yielding
     pausing: 0,
   };
@@ -112,28 +131,44 @@ export function tickModule(tuning: typeof TICK_TUNING): TickModule {
   const stopped = new ErrorType("The code was stopped.");
   define(stopped, "name", { value: "TimeoutError", writable: true, configurable: true });
 
+  // fewer ticks between readings when the code between ticks is slow, more when it is fast
+  function rate(spent: number, every: number): number {
+    return spent > SLICE_MS
+      ? ((every * SLICE_MS) / spent) | 0 || 1
+      : // biome-ignore lint/complexity/useMathMinMax: Math is the program's to replace
+        every * 2 > MOST_TICKS
+        ? MOST_TICKS
+        : every * 2;
+  }
+
   function tick(): number {
     if (state.ended !== 0) return -2;
     const now = clock();
     if (now >= state.deadline) return -2;
-    const spent = now - state.lastCheck;
+    const next = rate(now - state.lastCheck, state.every);
     state.lastCheck = now;
-    const every = state.every;
-    // fewer ticks between readings when the code between ticks is slow, more when it is fast
-    const next =
-      spent > SLICE_MS
-        ? ((every * SLICE_MS) / spent) | 0 || 1
-        : // biome-ignore lint/complexity/useMathMinMax: Math is the program's to replace
-          every * 2 > MOST_TICKS
-          ? MOST_TICKS
-          : every * 2;
     state.every = next;
     return next;
   }
 
   function tickAsync(): number {
-    const next = tick();
-    return next > 0 && state.lastCheck - state.lastYield >= YIELD_MS ? -1 : next;
+    // this call's tick is the one after the countdown answered last ran out (-1 counts down to -2
+    // at the next tick: one tick)
+    const answered = state.asyncAnswered;
+    // biome-ignore lint/complexity/useMathMinMax: Math is the program's to replace
+    const ticks = state.asyncTicks + (answered > 0 ? answered : 0) + 1;
+    if (state.ended !== 0) return -2;
+    const now = clock();
+    if (now >= state.deadline) return -2;
+    const next = rate(now - state.lastCheckAsync, state.everyAsync);
+    state.lastCheckAsync = now;
+    state.everyAsync = next;
+    const left = YIELD_TICKS - ticks;
+    // the yield's tick: the count starts again (the countdown of -1 answered runs out at the next tick)
+    const answer = left > 0 ? (next < left ? next : left - 1) : -1;
+    state.asyncTicks = left > 0 ? ticks : 0;
+    state.asyncAnswered = answer;
+    return answer;
   }
 
   function over(): boolean {
@@ -150,9 +185,8 @@ export function tickModule(tuning: typeof TICK_TUNING): TickModule {
     return new PromiseType<void>((resolve, reject) => {
       startTimer(() => {
         state.pausing--;
-        const now = clock();
-        state.lastYield = now;
-        state.lastCheck = now;
+        // the time the program spent paused is not the time its code between ticks took
+        state.lastCheckAsync = clock();
         if (over()) reject(stopped);
         else resolve();
       }, 0);
@@ -179,7 +213,7 @@ export function tickModule(tuning: typeof TICK_TUNING): TickModule {
     const now = clock();
     state.deadline = now + timeoutMs;
     state.lastCheck = now;
-    state.lastYield = now;
+    state.lastCheckAsync = now;
     return {
       expired: () => state.ended === 0 && clock() >= state.deadline,
       halt: () => {
