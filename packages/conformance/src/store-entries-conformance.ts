@@ -80,6 +80,31 @@ export function entriesTests({ test, journal }: StoreGroup): void {
     expect((await store.getEntry(record.id, 0))?.result).toBe("1");
   });
 
+  test("updates an entry only while its updatedAt is the one given, when asked: one of two takers", async () => {
+    const store = await journal();
+    const record = execution();
+    await store.createExecution(record);
+    await store.putEntry(entry(record.id, 0, { state: "reverting", updatedAt: 5 }));
+    const take = (at: number) =>
+      store.updateEntry(
+        record.id,
+        0,
+        ["reverting"],
+        { state: "reverting", updatedAt: at },
+        { unchangedSince: 5 },
+      );
+    expect(
+      await store.updateEntry(record.id, 0, ["reverting"], { updatedAt: 7 }, { unchangedSince: 4 }),
+    ).toBe(false);
+    const outcomes = await Promise.all([take(8), take(9)]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect((await store.getEntry(record.id, 0))?.updatedAt).toBe(outcomes[0] ? 8 : 9);
+    // the state is checked as well
+    expect(
+      await store.updateEntry(record.id, 0, ["applied"], { updatedAt: 10 }, { unchangedSince: 8 }),
+    ).toBe(false);
+  });
+
   test("applies an executing entry once, with its result or its error", async () => {
     const store = await journal();
     const record = execution();

@@ -32,6 +32,7 @@ export type {
 } from "./executor.ts";
 export { MAX_RECORDED_LENGTH } from "./invariants.ts";
 export {
+  type EntryCondition,
   type EntryState,
   type ExecutionRecord,
   type ExecutionStatus,

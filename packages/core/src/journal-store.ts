@@ -68,6 +68,13 @@ export interface LeaseClaim {
   renewUntil?: number;
 }
 
+/**
+ * What an entry's update may be conditioned on beside its state: a pass's claim on the run
+ * (`LeaseClaim`), or the entry's `updatedAt` as the writer read it (`unchangedSince`: a take of an
+ * entry whose state the taker does not change, such as a stale claim taken over, by one taker).
+ */
+export type EntryCondition = LeaseClaim | { unchangedSince: number };
+
 /** A run, as the journal keeps it. Values are text of the value codec. */
 export interface ExecutionRecord {
   id: string;
@@ -198,14 +205,15 @@ export interface Journal {
    * `putEntry`'s: only while the run is `running` under the claim's owner, checked in the same
    * write as the state (an approved call's take: a run cancelled, expired or taken meanwhile keeps
    * its call waiting, never started), renewing the lease to `renewUntil` in that write when given
-   * and only when the patch applies.
+   * and only when the patch applies. With `{ unchangedSince }`, only while the entry's `updatedAt`
+   * is still that, checked in the same write as the state.
    */
   updateEntry(
     executionId: string,
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
-    lease?: LeaseClaim,
+    condition?: EntryCondition,
   ): Promise<boolean>;
   /**
    * Marks an `executing` entry `applied` with its outcome: the codec text of its result (none for a

@@ -1,5 +1,6 @@
 import { checkBindingShown, checkToolCallBinding } from "./check-tool-call-binding.ts";
 import {
+  type EntryCondition,
   type EntryState,
   type ExecutionRecord,
   type ExecutionStatus,
@@ -155,11 +156,14 @@ class MemoryJournal implements Journal {
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
-    lease?: LeaseClaim,
+    condition?: EntryCondition,
   ): Promise<boolean> {
     const entry = this.entries.get(executionId)?.get(seq);
     if (!entry || !expected.includes(entry.state)) return false;
-    if (lease) {
+    if (condition && "unchangedSince" in condition) {
+      if (entry.updatedAt !== condition.unchangedSince) return false;
+    } else if (condition) {
+      const lease = condition;
       const run = this.executions.get(executionId);
       // checked and renewed with the entry's state, in this one synchronous step
       if (run?.status !== "running" || !leaseAllows(run, lease)) return false;

@@ -1,5 +1,6 @@
 import {
   CodemodeError,
+  type EntryCondition,
   type EntryState,
   type ExecutionRecord,
   type ExecutionStatus,
@@ -265,13 +266,15 @@ export class PostgresJournal implements Journal {
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
-    lease?: LeaseClaim,
+    condition?: EntryCondition,
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS, 5);
     if (!set || expected.length === 0) return false;
     const params = [this.runtime, executionId, checkSeq(seq), expected, ...values];
-    const where = "e.run = x.num AND e.seq = $3 AND e.state = ANY($4::text[])";
-    if (!lease) {
+    let where = "e.run = x.num AND e.seq = $3 AND e.state = ANY($4::text[])";
+    if (condition === undefined || "unchangedSince" in condition) {
+      if (condition)
+        where += ` AND e.updated_at = $${params.push(condition.unchangedSince)}::bigint`;
       const { rowCount } = await this.run(
         `UPDATE ${this.entries} AS e SET ${set} FROM ${this.executions} AS x
          WHERE x.runtime = $1 AND x.id = $2 AND ${where}`,
@@ -279,6 +282,7 @@ export class PostgresJournal implements Journal {
       );
       return rowCount > 0;
     }
+    const lease = condition;
     // `push` answers the new length: the value's `$n`
     const owner = params.push(lease.owner);
     const lock = lease.renewUntil === undefined ? "SHARE" : "UPDATE";

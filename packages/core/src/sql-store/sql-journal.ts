@@ -1,6 +1,7 @@
 import { checkBindingShown, checkToolCallBinding } from "../check-tool-call-binding.ts";
 import { CodemodeError } from "../codemode-error.ts";
 import {
+  type EntryCondition,
   type EntryState,
   type ExecutionRecord,
   type ExecutionStatus,
@@ -310,14 +311,21 @@ export class SqlJournal implements Journal {
     seq: number,
     expected: readonly EntryState[],
     patch: Partial<Omit<JournalEntry, "executionId" | "seq" | "createdAt">>,
-    lease?: LeaseClaim,
+    condition?: EntryCondition,
   ): Promise<boolean> {
     const [set, values] = assignments(patch, ENTRY_COLUMNS);
     if (!set || expected.length === 0) return false;
     const sql = `UPDATE codemode_entries SET ${set} WHERE key = ? AND state IN (${placeholders(expected.length)})`;
-    const change = lease
-      ? () => this.changeClaimed(executionId, seq, sql, values, expected, lease)
-      : () => this.changeEntry(executionId, seq, sql, values, expected);
+    const change =
+      condition === undefined
+        ? () => this.changeEntry(executionId, seq, sql, values, expected)
+        : "unchangedSince" in condition
+          ? () =>
+              this.changeEntry(executionId, seq, `${sql} AND updated_at = ?`, values, [
+                ...expected,
+                condition.unchangedSince,
+              ])
+          : () => this.changeClaimed(executionId, seq, sql, values, expected, condition);
     return change() || (this.renumbered(executionId) && change());
   }
 

@@ -271,6 +271,16 @@ describe("a revert in doubt (a rollback started it and never recorded what becam
     expect(reverts()).toHaveLength(1);
   });
 
+  it("is taken over by one of two rollbacks that name it in revertAgain at once: reverted once", async () => {
+    const { runtime, executionId, reverts } = await revertInDoubt();
+    const reports = await Promise.all([
+      runtime.rollback({ executionId, revertAgain: [0] }),
+      runtime.rollback({ executionId, revertAgain: [0] }),
+    ]);
+    expect(reports.map((report) => report.reverted)).toEqual(expect.arrayContaining([[0], []]));
+    expect(reverts()).toHaveLength(1);
+  });
+
   it("is recorded reverted, without running, when the host names it in markReverted", async () => {
     const { runtime, executionId, reverts } = await revertInDoubt();
     const report = await runtime.rollback({ executionId, markReverted: [0] });

@@ -118,11 +118,16 @@ export async function rollback(
       }
     }
     // taken first (one taker across callers and processes); a rollback that died after taking it
-    // left it reverting, and a later one takes it again once that is stale
-    const taken = await journal.updateEntry(executionId, entry.seq, [entry.state], {
-      state: "reverting",
-      updatedAt: now(),
-    });
+    // left it reverting, and a later one takes it again once that is stale: that take keeps the
+    // state, so it is conditioned on the claim as read, and of two rollbacks taking it over at once
+    // only one does
+    const taken = await journal.updateEntry(
+      executionId,
+      entry.seq,
+      [entry.state],
+      { state: "reverting", updatedAt: now() },
+      entry.state === "reverting" ? { unchangedSince: entry.updatedAt } : undefined,
+    );
     if (!taken) {
       done({ ...call, outcome: "skipped", reason: "another rollback is reverting it" });
       continue;
