@@ -109,7 +109,7 @@ export function runJournalIntegrity(options: JournalIntegrityOptions): void {
       if (!wanted.has(8)) return;
       for (const input of OVERSIZED_INPUTS) {
         test(
-          `8. refuses ${input.name} quickly, with a clear error, without storing it`,
+          `8. refuses ${input.name} with a clear error, without storing it`,
           async () => {
             const store = await (options.createStore ?? (() => memoryStore()))();
             await checkOversized(input, options.createExecutor, store);
