@@ -17,8 +17,8 @@ export function callContext(pass: PassState, seq: number): CallContext {
 }
 
 /**
- * Calls the connector with the signal of the pass's calls. A method with a time limit gets a signal of its own
- * that also fires when its time is up, and its call fails with `TIMEOUT` then.
+ * Calls the connector with the signal of the pass's calls. A method with a time limit gets a signal
+ * of its own that also fires when its time is up, and its call fails with `TIMEOUT` then.
  */
 export function invokeConnector(
   pass: PassState,
@@ -32,7 +32,7 @@ export function invokeConnector(
     definition: { timeoutMs?: number };
   };
   const context = callContext(pass, seq);
-  const signal = pass.callSignal;
+  const { signal } = context;
   const timeoutMs = definition.timeoutMs;
   if (timeoutMs === undefined) return resolved.connector.invoke(original, input, context);
   return (async () => {

@@ -111,8 +111,7 @@ export class PassState {
   /** `runtime.cancel`: the pass stops now (its signal aborts the executor and every call in flight). */
   cancel(cancellation: Cancellation): void {
     this.#cancellation ??= cancellation;
-    this.stop(cancellation.text);
-    this.#abortCalls(cancellation.text);
+    this.#stopWithCalls(cancellation.text);
   }
 
   /** What each connector call of the pass is given as its signal. */
@@ -122,6 +121,12 @@ export class PassState {
 
   #abortCalls(reason: string): void {
     if (!this.#calls.signal.aborted) this.#calls.abort(new CodemodeError("ABORTED", reason));
+  }
+
+  /** The run is no longer this pass's to go on with: the sandbox and the calls it started stop now. */
+  #stopWithCalls(reason: string): void {
+    this.stop(reason);
+    this.#abortCalls(reason);
   }
 
   /**
@@ -192,7 +197,7 @@ export class PassState {
    * The journal's part of one host call of the pass (a call's decision, a step's), started while
    * the pass runs. The pass stops on purpose only after it stopped itself (`stop`: a pause, a
    * divergence, a lost lease); any other failure comes from underneath (the store failed a read or
-   * a write, which may or may not have applied) and ends the run in failure, nothing after it run.
+   * a write, which may or may not have applied) and ends the run in failure: nothing after it runs.
    * The program never gets such an error: a program that caught it would go on past a call whose
    * entry is missing or unknown, doing its work another way (a retry, a fallback), and a later
    * pass would then run that call as a new one, the work done twice.
@@ -211,8 +216,7 @@ export class PassState {
   /** A write under the lease was refused: the pass stops here, nothing after it runs. */
   leaseLost(): never {
     this.#holdsLease = false;
-    this.stop(LEASE_LOST);
-    this.#abortCalls(LEASE_LOST);
+    this.#stopWithCalls(LEASE_LOST);
     throw new CodemodeError("ABORTED", LEASE_LOST);
   }
 
@@ -418,9 +422,7 @@ export class PassState {
     if (alive) this.#renewed = Math.max(this.#renewed, at);
     else {
       this.#holdsLease = false;
-      const reason = "The run was ended from outside (expired, deleted or rolled back).";
-      this.stop(reason);
-      this.#abortCalls(reason);
+      this.#stopWithCalls("The run was ended from outside (expired, deleted or rolled back).");
     }
     return alive;
   }
