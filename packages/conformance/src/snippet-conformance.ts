@@ -1,7 +1,8 @@
 // Saved snippets run through the executor under test: `codemode.run` of a snippet runs its code in
 // the same pass (its calls join the run's numbering), resolves to `{ error }` when a connector the
 // snippet recorded is not configured now (seed 000: it does not throw), and throws for a snippet that
-// does not exist.
+// does not exist; and a snippet's draws of chance are its own (not its caller's again), the same on
+// every pass.
 import { createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { expect } from "vitest";
 import {
@@ -97,6 +98,46 @@ export function snippetTests(
         status: "completed",
         result: expect.stringContaining('No snippet is named "nope"'),
       });
+    },
+    SLOW_TEST_MS,
+  );
+  options.test(
+    "a snippet run with codemode.run draws values of its own, not its caller's again, and the same ones after an approval",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const fresh = async () =>
+        createCodemodeRuntime({
+          store,
+          executor: await options.createExecutor(),
+          connectors: [connector("kv", ledger, true)],
+        });
+      // what a saved program draws when it makes an id: crypto's, with the usual Math.random fallback
+      const draw = `async () => [
+        typeof crypto === "object" && crypto !== null && typeof crypto.randomUUID === "function" ? crypto.randomUUID() : null,
+        Math.random(),
+      ]`;
+      const saving = await (await fresh()).execute({ code: draw });
+      expect(saving.status).toBe("completed");
+      await (await fresh()).saveSnippet("draw", { executionId: saving.executionId });
+
+      const first = await (await fresh()).execute({
+        code: `async () => {
+          const mine = ${draw.replace("async () => ", "")};
+          const nested = [await codemode.run("draw"), await codemode.run("draw")];
+          const written = await kv.write({ key: 1, value: { mine, nested } });
+          return { mine, nested, written };
+        }`,
+      });
+      if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
+      const shown = first.pending[0]?.args as { value: { mine: unknown[]; nested: unknown[][] } };
+      const values = [shown.value.mine, ...shown.value.nested].flat().filter((v) => v !== null);
+      expect(values.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(values).size, JSON.stringify(shown.value)).toBe(values.length);
+
+      const approved = await (await fresh()).approve({ executionId: first.executionId });
+      expect(approved).toMatchObject({ status: "completed", result: { ...shown.value } });
+      expect(ledger.map(({ method, input }) => [method, input])).toEqual([["write", shown]]);
     },
     SLOW_TEST_MS,
   );

@@ -18,6 +18,7 @@ export {
   PRELUDE_CHANNEL,
   SANDBOX_EVALUATE_HOOK,
   SANDBOX_PRELUDE,
+  SANDBOX_SEED_HOOK,
   type SnippetReply,
   type StepDecideReply,
   type StepRecordRequest,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { determinismPrelude } from "./sandbox-determinism.ts";
+import { SANDBOX_SEED_HOOK } from "./sandbox-protocol.ts";
 
 /** Runs the prelude for a run in a fresh realm, then `probe`, and returns what `probe` evaluates to. */
 function observe(seed: string, time: number, probe: string, extra: object = {}): unknown {
@@ -97,6 +98,23 @@ describe("the run's clock and chance in the sandbox", () => {
     expect(first.uuid).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
+  });
+
+  it("draws from a second seed where a sandbox of a saved program has one, and removes it", () => {
+    const random = "JSON.stringify([Math.random(), crypto.randomUUID(), typeof __codemodeSeed])";
+    const run = JSON.parse(observe("exec_a", time, random) as string);
+    const nested = (seed: string) =>
+      JSON.parse(observe("exec_a", time, random, { [SANDBOX_SEED_HOOK]: seed }) as string);
+    expect(run[2]).toBe("undefined");
+    expect(nested("k1")).toEqual(nested("k1"));
+    expect(nested("k1")[2]).toBe("undefined");
+    const draws = [run, nested("k1"), nested("k2")].flatMap((seen) => seen.slice(0, 2));
+    expect(new Set(draws).size).toBe(6);
+    // the run's seed is in it too: the same second seed under another run draws other numbers
+    const other = JSON.parse(
+      observe("exec_b", time, random, { [SANDBOX_SEED_HOOK]: "k1" }) as string,
+    );
+    expect(other.slice(0, 2)).not.toEqual(nested("k1").slice(0, 2));
   });
 
   it("draws SHA-256 of the seed and a block counter, so its numbers tell nothing without the seed", () => {

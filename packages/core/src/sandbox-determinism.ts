@@ -2,6 +2,7 @@
 // run (the live one, and each replay after an approval) reads the same time and draws the same
 // numbers, so the calls it builds from them are the calls the person approved. Executor-agnostic:
 // it is source the prelude runs in the sandbox before the model's code.
+import { SANDBOX_SEED_HOOK } from "./sandbox-protocol.ts";
 import { sandboxSource } from "./sandbox-source.ts";
 
 /** What the determinism of one run is made from: both are in the journal from the run's start. */
@@ -26,8 +27,22 @@ type Scope = Record<string, unknown> & {
  * - `Math.random()`, `crypto.getRandomValues()` and `crypto.randomUUID()`, where the sandbox has
  *   them, with one generator: SHA-256 of the secret `seed` and a block counter.
  * What the scope does not have or cannot change (a read-only `crypto`) is left as it is.
+ * A sandbox that runs a saved program for `codemode.run` on its own has a second seed at `seedHook`
+ * (`SANDBOX_SEED_HOOK`): it is taken, removed, and drawn from with `seed`.
  */
-export function installDeterminism(scope: Scope, seed: string, time: number): void {
+export function installDeterminism(
+  scope: Scope,
+  runSeed: string,
+  time: number,
+  seedHook?: string,
+): void {
+  const nested = seedHook === undefined ? undefined : scope[seedHook];
+  if (seedHook !== undefined) {
+    try {
+      delete scope[seedHook];
+    } catch {}
+  }
+  const seed = typeof nested === "string" ? `${runSeed}/${nested}` : runSeed;
   const RealDate = scope.Date;
   const construct = Reflect.construct;
   const define = Object.defineProperty;
@@ -324,5 +339,5 @@ export function installDeterminism(scope: Scope, seed: string, time: number): vo
 /** The prelude's first part for a run: installs its clock and its generator in the sandbox. */
 export function determinismPrelude(run: RunDeterminism): string {
   const time = Number.isFinite(run.time) ? Math.trunc(run.time) : 0;
-  return `${sandboxSource(installDeterminism)}(globalThis, ${JSON.stringify(String(run.seed))}, ${time});`;
+  return `${sandboxSource(installDeterminism)}(globalThis, ${JSON.stringify(String(run.seed))}, ${time}, ${JSON.stringify(SANDBOX_SEED_HOOK)});`;
 }

@@ -74,11 +74,21 @@ export const MAX_SNIPPET_NAME_LENGTH = 200;
 
 /**
  * The name of a sandbox global an executor defines when its sandbox cannot compile code at run time
- * (workerd forbids `eval`): `(source, input) => Promise<result>` runs a saved program's source (one
- * function expression) with the same namespaces in the same pass, and returns what it returns. The
- * prelude takes it and removes it, as it does the channel's functions.
+ * (workerd forbids `eval`): `(source, input, seed) => Promise<result>` runs a saved program's source
+ * (one function expression) with the same namespaces in the same pass, and returns what it returns.
+ * The prelude takes it and removes it, as it does the channel's functions. `seed` is a string the
+ * prelude drew from the run's generator for this saved program: where the executor runs it in a
+ * sandbox of its own, that sandbox gets the same prelude with `seed` at `SANDBOX_SEED_HOOK`.
  */
 export const SANDBOX_EVALUATE_HOOK = "__codemodeEvaluate";
+
+/**
+ * The name of a sandbox global an executor defines, before the prelude runs, in a sandbox of its own
+ * that runs a saved program for the evaluate hook: the `seed` the hook was called with. The
+ * prelude's determinism takes it and removes it, and draws from the run's seed and this one, so the
+ * saved program's draws are its own (not its caller's again) and the same on every pass.
+ */
+export const SANDBOX_SEED_HOOK = "__codemodeSeed";
 
 const { stepDecide, stepRecord, snippet } = PRELUDE_CHANNEL;
 
@@ -102,6 +112,9 @@ delete codemode.${snippet};
 const TypeErrorType = TypeError;
 const ErrorType = Error;
 const evaluate = globalThis.eval;
+const random = Math.random;
+// a saved program run in a sandbox of its own draws from a seed of its own, drawn here in program order
+const nestedSeed = () => random().toString(36).slice(2) + random().toString(36).slice(2) + random().toString(36).slice(2);
 codemode.step = async (name, fn) => {
   if (typeof name !== "string" || typeof fn !== "function") {
     throw new TypeErrorType("codemode.step(name, fn) needs a name and a function.");
@@ -123,7 +136,7 @@ codemode.run = async (name, input) => {
   const found = await snippetOf({ name });
   if (found.unavailable) return { error: found.unavailable };
   if (found.error) throw new ErrorType(found.error);
-  if (typeof evaluateHook === "function") return await evaluateHook(found.code, input);
+  if (typeof evaluateHook === "function") return await evaluateHook(found.code, input, nestedSeed());
   const program = (0, evaluate)("(" + found.code + ")");
   return await program(input);
 };

@@ -300,6 +300,7 @@ export class DynamicWorkerExecutor implements Executor {
       maxInputCharsInFlight: this.#maxInputCharsInFlight,
       maxBatchChars: MAX_BATCH_CHARS,
       prelude: typeof request.prelude === "string" && request.prelude.length > 0,
+      seed: null,
       outbound: this.#globalOutbound !== null,
       imports: this.#imports,
       replay: replayable(request.replay),
@@ -345,8 +346,8 @@ export class DynamicWorkerExecutor implements Executor {
       maxBatchChars: MAX_BATCH_CHARS,
       maxLogChars: this.#maxLogChars,
       outbound: this.#globalOutbound as OutboundService | null,
-      evaluate: (source, input, bridge, scope) =>
-        this.#evaluateSaved(plan, deadline, bridge, scope, source, input),
+      evaluate: (source, input, seed, bridge, scope) =>
+        this.#evaluateSaved(plan, deadline, bridge, scope, { source, input, seed }),
       ...(replay ? { advance: (count: number) => replay.advance(count) } : {}),
     });
   }
@@ -401,11 +402,16 @@ export class DynamicWorkerExecutor implements Executor {
     deadline: number,
     bridge: HostBridge,
     scope: BridgeScope,
-    source: string,
-    input: string,
+    { source, input, seed }: { source: string; input: string; seed: string },
   ): Promise<HostReply> {
-    // a saved program's calls come after the run's recorded ones: none of them replays there
-    const spec = { ...plan.spec, replay: [], timeoutMs: Math.max(1, deadline - Date.now()) };
+    // a saved program's calls come after the run's recorded ones: none of them replays there; its
+    // prelude draws from the seed the caller's prelude drew for it, not the caller's numbers again
+    const spec = {
+      ...plan.spec,
+      replay: [],
+      timeoutMs: Math.max(1, deadline - Date.now()),
+      seed: seed === "" ? null : seed,
+    };
     const program = instrumentedProgram(source, plan.ticks);
     if (typeof program !== "string") return failureReply(program);
     const loaded = this.#load(spec, plan.prelude, program);

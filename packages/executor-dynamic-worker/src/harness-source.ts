@@ -1,5 +1,5 @@
 import { createValueCodec } from "@codemode/core";
-import { SANDBOX_EVALUATE_HOOK } from "@codemode/core/internal";
+import { SANDBOX_EVALUATE_HOOK, SANDBOX_SEED_HOOK } from "@codemode/core/internal";
 import {
   createRenderer,
   isHostReply,
@@ -42,6 +42,7 @@ const HARNESS_TAIL = `,
   arm,
   (stage) => (stage === "prelude" ? import("./${MODULE_NAMES.prelude}") : import("./${MODULE_NAMES.program}")),
   ${JSON.stringify(SANDBOX_EVALUATE_HOOK)},
+  ${JSON.stringify(SANDBOX_SEED_HOOK)},
   ${sandboxSource(sandboxBootstrap)},
   ${sandboxSource(sandboxEncoder)},
   ${sandboxSource(sandboxErrors)},

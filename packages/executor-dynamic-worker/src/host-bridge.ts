@@ -45,10 +45,14 @@ export interface PassOptions {
   outbound: OutboundService | null;
   /** the sandbox answered this many more recorded calls itself (see `ReplayHint`) */
   advance?(count: number): void;
-  /** runs a nested program's source in a worker of its own, talking to `bridge`; answers its reply */
+  /**
+   * runs a nested program's source in a worker of its own, talking to `bridge`, its prelude drawing
+   * from `seed`; answers its reply
+   */
   evaluate(
     source: string,
     input: string,
+    seed: string,
     bridge: HostBridge,
     scope: BridgeScope,
   ): Promise<HostReply>;
@@ -66,6 +70,8 @@ const ended = (what: string): HostReply =>
     code: "ABORTED",
     message: `The run has ended; ${what} was not run.`,
   });
+/** Characters of the seed the prelude draws for a saved program (three base-36 draws, about 33). */
+const MAX_SEED_CHARS = 100;
 const badMessage = (what: string): HostReply =>
   errorReply({ name: "TypeError", message: `The sandbox sent an unreadable ${what}.` });
 
@@ -385,19 +391,21 @@ export class HostBridge extends RpcTarget implements BridgeProtocol {
     return served.finally(() => this.#pass.release(input.length));
   }
 
-  /** `codemode.run`: a saved program's source and its encoded input; its reply. */
+  /** `codemode.run`: a saved program's source, its encoded input and the prelude's seed for it; its reply. */
   evaluate(
     source: unknown,
     input: unknown,
+    seed: unknown,
     logs?: unknown,
     replayed?: unknown,
   ): Promise<RpcReply> | RpcReply {
-    return enveloped(this.#evaluate(source, input, logs, replayed));
+    return enveloped(this.#evaluate(source, input, seed, logs, replayed));
   }
 
   #evaluate(
     source: unknown,
     input: unknown,
+    seed: unknown,
     logs: unknown,
     replayed: unknown,
   ): Promise<HostReply> | HostReply {
@@ -409,12 +417,17 @@ export class HostBridge extends RpcTarget implements BridgeProtocol {
     if (typeof input !== "string" || input.length > options.maxInputChars) {
       return badMessage("input of codemode.run");
     }
+    if (typeof seed !== "string" || seed.length > MAX_SEED_CHARS) {
+      return badMessage("seed of codemode.run");
+    }
     const refused = this.#pass.nest(this.#scope.depth);
     if (refused)
       return errorReply({ name: "RangeError", code: "BUDGET_EXCEEDED", message: refused });
     const child = this.#pass.open(this.#scope.depth + 1, 0);
     return this.#serve(() =>
-      options.evaluate(source, input, child.bridge, child.scope).finally(() => child.scope.close()),
+      options
+        .evaluate(source, input, seed, child.bridge, child.scope)
+        .finally(() => child.scope.close()),
     );
   }
 

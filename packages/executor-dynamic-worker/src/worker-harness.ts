@@ -33,6 +33,11 @@ export interface HarnessSpec {
   maxBatchChars: number;
   /** whether `prelude.js` exists */
   prelude: boolean;
+  /**
+   * a saved program's worker (`codemode.run`): the seed the prelude drew for it, defined at
+   * `SANDBOX_SEED_HOOK` before the prelude runs; null in the pass's own worker
+   */
+  seed: string | null;
   /** whether `fetch()` goes to the host's outbound service (through the bridge, gated there) */
   outbound: boolean;
   /** the specifiers the program's `import()` may load (both `x.js` and `./x.js` for a module) */
@@ -80,10 +85,11 @@ export interface BridgeProtocol {
   ): Promise<RpcReply> | RpcReply;
   calls(batch: string, logs: string | undefined, replayed: number): number;
   reply(ticket: number): Promise<RpcReply> | RpcReply;
-  /** `codemode.run`: a saved program's source and its encoded input */
+  /** `codemode.run`: a saved program's source, its encoded input and the seed the prelude drew for it ("": none) */
   evaluate(
     source: string,
     input: string,
+    seed: string,
     logs: string | undefined,
     replayed: number,
   ): Promise<RpcReply> | RpcReply;
@@ -170,6 +176,8 @@ export function workerHarness(
   load: (stage: "prelude" | "program") => Promise<{ default?: unknown }>,
   /** the global the prelude finds the evaluate hook at (`SANDBOX_EVALUATE_HOOK`) */
   evaluateHookName: string,
+  /** the global the prelude finds a saved program's seed at (`SANDBOX_SEED_HOOK`) */
+  seedHookName: string,
   bootstrap: typeof sandboxBootstrap,
   encoder: typeof sandboxEncoder,
   errors: typeof sandboxErrors,
@@ -535,9 +543,13 @@ export function workerHarness(
 
   // codemode.run: the host runs the saved program in a worker of its own, on the same namespaces. The
   // prelude takes this hook; it is removed before the program runs.
-  async function evaluateHook(source: unknown, input: unknown): Promise<unknown> {
+  async function evaluateHook(source: unknown, input: unknown, seed: unknown): Promise<unknown> {
     if (overdue() || hostEvaluate === null) {
       throw new ErrorType("The code has finished; nothing more runs.");
+    }
+    // the core prelude always draws one; a prelude of the host's own may leave it out ("": none)
+    if (seed !== undefined && typeof seed !== "string") {
+      throw new TypeErrorType("The evaluate hook's seed must be a string.");
     }
     if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
     const text = encode(input);
@@ -548,7 +560,7 @@ export function workerHarness(
     const count = answeredHere();
     let result!: HostReply;
     await send(
-      () => call(StringType(source), text, batch, count),
+      () => call(StringType(source), text, seed ?? "", batch, count),
       (reply) => {
         result = reply;
       },
@@ -623,6 +635,14 @@ export function workerHarness(
       let stage: "prelude" | "program" = "prelude";
       try {
         if (spec.prelude) {
+          if (spec.seed !== null) {
+            define(globalThis, seedHookName, {
+              value: spec.seed,
+              writable: false,
+              enumerable: false,
+              configurable: true,
+            });
+          }
           define(globalThis, evaluateHookName, {
             value: evaluateHook,
             writable: false,
@@ -632,6 +652,7 @@ export function workerHarness(
           await load("prelude");
         }
         deleteProperty(globalThis, evaluateHookName);
+        deleteProperty(globalThis, seedHookName);
         stage = "program";
         const program = (await load("program")).default as (input?: unknown) => unknown;
         api.run(input === undefined ? program : () => program(decode(input)));
