@@ -21,6 +21,7 @@ export {
   SANDBOX_SEED_HOOK,
   type SnippetReply,
   type StepDecideReply,
+  type StepRecordReply,
   type StepRecordRequest,
 } from "./sandbox-protocol.ts";
 export { sandboxSource } from "./sandbox-source.ts";

@@ -39,6 +39,15 @@ export interface StepRecordRequest {
   value: unknown;
 }
 
+/**
+ * The step's value as the journal recorded it: what the step returns on the live pass, as a replay
+ * returns it, not the object `fn` returned (an Error keeps its name and message, an instance of a
+ * class is a plain object, and nothing is the program's own object).
+ */
+export interface StepRecordReply {
+  value: unknown;
+}
+
 /** `codemode.run(name, input)` asks for a snippet's code. */
 export interface SnippetRequest {
   name: string;
@@ -95,7 +104,8 @@ const { stepDecide, stepRecord, snippet } = PRELUDE_CHANNEL;
 /**
  * The sandbox side of the `codemode` global: `step` runs its closure in the sandbox and has the host
  * record or replay the value (a replayed step runs its closure again, for the calls it makes and
- * what it changes, and returns the recorded value); `run` evaluates a saved snippet in the same pass, so its calls join
+ * what it changes, and returns the recorded value; a live step returns its value as recorded too);
+ * `run` evaluates a saved snippet in the same pass, so its calls join
  * the run's numbering, or resolves to `{ error }` when a connector the snippet recorded is not
  * configured now. It keeps the channel's functions in its own block scope and deletes them from
  * the global before the model's code runs.
@@ -128,9 +138,9 @@ codemode.step = async (name, fn) => {
     await record({ seq: decision.seq, token: decision.token, value: undefined });
     return decision.value;
   }
-  const value = await fn();
-  await record({ seq: decision.seq, token: decision.token, value });
-  return value;
+  // the value as recorded, as a replay returns it: not the object fn returned
+  const recorded = await record({ seq: decision.seq, token: decision.token, value: await fn() });
+  return recorded.value;
 };
 codemode.run = async (name, input) => {
   const found = await snippetOf({ name });

@@ -128,4 +128,77 @@ export const STEP_PROGRAMS: readonly ModelProgram[] = [
       expect(o.result).toEqual({ members: 5, load });
     },
   },
+  // a step's value is what the journal records, on the live pass as on a replay: an Error keeps its
+  // name and message, an instance of the program's class is a plain object, and the program's own
+  // objects are not the step's value (seed 000's replay, found by a red-team pass)
+  {
+    name: "step: a step returns { ok, error } for a lookup that failed, the caller branches on it",
+    code: `async () => {
+  const lines = [];
+  for (const id of [5, 7]) {
+    const found = await codemode.step(\`lookup \${id}\`, async () => {
+      try { return { ok: true, customer: await crm.getCustomer({ id }) }; }
+      catch (error) { return { ok: false, error }; }
+    });
+    lines.push(found.ok ? found.customer.name : \`\${found.error.name}: \${found.error.message} (\${found.error.status ?? found.error.code ?? "no code"})\`);
+  }
+  await notes.write({ key: "lookups", value: lines });
+  return lines;
+}`,
+    check: (o) => {
+      const lines = [
+        customerOf(5).name,
+        expect.stringMatching(/^NotFoundError: .*Customer 7 not found.* \(no code\)$/),
+      ];
+      expect(shownAt(o)).toEqual({ key: "lookups", value: lines });
+      expect(o.result).toEqual(lines);
+    },
+  },
+  {
+    name: "step: a step returns an instance of the program's class with a getter, read after the step",
+    code: `async () => {
+  class Money {
+    constructor(amount, currency) { this.amount = amount; this.currency = currency; }
+    get label() { return this.amount.toFixed(2) + " " + this.currency; }
+  }
+  const due = await codemode.step("amount due", async () => {
+    const invoices = await billing.getInvoices({ customerId: 4 });
+    return new Money(invoices.reduce((sum, invoice) => sum + invoice.amount, 0), "EUR");
+  });
+  const value = { amount: due.amount, currency: due.currency, label: due.label ?? null, isMoney: due instanceof Money };
+  await notes.write({ key: "due", value });
+  return value;
+}`,
+    check: (o) => {
+      const amount = invoicesOf(4).reduce((sum, invoice) => sum + invoice.amount, 0);
+      const value = { amount, currency: "EUR", label: null, isMoney: false };
+      expect(shownAt(o)).toEqual({ key: "due", value });
+      expect(o.result).toEqual(value);
+    },
+  },
+  {
+    name: "step: a step returns an object the program keeps changing after the step",
+    code: `async () => {
+  const progress = { done: 0, names: [] };
+  const before = await codemode.step("progress so far", () => progress);
+  for (const id of [1, 2]) {
+    const c = await crm.getCustomer({ id });
+    progress.done++;
+    progress.names.push(c.name);
+  }
+  const value = { before: before.done, after: progress.done, names: progress.names, same: before === progress };
+  await notes.write({ key: "progress", value });
+  return value;
+}`,
+    check: (o) => {
+      const value = {
+        before: 0,
+        after: 2,
+        names: [1, 2].map((id) => customerOf(id).name),
+        same: false,
+      };
+      expect(shownAt(o)).toEqual({ key: "progress", value });
+      expect(o.result).toEqual(value);
+    },
+  },
 ];

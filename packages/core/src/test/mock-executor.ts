@@ -1,6 +1,10 @@
 import type { ExecuteRequest, ExecuteResult, Executor, HostFunction } from "../executor.ts";
 import { errorRecordOf } from "../invariants.ts";
-import { PRELUDE_CHANNEL, type StepDecideReply } from "../sandbox-protocol.ts";
+import {
+  PRELUDE_CHANNEL,
+  type StepDecideReply,
+  type StepRecordReply,
+} from "../sandbox-protocol.ts";
 
 /** What the program of a `MockExecutor` gets: the namespaces, and `codemode` as the SDK. */
 export type MockSandbox = {
@@ -62,8 +66,12 @@ export class MockExecutor implements Executor {
           return decision.value;
         }
         const value = await fn();
-        await guarded(record)({ seq: decision.seq, token: decision.token, value });
-        return value;
+        const recorded = (await guarded(record)({
+          seq: decision.seq,
+          token: decision.token,
+          value,
+        })) as StepRecordReply;
+        return recorded.value;
       };
     }
     try {

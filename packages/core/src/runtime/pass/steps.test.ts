@@ -124,24 +124,35 @@ describe("decideStep and recordStep, one step", () => {
     await expect(
       recordStep(context, live, { seq: 0, token: "guess", value: 1 }),
     ).rejects.toMatchObject({ code: "INVALID_INPUT" });
-    expect(await recordStep(context, live, { seq: 0, token, value: { n: 1 } })).toBeNull();
+    // the answer is the value as recorded (what the step returns), not the object handed in
+    const value = { n: 1, at: new Date(0), failed: new Error("no") };
+    const answered = await recordStep(context, live, { seq: 0, token, value });
+    expect(answered.value).not.toBe(value);
+    expect(answered.value).toEqual(codec.decode(codec.encode(value)));
     await expect(recordStep(context, live, { seq: 0, token, value: 2 })).rejects.toMatchObject({
       code: "INVALID_INPUT",
     });
     expect(await context.journal.getEntry(id, 0)).toMatchObject({
       state: "applied",
-      result: codec.encode({ n: 1 }),
+      result: codec.encode(value),
     });
     await live.end();
     live.release();
 
     const replay = await testPass(context, id);
     const replayed = await decideStep(context, replay, { name: "fetch" });
-    expect(replayed).toEqual({ replay: true, value: { n: 1 }, seq: 0, token: expect.any(String) });
-    // the replayed step's record writes nothing
+    expect(replayed).toEqual({
+      replay: true,
+      value: answered.value,
+      seq: 0,
+      token: expect.any(String),
+    });
+    // the replayed step's record writes nothing, and answers the recorded value too
     const again = replayed as { token: string };
-    expect(await recordStep(context, replay, { seq: 0, token: again.token, value: 3 })).toBeNull();
-    expect((await context.journal.getEntry(id, 0))?.result).toBe(codec.encode({ n: 1 }));
+    expect(await recordStep(context, replay, { seq: 0, token: again.token, value: 3 })).toEqual({
+      value: answered.value,
+    });
+    expect((await context.journal.getEntry(id, 0))?.result).toBe(codec.encode(value));
     await replay.end();
     replay.release();
 

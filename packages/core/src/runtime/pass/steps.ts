@@ -3,6 +3,7 @@ import { checkText, encodeForJournal, messageOf } from "../../invariants.ts";
 import {
   MAX_STEP_NAME_LENGTH,
   type StepDecideReply,
+  type StepRecordReply,
   type StepRecordRequest,
 } from "../../sandbox-protocol.ts";
 import type { RunContext } from "../context/run-context.ts";
@@ -53,7 +54,7 @@ async function decideNumberedStep(
       context.emit({ type: "step", executionId: pass.executionId, seq, name, live: false, at });
       return {
         replay: true,
-        value: recorded.result === undefined ? undefined : codec.decode(recorded.result),
+        value: recordedValue(recorded.result),
         seq,
         token: pass.stepToken(seq),
       };
@@ -86,13 +87,14 @@ async function decideNumberedStep(
 
 /**
  * `codemode.step`, host half two: records the value `fn` returned, only for the step the token was
- * handed out for in this pass, once. Nothing else can complete an entry from the sandbox.
+ * handed out for in this pass, once, and answers the value as recorded, which the step returns (a
+ * replay returns it too). Nothing else can complete an entry from the sandbox.
  */
 export async function recordStep(
   context: RunContext,
   pass: PassState,
   input: unknown,
-): Promise<null> {
+): Promise<StepRecordReply> {
   const { seq, token, value } = (input ?? {}) as Partial<StepRecordRequest>;
   if (!pass.takeStepToken(seq, token)) {
     throw new CodemodeError(
@@ -102,7 +104,8 @@ export async function recordStep(
   }
   pass.guard();
   // a replayed step's record: its value is recorded already, nothing is written
-  if (pass.recorded.get(seq)?.state === "applied") return null;
+  const recorded = pass.recorded.get(seq);
+  if (recorded?.state === "applied") return { value: recordedValue(recorded.result) };
   let text: string;
   try {
     text = encodeForJournal(value, "The value of a codemode.step");
@@ -111,5 +114,10 @@ export async function recordStep(
     throw error;
   }
   await applyOutcome(context, pass, seq, "codemode.step", { result: text });
-  return null;
+  return { value: recordedValue(text) };
+}
+
+/** A step's value as the journal holds it (`undefined` when none is). */
+function recordedValue(result: string | undefined): unknown {
+  return result === undefined ? undefined : codec.decode(result);
 }
