@@ -239,7 +239,8 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
 
   it("bounds what the model sends: a step name that is too long or not storable, a long search, long code", async () => {
     const { runtime } = setup();
-    const started = Date.now();
+    // the codes say each input was refused by its bound; a check that walked them slowly would show
+    // as this test's timeout (no clock is read)
     const output = await runtime.execute({
       code: `async () => {
         const out = [];
@@ -258,7 +259,6 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
       result: ["TOO_LARGE", "INVALID_INPUT", "INVALID_INPUT", "TOO_LARGE", "TOO_LARGE"],
     });
     expect((await runtime.execution(output.executionId))?.calls).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(5_000);
     await expect(runtime.search("q".repeat(100_000))).rejects.toMatchObject({ code: "TOO_LARGE" });
     expect(await runtime.execute({ code: `"\ud800"` })).toMatchObject({
       status: "error",

@@ -29,19 +29,34 @@ describe.each(CASES)("the real $name document", ({ name, operations }) => {
 
   beforeAll(async () => {
     document = fixture(name);
-    const started = performance.now();
-    connector = openApiConnector({ name, document });
+    // applications make connectors for every request: the parsed document is reused. Counted, not
+    // timed: the reads of its `paths` object (its path items, through a proxy) by the first
+    // connector, which parses, validates and reads every operation, and by the next one.
+    let reads = 0;
+    const paths = new Proxy(document.paths as object, {
+      get(target, key, receiver) {
+        reads++;
+        return Reflect.get(target, key, receiver);
+      },
+      ownKeys(target) {
+        reads++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    const watched = new Proxy(document, {
+      get: (target, key, receiver) =>
+        key === "paths" ? paths : Reflect.get(target, key, receiver),
+    });
+    connector = openApiConnector({ name, document: watched });
     methods = await connector.methods();
-    const first = performance.now() - started;
-    // applications make connectors for every request: the parsed document is reused
-    const again = performance.now();
-    await openApiConnector({ name, document }).methods();
-    const second = performance.now() - again;
+    const first = reads;
+    await openApiConnector({ name, document: watched }).methods();
+    const second = reads - first;
     console.log(
-      `${name}: ${Object.keys(methods).length} methods; first connector (parse, validate, read) ${Math.round(first)} ms, next one ${Math.round(second)} ms`,
+      `${name}: ${Object.keys(methods).length} methods; paths read ${first} times, then ${second}`,
     );
-    expect(first).toBeLessThan(60_000);
-    expect(second).toBeLessThan(first);
+    expect(first).toBeGreaterThanOrEqual(Object.keys(document.paths ?? {}).length);
+    expect(second).toBe(0);
   }, 120_000);
 
   it("makes every operation a method with a valid, unique name, plus the escape hatch", () => {

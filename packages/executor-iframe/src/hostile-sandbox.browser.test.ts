@@ -27,24 +27,39 @@ describe("IframeSandboxExecutor: calls in flight", () => {
   it("keeps the page responsive while a pass floods it with calls past the limit, refused in the sandbox", async () => {
     const sandbox = executor({ maxConcurrentCalls: 64 });
     const globals: HostNamespaces = { ns: { slow: () => sleep(5).then(() => 1) } };
-    const { value: outcome, stall } = await longestStall(() =>
-      sandbox.execute({
-        code: `async () => {
-          const calls = [];
-          for (let i = 0; i < 30000; i++) calls.push(ns.slow(i));
-          const settled = await Promise.allSettled(calls);
-          const refused = settled.filter((s) => s.status === "rejected");
-          return { settled: settled.length, refused: refused.length, message: refused[0]?.reason.message };
-        }`,
-        globals,
-      }),
-    );
-    const result = resultOf(outcome) as { settled: number; refused: number; message: string };
-    expect(result.settled).toBe(30000);
-    expect(result.refused).toBeGreaterThan(0);
-    expect(result.message).toMatch(/ns\.slow was not called: more than 64 calls .* in flight/);
-    expect(stall, "the page's main thread is never held for long").toBeLessThan(400);
-  });
+    const calls = (count: number) => `async () => {
+      const calls = [];
+      for (let i = 0; i < ${count}; i++) calls.push(ns.slow(i));
+      const settled = await Promise.allSettled(calls);
+      const refused = settled.filter((s) => s.status === "rejected");
+      return { settled: settled.length, refused: refused.length, message: refused[0]?.reason.message };
+    }`;
+    // The page's longest stall (the longest its main thread went without running a 10 ms timer)
+    // during the flood, against the same during a pass of 64 calls that the page serves alike: the
+    // least of three tries each, so a stall the machine's load caused in one try does not count (a
+    // page the flood held stalls in every try), and the bound grows with what the load costs the
+    // calm pass.
+    const floods: number[] = [];
+    const calm: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { value: outcome, stall } = await longestStall(() =>
+        sandbox.execute({ code: calls(30_000), globals }),
+      );
+      const result = resultOf(outcome) as { settled: number; refused: number; message: string };
+      expect(result.settled).toBe(30000);
+      expect(result.refused).toBeGreaterThan(0);
+      expect(result.message).toMatch(/ns\.slow was not called: more than 64 calls .* in flight/);
+      floods.push(stall);
+      const baseline = await longestStall(() => sandbox.execute({ code: calls(64), globals }));
+      expect(resultOf(baseline.value)).toMatchObject({ settled: 64, refused: 0 });
+      calm.push(baseline.stall);
+    }
+    const bound = Math.max(400, 5 * Math.min(...calm));
+    expect(
+      Math.min(...floods),
+      `the page's main thread is never held for long (stalls ${floods.map(Math.round)} ms in the flood, ${calm.map(Math.round)} ms in a calm pass)`,
+    ).toBeLessThan(bound);
+  }, 120_000);
 
   it("refuses, on the page, calls past the limit from a harness that does not keep it", async () => {
     const { heard } = hostileFrame(
@@ -144,8 +159,9 @@ describe("IframeSandboxExecutor: messages the page does not trust", () => {
 
 describe("IframeSandboxExecutor: a sandbox that dies", () => {
   it("gives the program no way to close its own worker (which would end it without a word)", async () => {
-    const sandbox = executor({ timeout: 20_000 });
-    const start = performance.now();
+    // its limit is past the test's timeout: a pass whose worker was closed would never answer, so
+    // its result is the proof and no clock is read
+    const sandbox = executor({ timeout: 600_000 });
     const outcome = await sandbox.execute({
       code: `async () => {
         const found = [];
@@ -158,12 +174,11 @@ describe("IframeSandboxExecutor: a sandbox that dies", () => {
       globals: { ns: { echo: async (input) => input } },
     });
     expect(outcome).toMatchObject({ result: "0 close functions found" });
-    expect(performance.now() - start).toBeLessThan(15_000); // its limit is 20 s
   });
 
   it("fails a pass at once when the page removes its iframe", async () => {
-    const sandbox = executor({ timeout: 20_000 });
-    const start = performance.now();
+    // its limit is past the test's timeout: ABORTED with this message says the removal ended it
+    const sandbox = executor({ timeout: 600_000 });
     const outcome = await sandbox.execute({
       code: "async () => { await ns.wait(); await new Promise(() => {}); }",
       globals: {
@@ -176,7 +191,6 @@ describe("IframeSandboxExecutor: a sandbox that dies", () => {
     });
     expect(outcome).toMatchObject({ error: { code: "ABORTED" } });
     expect((outcome as { error: { message: string } }).error.message).toMatch(/iframe was removed/);
-    expect(performance.now() - start).toBeLessThan(15_000); // its limit is 20 s
   });
 
   it("fails a pass whose harness stops answering the heartbeat", async () => {

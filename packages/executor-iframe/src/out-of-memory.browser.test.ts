@@ -20,7 +20,6 @@ describe("IframeSandboxExecutor: a sandbox that runs out of memory", () => {
     const TIMEOUT_MS = 150_000;
     const sandbox = new IframeSandboxExecutor({ timeout: TIMEOUT_MS, prewarm: false });
     made.push(sandbox);
-    const start = performance.now();
     let besideStarted = false;
     const hog = sandbox.execute({
       code: `async () => {
@@ -40,13 +39,11 @@ describe("IframeSandboxExecutor: a sandbox that runs out of memory", () => {
       },
     });
     const [hogged, waited] = await Promise.all([hog, beside]);
-    const took = performance.now() - start;
     expect(besideStarted).toBe(true);
-    // failed by the heartbeat (its message says so), not at the timeout (TIMEOUT): however long
-    // the machine took to fill the process's memory
+    // failed by the heartbeat (its message says so), not at the timeout (that would be TIMEOUT):
+    // however long the machine took to fill the process's memory, and no clock is read
     const died = { code: "MEMORY", message: expect.stringContaining("its frame answered nothing") };
     expect(hogged, JSON.stringify(hogged)).toMatchObject({ error: died });
     expect(waited, JSON.stringify(waited)).toMatchObject({ error: died });
-    expect(took, "both end before the timeout").toBeLessThan(TIMEOUT_MS);
   }, 200_000);
 });

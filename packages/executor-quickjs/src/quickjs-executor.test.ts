@@ -17,11 +17,12 @@ import { QuickJSExecutor } from "./index.ts";
 import { spareSandboxes } from "./spare-sandboxes.ts";
 import { instanceCounts, instanceSource } from "./wasm-instances.ts";
 
-// the executor's own limit, far above the limits the tests set, so that a pass ending at its own
-// limit on a loaded machine is never mistaken for one that ran on to the executor's
-const executor = new QuickJSExecutor({ timeoutMs: 20_000 });
-/** How late a pass may end on a loaded machine and still have ended at its own limit, not at 20 s. */
-const LOADED_MARGIN_MS = 10_000;
+// The executor's own limit is longer than any test's timeout (at most 180 s here): a pass that is not
+// ended by what the test expects (its own limit, an abort, a promise nothing can settle) runs on and
+// fails as a test timeout, however loaded the machine. No test compares how long a pass took; the
+// error says which limit ended it ("ran longer than 300 ms").
+const EXECUTOR_LIMIT_MS = 200_000;
+const executor = new QuickJSExecutor({ timeoutMs: EXECUTOR_LIMIT_MS });
 
 function run(
   code: string,
@@ -229,15 +230,15 @@ describe("QuickJSExecutor: host calls", () => {
         },
       },
     };
-    const started = performance.now();
+    // the pass's limit is a hang guard only (a few seconds on a quiet machine): it ends a pass whose
+    // calls never come back, and leaves a loaded machine all the time it needs
     const result = await run(
       "async () => { let n = 0; for (let i = 0; i < 10000; i++) n = await counter.next(n); return n }",
-      { globals, limits: { timeoutMs: 30_000 } },
+      { globals, limits: { timeoutMs: 150_000 } },
     );
     expect(ok(result)).toBe(10_000);
     expect(calls).toBe(10_000);
-    expect(performance.now() - started).toBeLessThan(20_000);
-  }, 40_000);
+  }, 180_000);
 
   it("rejects in the sandbox with the host error's name, message and code", async () => {
     const globals: HostNamespaces = {
@@ -414,24 +415,21 @@ describe("QuickJSExecutor: failures", () => {
     await expectHealthy();
   });
 
-  // The bounds below prove that the pass ends at its own limit instead of running on to the
-  // executor's (20 s); they leave room for a loaded 2-core machine (CI runs typecheck, builds and
-  // other packages' tests at the same time), and the message names the limit that ended it.
-  it("stops `while (true) {}` with TIMEOUT near the limit", async () => {
-    const started = performance.now();
+  // The passes below end at their own limit, which the message names; one that ran on instead would
+  // meet the executor's limit only after the test's timeout (EXECUTOR_LIMIT_MS), so no time is read.
+  it("stops `while (true) {}` with TIMEOUT at its limit", async () => {
     const error = failure(
       await run("async () => { while (true) {} }", { limits: { timeoutMs: 300 } }),
     );
-    const elapsed = performance.now() - started;
     expect(error.code).toBe("TIMEOUT");
-    expect(error.message).toContain("300 ms");
-    expect(elapsed).toBeLessThan(300 + LOADED_MARGIN_MS);
+    expect(error.message).toContain("longer than 300 ms");
     const caught = failure(
       await run("async () => { try { while (true) {} } catch { return 'caught' } }", {
         limits: { timeoutMs: 200 },
       }),
     );
     expect(caught.code).toBe("TIMEOUT");
+    expect(caught.message).toContain("longer than 200 ms");
     await expectHealthy();
   });
 
@@ -458,18 +456,19 @@ describe("QuickJSExecutor: failures", () => {
     );
     expect(["TIMEOUT"]).toContain(thrown.code);
     await expectHealthy();
-  });
+  }, 120_000); // three native calls over 2e7 items each: 20 s on a loaded machine
 
   it("ends a loop of long console lines at its time limit: a line it does not keep costs the host nothing", async () => {
     // 2 s, not 300 ms: on a loaded machine a pass may use up 300 ms before its first line, and
     // then there is no line to check
-    const started = performance.now();
     const outcome = await run(
       'async () => { const line = "x".repeat(1 << 22); for (;;) console.log(line); }',
       { limits: { timeoutMs: 2_000 } },
     );
-    expect(failure(outcome).code).toBe("TIMEOUT");
-    expect(performance.now() - started).toBeLessThan(2_000 + LOADED_MARGIN_MS);
+    expect(failure(outcome)).toMatchObject({
+      code: "TIMEOUT",
+      message: expect.stringContaining("longer than 2000 ms"),
+    });
     // the lines kept are cut at the pass's limit of characters, and the rest are counted
     expect(outcome.logs[0]?.length).toBeLessThanOrEqual(100_001);
     expect(outcome.logs.at(-1)).toMatch(/^… \d+ more lines dropped$/);
@@ -485,7 +484,6 @@ describe("QuickJSExecutor: failures", () => {
 
   it("stops a pass that awaits a host promise that never settles", async () => {
     const globals: HostNamespaces = { slow: { forever: () => new Promise<never>(() => {}) } };
-    const started = performance.now();
     const error = failure(
       await run("async () => { await slow.forever(); return 'never' }", {
         globals,
@@ -493,16 +491,16 @@ describe("QuickJSExecutor: failures", () => {
       }),
     );
     expect(error.code).toBe("TIMEOUT");
-    expect(performance.now() - started).toBeLessThan(250 + LOADED_MARGIN_MS);
+    expect(error.message).toContain("longer than 250 ms");
     await expectHealthy();
   });
 
   it("ends a program waiting on a promise nothing can settle, without waiting for the timeout", async () => {
-    const started = performance.now();
+    // THROWN, not TIMEOUT: it is ended by seeing that nothing is pending (the executor's limit would
+    // come only after the test's timeout)
     const error = failure(await run("async () => { await new Promise(() => {}); }"));
     expect(error.code).toBe("THROWN");
     expect(error.message).toMatch(/never settle/);
-    expect(performance.now() - started).toBeLessThan(15_000); // the executor's own limit is 20 s
   });
 
   it("stops a memory blow-up with MEMORY", async () => {
@@ -592,12 +590,11 @@ describe("QuickJSExecutor: abort and the end of a pass", () => {
         },
       },
     };
-    const started = performance.now();
+    // the loop would run to the executor's limit, past the test's timeout: ABORTED says what ended it
     const result = await run("async () => { for (let i = 1; ; i++) await ns.tick(i) }", {
       globals,
       signal: controller.signal,
     });
-    expect(performance.now() - started).toBeLessThan(15_000); // the loop would run to the 20 s limit
     expect(failure(result)).toMatchObject({
       code: "ABORTED",
       message: expect.stringContaining("paused for approval"),
@@ -1145,7 +1142,7 @@ describe("QuickJSExecutor: configuration", () => {
     expect(grown).toBeLessThan(16 * 1024 * 1024);
     // every pass freed all its handles, so its instance went back to the pool instead of being dropped
     expect(instanceCounts.created).toBe(created);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("QuickJSExecutor: prewarm (a spare sandbox made ahead of the next pass)", () => {

@@ -467,12 +467,10 @@ describe("runtime.cancel", () => {
     });
     const [run] = await other.executions();
     const executionId = run?.id as string;
-    const at = Date.now();
     expect(await other.cancel({ executionId })).toMatchObject({ pass: "elsewhere" });
+    // it ends at its next renewal, a third of the 150 ms lease away: a pass the cancellation did not
+    // reach would never end (its call waits forever), so the test's timeout is the bound, not a clock
     const output = await running;
-    // at its next renewal, a third of the 150 ms lease away (5 s: room for a loaded machine; a pass
-    // the cancellation did not reach would never end)
-    expect(Date.now() - at).toBeLessThan(5_000);
     expect(output).toMatchObject({ status: "error", code: "ABORTED" });
     expect((await owner.execution(executionId))?.calls).toMatchObject([
       { state: "applied", error: expect.stringContaining("aborted") },
