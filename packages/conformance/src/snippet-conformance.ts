@@ -1,9 +1,11 @@
 // Saved snippets run through the executor under test: `codemode.run` of a snippet runs its code in
 // the same pass (its calls join the run's numbering), resolves to `{ error }` when a connector the
 // snippet recorded is not configured now (seed 000: it does not throw), and throws for a snippet that
-// does not exist; and a snippet's draws of chance are its own (not its caller's again), the same on
+// does not exist; a snippet's draws of chance are its own (not its caller's again), the same on
+// every pass; and a pass starts at most `maxSnippetRuns` saved programs and asks at most
+// `maxLookups` lookups of the host, refused past them with `BUDGET_EXCEEDED` at the same point on
 // every pass.
-import { createCodemodeRuntime, memoryStore } from "@codemode/core";
+import { createCodemodeRuntime, DEFAULT_MAX_SNIPPET_RUNS, memoryStore } from "@codemode/core";
 import { expect } from "vitest";
 import {
   connector,
@@ -138,6 +140,113 @@ export function snippetTests(
       const approved = await (await fresh()).approve({ executionId: first.executionId });
       expect(approved).toMatchObject({ status: "completed", result: { ...shown.value } });
       expect(ledger.map(({ method, input }) => [method, input])).toEqual([["write", shown]]);
+    },
+    SLOW_TEST_MS,
+  );
+  options.test(
+    "codemode.run starts at most 16 saved programs per pass, nested or not: past it a BUDGET_EXCEEDED the code catches, at the same run after an approval",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const fresh = async () =>
+        createCodemodeRuntime({
+          store,
+          executor: await options.createExecutor(),
+          connectors: [connector("kv", ledger, true)],
+        });
+      // a saved program that runs itself until it is refused, and counts how deep it went
+      const saving = await (await fresh()).execute({
+        code: `async (input) => {
+          if (!input) return 0;
+          try {
+            return 1 + (await codemode.run("self", input));
+          } catch (error) {
+            return error && error.code === "BUDGET_EXCEEDED" ? 0 : "not a budget: " + String(error);
+          }
+        }`,
+      });
+      expect(saving).toMatchObject({ status: "completed", result: 0 });
+      await (await fresh()).saveSnippet("self", { executionId: saving.executionId });
+
+      const first = await (await fresh()).execute({
+        code: `async () => {
+          let runs = 0;
+          let refused = null;
+          for (let index = 0; index < 20 && refused === null; index++) {
+            try {
+              await codemode.run("self");
+              runs++;
+            } catch (error) {
+              refused = { code: error.code, message: error.message };
+            }
+          }
+          const written = await kv.write({ key: runs, value: refused });
+          return { runs, refused, written };
+        }`,
+      });
+      if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
+      expect(first.pending[0]?.args).toEqual({
+        key: DEFAULT_MAX_SNIPPET_RUNS,
+        value: {
+          code: "BUDGET_EXCEEDED",
+          message: expect.stringContaining(
+            `A run may start ${DEFAULT_MAX_SNIPPET_RUNS} saved programs (codemode.run) at most`,
+          ),
+        },
+      });
+      // the approval pass makes the same runs and is refused at the same one
+      const approved = await (await fresh()).approve({ executionId: first.executionId });
+      expect(approved).toMatchObject({
+        status: "completed",
+        result: { runs: DEFAULT_MAX_SNIPPET_RUNS, written: { written: DEFAULT_MAX_SNIPPET_RUNS } },
+      });
+      expect(ledger.map(({ method }) => method)).toEqual(["write"]);
+
+      // nested: refused at the 17th start at the latest (an executor may stop it shallower)
+      const nested = await (await fresh()).execute({
+        code: `async () => codemode.run("self", {})`,
+      });
+      expect(nested.status).toBe("completed");
+      const depth = (nested as { result?: unknown }).result;
+      expect(typeof depth, JSON.stringify(nested)).toBe("number");
+      expect(depth).toBeGreaterThanOrEqual(1);
+      expect(depth).toBeLessThanOrEqual(DEFAULT_MAX_SNIPPET_RUNS);
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    "codemode.search, describe and run share a budget of lookups per pass (limits.maxLookups): past it a BUDGET_EXCEEDED the code catches",
+    async () => {
+      const runtime = createCodemodeRuntime({
+        store: memoryStore(),
+        executor: await options.createExecutor(),
+        connectors: [connector("kv", [], false)],
+        limits: { maxLookups: 6 },
+      });
+      const outcome = await runtime.execute({
+        code: `async () => {
+          const asked = [
+            () => codemode.search("read"),
+            () => codemode.describe("kv.read"),
+            () => codemode.run("missing").catch((error) => error.code === "BUDGET_EXCEEDED" ? Promise.reject(error) : "no such snippet"),
+          ];
+          const answers = [];
+          for (let index = 0; index < 9; index++) {
+            try {
+              await asked[index % 3]();
+              answers.push("ok");
+            } catch (error) {
+              answers.push(error.code);
+            }
+          }
+          return answers;
+        }`,
+      });
+      expect(outcome).toMatchObject({
+        status: "completed",
+        result: ["ok", "ok", "ok", "ok", "ok", "ok", ...Array(3).fill("BUDGET_EXCEEDED")],
+      });
     },
     SLOW_TEST_MS,
   );

@@ -85,6 +85,8 @@ export type {
   RollbackPreviewCall,
 } from "./runtime/views/rollback-preview.ts";
 export {
+  DEFAULT_MAX_LOOKUPS,
+  DEFAULT_MAX_SNIPPET_RUNS,
   type ErrorRecord,
   MAX_QUERY_LENGTH,
   MAX_SNIPPET_NAME_LENGTH,

@@ -82,6 +82,21 @@ export { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "@codemode/typegen";
 export const MAX_SNIPPET_NAME_LENGTH = 200;
 
 /**
+ * `limits.maxLookups` by default: how many times one pass may ask the host to look something up for
+ * the program (`codemode.search`, `codemode.describe`, and the saved program `codemode.run` reads),
+ * each a read of the journal's snippets and a ranking or a parse, and with `search.embed` a request
+ * to the embedding model. Past it, each is refused with `BUDGET_EXCEEDED` before any host work.
+ */
+export const DEFAULT_MAX_LOOKUPS = 256;
+/**
+ * `limits.maxSnippetRuns` by default: how many saved programs one pass may start with
+ * `codemode.run`, however they nest (each start is a lookup, so this bounds the nesting too). Past
+ * it, `codemode.run` throws `BUDGET_EXCEEDED` before the host reads the snippet. The Dynamic Worker
+ * executor bounds the same count itself and how deep they nest (4).
+ */
+export const DEFAULT_MAX_SNIPPET_RUNS = 16;
+
+/**
  * The name of a sandbox global an executor defines when its sandbox cannot compile code at run time
  * (workerd forbids `eval`): `(source, input, seed) => Promise<result>` runs a saved program's source
  * (one function expression) with the same namespaces in the same pass, and returns what it returns.

@@ -8,7 +8,13 @@ import {
   OPENAPI_FIXTURES,
   openApiConnector,
 } from "../test/fixtures.ts";
-import { createCatalog, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, MAX_TARGET_LENGTH } from "./catalog.ts";
+import {
+  createCatalog,
+  MAX_EMBEDDED_SNIPPETS,
+  MAX_QUERY_LENGTH,
+  MAX_QUERY_TERMS,
+  MAX_TARGET_LENGTH,
+} from "./catalog.ts";
 import type { ConnectorDefinition } from "./declarations.ts";
 import { createToolDescription } from "./tool-description.ts";
 import { TypegenError } from "./typegen-error.ts";
@@ -454,6 +460,91 @@ describe("bounds on what the model sends", () => {
     const query = [...words, "pull", "requests", ...filler.slice(MAX_QUERY_TERMS)].join(" ");
     expect(query.length).toBeLessThan(MAX_QUERY_LENGTH);
     expect(await catalog.search(query)).toEqual(await catalog.search(words.join(" ")));
+  });
+
+  it("embeds every item once across the catalog's snippet views: a search embeds its query and only items not seen before", async () => {
+    const embedded: string[][] = [];
+    const catalog = createCatalog({
+      connectors: [shop, github],
+      embed: async (texts) => {
+        embedded.push(texts);
+        return texts.map((text) => [text.length % 5, 1]);
+      },
+    });
+    const items = catalog.connectors.flatMap((connector) => connector.methods).length;
+    const snippet = (name: string) => ({
+      name,
+      description: `Saved ${name}.`,
+      code: "async () => 1",
+    });
+    // each search of the runtime builds a new view with the journal's snippets
+    for (let index = 0; index < 20; index++)
+      await catalog.withSnippets([snippet("a"), snippet("b")]).search(`refund ${index}`);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        catalog.withSnippets([snippet("a"), snippet("b")]).search(`charge ${index}`),
+      ),
+    );
+    await catalog.withSnippets([snippet("a"), snippet("b"), snippet("c")]).search("customer");
+    const texts = embedded.flat();
+    expect(texts.filter((text) => /^(a|b|c): Saved/.test(text)).sort()).toEqual([
+      "a: Saved a.",
+      "b: Saved b.",
+      "c: Saved c.",
+    ]);
+    // every item once, every query once
+    expect(texts).toHaveLength(items + 3 + 41);
+  });
+
+  it("keeps the embeddings of at most MAX_EMBEDDED_SNIPPETS snippets, those of the latest view", async () => {
+    let texts = 0;
+    const catalog = createCatalog({
+      connectors: [shop],
+      embed: async (batch) => {
+        texts += batch.length;
+        return batch.map(() => [1, 0]);
+      },
+    });
+    const many = Array.from({ length: MAX_EMBEDDED_SNIPPETS + 100 }, (_, index) => ({
+      name: `s${index}`,
+      code: "async () => 1",
+    }));
+    await catalog.withSnippets(many).search("refund");
+    const first = texts;
+    await catalog.withSnippets(many).search("refund");
+    // the query, and the snippets past the bound again
+    expect(texts - first).toBe(1 + 100);
+  });
+
+  it("remembers no embedding that failed or came back in the wrong number", async () => {
+    let fail = true;
+    let short = false;
+    let calls = 0;
+    const catalog = createCatalog({
+      connectors: [shop],
+      embed: async (texts) => {
+        calls++;
+        if (fail) throw new Error("model offline");
+        return (short ? texts.slice(1) : texts).map(() => [1, 0]);
+      },
+    });
+    expect((await catalog.search("refund")).results[0]?.path).toBe("shop.create_refund");
+    fail = false;
+    short = true;
+    expect((await catalog.search("refund")).results[0]?.path).toBe("shop.create_refund");
+    short = false;
+    const before = calls;
+    await catalog.search("refund");
+    // the items are asked again (neither failure was kept), and the query
+    expect(calls - before).toBe(2);
+    await catalog.search("refund");
+    expect(calls - before).toBe(3);
+    // a query whose embedding fails costs only itself: the items' are kept
+    fail = true;
+    expect((await catalog.search("refund")).results[0]?.path).toBe("shop.create_refund");
+    fail = false;
+    await catalog.search("refund");
+    expect(calls - before).toBe(5);
   });
 
   it("hands the embed function at most MAX_QUERY_LENGTH characters of a query", async () => {

@@ -53,7 +53,10 @@ export interface SnippetDefinition {
 
 /**
  * Embeds texts as vectors for a semantic re-rank (for example Workers AI embeddings). Called once
- * for the catalog's items (lazily, then remembered) and once per query.
+ * for the connectors' methods (lazily, then remembered by the catalog and every snippet view of it),
+ * once for the snippets a search sees that no search before it embedded (the latest view's, at most
+ * `MAX_EMBEDDED_SNIPPETS`, are remembered) and once per query. A call that fails or answers another
+ * number of vectors than it was given texts is remembered for nothing: the search ranks lexically.
  */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
 
@@ -110,6 +113,25 @@ const RERANK_DEPTH = 50;
 /** how many of the nearest items by embedding join the re-rank when the lexical ranking missed them */
 const SEMANTIC_DEPTH = 10;
 const SEMANTIC_WEIGHT = 0.5;
+/**
+ * The most snippets whose embeddings a catalog remembers between searches: those of the latest
+ * view searched. A snippet past it is embedded again by each search that sees it.
+ */
+export const MAX_EMBEDDED_SNIPPETS = 1_000;
+
+/** The embed function's vectors for `texts`, refused unless it gave one array for each text. */
+async function embedEach(embed: EmbedFunction, texts: string[]): Promise<number[][]> {
+  if (texts.length === 0) return [];
+  const vectors = await embed(texts);
+  if (
+    !Array.isArray(vectors) ||
+    vectors.length !== texts.length ||
+    !vectors.every((vector) => Array.isArray(vector))
+  ) {
+    throw new TypeError(`The embed function gave no vector for each of ${texts.length} texts.`);
+  }
+  return vectors;
+}
 
 /** Parameter and body property names of an input schema (two levels into `body`), for search. */
 function propertyNames(schema: JsonSchema | undefined, root: unknown, depth = 0): string[] {
@@ -161,6 +183,10 @@ class CatalogCore {
   readonly fields: readonly SearchFields[];
   readonly names: NameAllocator;
   private methodIndex: SearchIndex | undefined;
+  /** the methods' embeddings, once asked for: every snippet view shares them */
+  methodVectors: Promise<number[][]> | undefined;
+  /** the embeddings of the latest searched view's snippets, by the text embedded (at most `MAX_EMBEDDED_SNIPPETS`) */
+  snippetVectors = new Map<string, Promise<number[]>>();
 
   constructor(
     definitions: readonly ConnectorDefinition[],
@@ -232,7 +258,6 @@ export class Catalog {
   private readonly items: readonly Item[];
   /** the connectors' index with this catalog's snippets added */
   private index: SearchIndex | undefined;
-  private embeddings: Promise<number[][]> | undefined;
 
   constructor(
     private readonly core: CatalogCore,
@@ -401,8 +426,14 @@ export class Catalog {
   private async rerank(query: string, lexical: Ranked[]): Promise<Ranked[]> {
     const embed = this.options.embed as EmbedFunction;
     try {
-      this.embeddings ??= embed(this.items.map(embeddingText));
-      const [vectors, [queryVector]] = await Promise.all([this.embeddings, embed([query])]);
+      const used = this.itemVectors(embed);
+      const [vectors, [queryVector]] = await Promise.all([
+        Promise.all([used.methods, ...used.snippets]).then(([methods, ...snippets]) => [
+          ...(methods as number[][]),
+          ...(snippets as number[][]),
+        ]),
+        embedEach(embed, [query]),
+      ]);
       if (!queryVector || vectors.length !== this.items.length) return lexical;
       const similarity = vectors.map((vector) => cosine(queryVector, vector));
       const byEmbedding = (a: number, b: number) =>
@@ -421,9 +452,53 @@ export class Catalog {
         .map(([item, score]) => ({ item, score: score * RRF_K }))
         .sort((a, b) => b.score - a.score || a.item - b.item);
     } catch {
-      this.embeddings = undefined;
+      // what failed forgot itself (`itemVectors`): the next search asks for it again
       return lexical;
     }
+  }
+
+  /**
+   * The embeddings of this view's items, in order: the methods' (asked for once per catalog) and
+   * each snippet's, remembered by its text, so that a search embeds only the snippets no search
+   * before it did. The snippets of this view become the ones remembered, at most
+   * `MAX_EMBEDDED_SNIPPETS`; all of it is decided before the first wait, so searches at once share
+   * it. An embedding that fails is forgotten as it fails (from the map remembered then, which any
+   * later one is made from), so the next search asks for it again.
+   */
+  private itemVectors(embed: EmbedFunction): {
+    methods: Promise<number[][]>;
+    snippets: Promise<number[]>[];
+  } {
+    const core = this.core;
+    if (!core.methodVectors) {
+      const methods = embedEach(embed, core.items.map(embeddingText));
+      core.methodVectors = methods;
+      methods.catch(() => {
+        if (core.methodVectors === methods) core.methodVectors = undefined;
+      });
+    }
+    const texts = this.items.slice(core.items.length).map(embeddingText);
+    const known = core.snippetVectors;
+    const missing = [...new Set(texts.filter((text) => !known.has(text)))];
+    const fresh = new Map<string, Promise<number[]>>();
+    if (missing.length > 0) {
+      const embedded = embedEach(embed, missing);
+      missing.forEach((text, index) => {
+        const vector = embedded.then((vectors) => vectors[index] as number[]);
+        fresh.set(text, vector);
+        vector.catch(() => {
+          if (core.snippetVectors.get(text) === vector) core.snippetVectors.delete(text);
+        });
+      });
+    }
+    const vectorOf = (text: string) => (known.get(text) ?? fresh.get(text)) as Promise<number[]>;
+    const remembered = new Map<string, Promise<number[]>>();
+    for (const text of texts) {
+      if (remembered.size >= MAX_EMBEDDED_SNIPPETS) break;
+      remembered.set(text, vectorOf(text));
+    }
+    core.snippetVectors = remembered;
+    return { methods: core.methodVectors, snippets: texts.map(vectorOf) };
   }
 }
 

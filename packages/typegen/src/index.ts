@@ -4,6 +4,7 @@ export {
   createCatalog,
   type DescribeOutput,
   type EmbedFunction,
+  MAX_EMBEDDED_SNIPPETS,
   MAX_QUERY_LENGTH,
   MAX_QUERY_TERMS,
   MAX_TARGET_LENGTH,

@@ -25,6 +25,19 @@ describe("createCodemodeRuntime", () => {
       );
     }
     expect(refused({ store, executor, connectors: [], leaseMs: DEFAULT_LEASE_MS })).not.toThrow();
+    for (const budget of [-1, 1.5, Number.NaN, "16"]) {
+      for (const name of ["maxLookups", "maxSnippetRuns"]) {
+        expect(refused({ store, executor, connectors: [], limits: { [name]: budget } })).toThrow(
+          expect.objectContaining({
+            code: "INVALID_CONFIG",
+            message: expect.stringContaining(`limits.${name} must be a whole number`),
+          }),
+        );
+      }
+    }
+    expect(
+      refused({ store, executor, connectors: [], limits: { maxLookups: 0, maxSnippetRuns: 0 } }),
+    ).not.toThrow();
   });
 
   it("refuses a store of another version of the JournalStore contract, or a journal missing a method", () => {

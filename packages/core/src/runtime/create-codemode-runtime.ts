@@ -6,7 +6,12 @@ import type { DecisionHandle } from "../decision-handle.ts";
 import type { ExecuteLimits, Executor } from "../executor.ts";
 import { checkText, DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from "../invariants.ts";
 import type { JournalStore } from "../journal-store.ts";
-import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH } from "../sandbox-protocol.ts";
+import {
+  DEFAULT_MAX_LOOKUPS,
+  DEFAULT_MAX_SNIPPET_RUNS,
+  MAX_QUERY_LENGTH,
+  MAX_TARGET_LENGTH,
+} from "../sandbox-protocol.ts";
 import type { SyncSqlite } from "../sql-driver.ts";
 import { sqliteStore } from "../sql-store/sqlite-store.ts";
 import type { CodeModeOutput, PendingAction } from "../types.ts";
@@ -18,7 +23,7 @@ import { DEFAULT_EXPIRY_MS, expirePaused } from "./commands/expire.ts";
 import { type RevertResolutions, revertResolutionsOf } from "./commands/revert-in-doubt.ts";
 import { type RollbackReport, rollback } from "./commands/rollback.ts";
 import { createConfigurator } from "./context/configuration.ts";
-import type { RunContext } from "./context/run-context.ts";
+import type { RunContext, RuntimeLimits } from "./context/run-context.ts";
 import { eventSink, type RuntimeEvent } from "./context/runtime-event.ts";
 import { localOf } from "./context/store-local.ts";
 import { toolCallMemory } from "./context/tool-call-memory.ts";
@@ -50,8 +55,15 @@ export interface CodemodeRuntimeOptions {
   maxExecutions?: number;
   /** shapes what the model gets from a completed run, after the original is recorded */
   transformResult?: (result: unknown) => unknown;
-  /** per pass: time and memory limits for the executor, and a budget of connector calls and steps */
-  limits?: ExecuteLimits & { maxCalls?: number };
+  /**
+   * per pass: time and memory limits for the executor; a budget of connector calls and steps
+   * (`maxCalls`, default 10,000); of lookups the program asks of the host, `codemode.search`,
+   * `codemode.describe` and `codemode.run` together (`maxLookups`, default 256); and of saved
+   * programs `codemode.run` starts, however they nest (`maxSnippetRuns`, default 16). Past a budget
+   * the call throws `BUDGET_EXCEEDED`, which the code may catch; every pass of a program is refused
+   * at the same point.
+   */
+  limits?: ExecuteLimits & { maxCalls?: number; maxLookups?: number; maxSnippetRuns?: number };
   /** injectable clock */
   now?: () => number;
   /**
@@ -231,6 +243,8 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     now: options.now ?? (() => Date.now()),
     limits: options.limits,
     maxCalls: options.limits?.maxCalls ?? 10_000,
+    maxLookups: budgetOf(options.limits, "maxLookups", DEFAULT_MAX_LOOKUPS),
+    maxSnippetRuns: budgetOf(options.limits, "maxSnippetRuns", DEFAULT_MAX_SNIPPET_RUNS),
     maxExecutions: options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS,
     transformResult: options.transformResult,
     hooks: connectorHooks(options.connectors),
@@ -239,6 +253,23 @@ function createContext(options: CodemodeRuntimeOptions): RunContext {
     toolCalls: toolCallMemory(),
     emit: eventSink(options.onEvent),
   };
+}
+
+/** A budget of `limits`: a whole number from 0 on, or its default when not given. */
+function budgetOf(
+  limits: RuntimeLimits | undefined,
+  name: "maxLookups" | "maxSnippetRuns",
+  fallback: number,
+): number {
+  const value = limits?.[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new CodemodeError(
+      "INVALID_CONFIG",
+      `limits.${name} must be a whole number from 0 on; got ${String(value).slice(0, 100)}.`,
+    );
+  }
+  return value;
 }
 
 /**

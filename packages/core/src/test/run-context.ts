@@ -1,4 +1,5 @@
 // What the runtime's own tests share: a context over a memory journal and mock connectors.
+import type { CatalogOptions } from "@codemode/typegen";
 import type { Connector } from "../connector.ts";
 import type { Executor } from "../executor.ts";
 import { DEFAULT_LEASE_MS } from "../invariants.ts";
@@ -11,6 +12,7 @@ import { localOf } from "../runtime/context/store-local.ts";
 import { toolCallMemory } from "../runtime/context/tool-call-memory.ts";
 import { codec, connectorHooks } from "../runtime/context/values.ts";
 import { PassState } from "../runtime/pass/pass-state.ts";
+import { DEFAULT_MAX_LOOKUPS, DEFAULT_MAX_SNIPPET_RUNS } from "../sandbox-protocol.ts";
 import { MockExecutor } from "./mock-executor.ts";
 
 export function testContext(
@@ -19,6 +21,9 @@ export function testContext(
     executor?: Executor;
     now?: () => number;
     maxCalls?: number;
+    maxLookups?: number;
+    maxSnippetRuns?: number;
+    search?: Pick<CatalogOptions, "embed" | "semanticWeight" | "limit">;
     onEvent?: (event: RuntimeEvent) => void;
     transformResult?: (result: unknown) => unknown;
   } = {},
@@ -30,10 +35,12 @@ export function testContext(
     asks: localOf(store).asks,
     toolCalls: toolCallMemory(),
     executor: options.executor ?? new MockExecutor(() => undefined),
-    configurator: createConfigurator(connectors),
+    configurator: createConfigurator(connectors, options.search),
     now: options.now ?? (() => Date.now()),
     limits: undefined,
     maxCalls: options.maxCalls ?? 100,
+    maxLookups: options.maxLookups ?? DEFAULT_MAX_LOOKUPS,
+    maxSnippetRuns: options.maxSnippetRuns ?? DEFAULT_MAX_SNIPPET_RUNS,
     maxExecutions: 50,
     leaseMs: DEFAULT_LEASE_MS,
     transformResult: options.transformResult,

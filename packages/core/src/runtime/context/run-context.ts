@@ -7,14 +7,25 @@ import type { LivePasses } from "./live-passes.ts";
 import type { RuntimeEvent } from "./runtime-event.ts";
 import type { ToolCallMemory } from "./tool-call-memory.ts";
 
+/** The runtime's `limits`: the executor's, and the budgets of one pass. */
+export type RuntimeLimits = ExecuteLimits & {
+  maxCalls?: number;
+  maxLookups?: number;
+  maxSnippetRuns?: number;
+};
+
 /** What every step of the runtime works with: passed explicitly, so each part can be tested alone. */
 export interface RunContext {
   journal: Journal;
   executor: Executor;
   configurator: Configurator;
   now: () => number;
-  limits: (ExecuteLimits & { maxCalls?: number }) | undefined;
+  limits: RuntimeLimits | undefined;
   maxCalls: number;
+  /** `codemode.search`, `describe` and `run` lookups one pass may make (`limits.maxLookups`) */
+  maxLookups: number;
+  /** saved programs one pass may start with `codemode.run` (`limits.maxSnippetRuns`) */
+  maxSnippetRuns: number;
   maxExecutions: number;
   /** how long a pass's lease on its run lasts without renewal (the heartbeat renews it every third) */
   leaseMs: number;

@@ -1,7 +1,13 @@
 import type { HostNamespaces } from "../../executor.ts";
 import { checkText } from "../../invariants.ts";
 import { knownEncodings } from "../../known-encodings.ts";
-import { MAX_QUERY_LENGTH, MAX_TARGET_LENGTH, PRELUDE_CHANNEL } from "../../sandbox-protocol.ts";
+import {
+  MAX_QUERY_LENGTH,
+  MAX_SNIPPET_NAME_LENGTH,
+  MAX_TARGET_LENGTH,
+  PRELUDE_CHANNEL,
+  type SnippetReply,
+} from "../../sandbox-protocol.ts";
 import type { Configuration } from "../context/configuration.ts";
 import type { RunContext } from "../context/run-context.ts";
 import { callConnector } from "./decide-call.ts";
@@ -56,20 +62,43 @@ export function hostGlobals(
   }
   // a connector that could not list is there with no methods: calling one fails, and says which
   for (const name of config.unavailable.keys()) globals[name] ??= {};
-  const catalog = () => snippetCatalog(context.journal, config);
   // every reply of the SDK reaches the program in the order it was asked for, as calls' do: how
   // long a journal write or a search took never changes which call the program makes next
   const inOrder = <T>(reply: Promise<T>) => pass.inOrder(pass.track(reply));
+  // a lookup is counted against the pass's budgets as it reaches the host, in the program's order,
+  // and refused before any host work past them
+  const lookup = <T>(kind: "search" | "describe" | "run", work: () => Promise<T>) =>
+    inOrder(
+      (async () => {
+        pass.lookup(kind);
+        return work();
+      })(),
+    );
+  // a saved program is read and parsed once per pass, however often the program runs it: its
+  // runs still count, one lookup each
+  const savedPrograms = new Map<string, Promise<SnippetReply>>();
+  const savedProgram = (input: unknown): Promise<SnippetReply> => {
+    const name = (input as { name?: unknown } | null)?.name;
+    if (typeof name !== "string" || name.length > MAX_SNIPPET_NAME_LENGTH) {
+      return snippetFor(context.journal, config, input);
+    }
+    let reply = savedPrograms.get(name);
+    if (!reply) {
+      reply = snippetFor(context.journal, config, { name });
+      savedPrograms.set(name, reply);
+      // a read the store failed is not kept: the next run asks the journal again
+      reply.catch(() => savedPrograms.delete(name));
+    }
+    return reply;
+  };
   globals.codemode = {
     search: (query) =>
-      inOrder(
-        (async () =>
-          (await catalog()).search(
-            checkText(query ?? "", "A codemode.search query", MAX_QUERY_LENGTH),
-          ))(),
-      ),
+      lookup("search", async () => {
+        const text = checkText(query ?? "", "A codemode.search query", MAX_QUERY_LENGTH);
+        return (await snippetCatalog(context.journal, config)).search(text);
+      }),
     describe: (target) =>
-      inOrder(
+      lookup("describe", () =>
         describeTarget(
           context.journal,
           config,
@@ -78,7 +107,7 @@ export function hostGlobals(
       ),
     [PRELUDE_CHANNEL.stepDecide]: (input) => inOrder(decideStep(context, pass, input)),
     [PRELUDE_CHANNEL.stepRecord]: (input) => inOrder(recordStep(context, pass, input)),
-    [PRELUDE_CHANNEL.snippet]: (input) => inOrder(snippetFor(context.journal, config, input)),
+    [PRELUDE_CHANNEL.snippet]: (input) => lookup("run", () => savedProgram(input)),
   };
   return globals;
 }

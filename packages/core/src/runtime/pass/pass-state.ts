@@ -43,6 +43,10 @@ export class PassState {
   /** the owner of the run's lease: this pass, chosen by the write that took the run */
   readonly owner: string;
   #cursor = 0;
+  /** `codemode.search`, `describe` and `run` lookups asked of the host in this pass */
+  #lookups = 0;
+  /** saved programs `codemode.run` started in this pass */
+  #snippetRuns = 0;
   #stopped: string | undefined;
   readonly #context: RunContext;
   readonly #inflight = new Set<Promise<unknown>>();
@@ -175,6 +179,30 @@ export class PassState {
     }
     this.#live = true;
     return this.#cursor++;
+  }
+
+  /**
+   * Counts one lookup the program asked of the host (`codemode.search`, `codemode.describe`, the
+   * saved program of a `codemode.run`); throws `BUDGET_EXCEEDED` past the pass's budgets, before
+   * any host work. Called as the request reaches the host, in the order the program made them, so
+   * every pass of the same program is refused at the same lookup.
+   */
+  lookup(kind: "search" | "describe" | "run"): void {
+    const { maxLookups, maxSnippetRuns } = this.#context;
+    if (this.#lookups >= maxLookups) {
+      throw new CodemodeError(
+        "BUDGET_EXCEEDED",
+        `This run asked codemode.search, codemode.describe and codemode.run more than ${maxLookups} times. Keep what a search or describe answered instead of asking again, or ask for a larger budget.`,
+      );
+    }
+    if (kind === "run" && this.#snippetRuns >= maxSnippetRuns) {
+      throw new CodemodeError(
+        "BUDGET_EXCEEDED",
+        `A run may start ${maxSnippetRuns} saved programs (codemode.run) at most; run fewer, or do the work in the code itself.`,
+      );
+    }
+    this.#lookups++;
+    if (kind === "run") this.#snippetRuns++;
   }
 
   /**
