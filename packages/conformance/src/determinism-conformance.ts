@@ -36,6 +36,55 @@ const READS_THE_CLOCK_AND_CHANCE = `async () => {
 }`;
 
 /**
+ * Sets the time zone of the host process where there is one (Node: a QuickJS sandbox reads it, as
+ * two servers in two zones over one journal would) and returns the zone it had; elsewhere (a
+ * browser, workerd) nothing changes.
+ */
+function hostZone(zone: string | undefined): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  try {
+    const was = env?.TZ;
+    if (env) {
+      if (zone === undefined) delete env.TZ;
+      else env.TZ = zone;
+    }
+    return was;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `body` with the host process in `zone` (see `hostZone`). */
+async function inHostZone<T>(zone: string, body: () => Promise<T>): Promise<T> {
+  const was = hostZone(zone);
+  try {
+    return await body();
+  } finally {
+    hostZone(was);
+  }
+}
+
+const READS_THE_LOCAL_TIME = `async () => {
+  const first = await kv.read({ key: 1 });
+  const now = new Date();
+  const value = {
+    note: "Report generated " + now.toLocaleString() + " (hour " + now.getHours() + ")",
+    day: now.getDay(),
+    offset: now.getTimezoneOffset(),
+    midnight: new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime(),
+    parsed: Date.parse("2026-07-01T09:00:00"),
+    text: String(now),
+    formatted: typeof Intl === "object" ? new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" }).format(now) : null,
+    zone: typeof Intl === "object" ? new Intl.DateTimeFormat().resolvedOptions().timeZone : null,
+    amount: typeof Intl === "object" ? (1234.5).toLocaleString() : null,
+    read: first.value,
+  };
+  const written = await kv.write({ key: 2, value });
+  return { value, written };
+}`;
+
+/**
  * A runtime over one memory journal with the gated `kv` connector (and `others`), made anew for each
  * request with a new executor as an app makes it, and the ledger of what reached `kv`.
  */
@@ -83,6 +132,48 @@ export function determinismTests(
         status: "completed",
         result: { value: shown.value, written: { written: 2 }, again: started },
       });
+      expect(run.ledger.map(({ method, input }) => [method, input])).toEqual([
+        ["read", { key: 1 }],
+        ["write", shown],
+      ]);
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    "a write built from the local time and the default formats runs after its approval on a host in another zone (found by a red-team pass)",
+    async () => {
+      const run = kvRuntime(options);
+      // live on a host in Los Angeles, approved on one in Tokyo
+      const first = await inHostZone("America/Los_Angeles", () =>
+        run.execute(READS_THE_LOCAL_TIME),
+      );
+      if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
+      const shown = first.pending[0]?.args as { key: number; value: Record<string, unknown> };
+      const started = (await run.execution(first.executionId))?.createdAt as number;
+      // what an engine in UTC that formats for en-US computes
+      const now = new Date(started);
+      const utc = { timeZone: "UTC" } as const;
+      const [weekday, day, month] = now.toUTCString().split(/[ ,]+/);
+      expect(shown.value).toMatchObject({
+        note: `Report generated ${now.toLocaleString("en-US", utc)} (hour ${now.getUTCHours()})`,
+        day: now.getUTCDay(),
+        offset: 0,
+        midnight: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+        parsed: Date.UTC(2026, 6, 1, 9),
+        text: `${weekday} ${month} ${day} ${now.getUTCFullYear()} ${now.toISOString().slice(11, 19)} GMT+0000 (Coordinated Universal Time)`,
+        read: "kv read 1",
+      });
+      if (shown.value.zone !== null) {
+        expect(shown.value).toMatchObject({
+          zone: "UTC",
+          formatted: now.toLocaleString("en-US", { ...utc, dateStyle: "full", timeStyle: "long" }),
+          amount: "1,234.5",
+        });
+      }
+
+      const approved = await inHostZone("Asia/Tokyo", () => run.approve(first.executionId));
+      expect(approved).toMatchObject({ status: "completed", result: { value: shown.value } });
       expect(run.ledger.map(({ method, input }) => [method, input])).toEqual([
         ["read", { key: 1 }],
         ["write", shown],

@@ -176,6 +176,58 @@ export const CLOCK_AND_CHANCE_PROGRAMS: readonly ModelProgram[] = [
     },
   },
 
+  {
+    name: "timestamps: a report stamped with toLocaleString(), getHours() and a dateStyle format, none naming a zone or a locale (the host's zone and language are not the sandbox's)",
+    code: `async () => {
+  const { items } = await shop.listOrders({ status: "late" });
+  const now = new Date();
+  const hour = now.getHours();
+  const greeting = hour < 12 ? "Good morning" : hour < 18 ? "Good afternoon" : "Good evening";
+  const weekday = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][now.getDay()];
+  // the date in words where the sandbox can format it, the plain date otherwise
+  const day = typeof Intl !== "undefined" ? new Intl.DateTimeFormat(undefined, { dateStyle: "full" }).format(now) : now.toDateString();
+  const review = new Date(now);
+  review.setDate(review.getDate() + 7);
+  review.setHours(9, 0, 0, 0);
+  const total = items.reduce((sum, o) => sum + o.total, 0);
+  const sent = await email.send({
+    to: "ops@example.com",
+    subject: \`\${greeting}: \${items.length} late orders this \${weekday}\`,
+    body: \`Report generated \${now.toLocaleString()} (hour \${hour}, offset \${now.getTimezoneOffset()}) for \${day}. Late: \${total.toLocaleString()}. Next review \${review.toLocaleDateString()} at \${review.toLocaleTimeString()} (\${review.toString()}).\`,
+    reviewAt: review.getTime(),
+  });
+  return { messageId: sent.messageId, reviewAt: review.toISOString() };
+}`,
+    check: (o) => {
+      // what an engine in UTC that formats for en-US computes (the host's engine, told so)
+      const utc = { timeZone: "UTC" } as const;
+      const now = new Date(o.started);
+      const hour = now.getUTCHours();
+      const greeting = hour < 12 ? "Good morning" : hour < 18 ? "Good afternoon" : "Good evening";
+      const weekday = now.toLocaleDateString("en-US", { ...utc, weekday: "long" });
+      const review = new Date(o.started);
+      review.setUTCDate(review.getUTCDate() + 7);
+      review.setUTCHours(9, 0, 0, 0);
+      const total = ordersOf("late").reduce((sum, order) => sum + order.total, 0);
+      const days = [
+        now.toLocaleDateString("en-US", { ...utc, dateStyle: "full" }),
+        `${now.toUTCString().slice(0, 3)} ${now.toUTCString().slice(8, 11)} ${now.toUTCString().slice(5, 7)} ${now.getUTCFullYear()}`,
+      ];
+      const shown = shownAt(o);
+      expect(shown.subject).toBe(
+        `${greeting}: ${ordersOf("late").length} late orders this ${weekday}`,
+      );
+      expect(shown.reviewAt).toBe(review.getTime());
+      // without Intl (QuickJS), the total prints as toString does and the day as toDateString
+      const body = (day: string, sum: string) =>
+        `Report generated ${now.toLocaleString("en-US", utc)} (hour ${hour}, offset 0) for ${day}. Late: ${sum}. Next review ${review.toLocaleDateString("en-US", utc)} at ${review.toLocaleTimeString("en-US", utc)} (${review.toUTCString().slice(0, 3)} ${review.toUTCString().slice(8, 11)} ${review.toUTCString().slice(5, 7)} ${review.getUTCFullYear()} 09:00:00 GMT+0000 (Coordinated Universal Time)).`;
+      expect([
+        body(days[0] as string, total.toLocaleString("en-US")),
+        body(days[1] as string, String(total)),
+      ]).toContain(shown.body);
+      expect(o.result).toMatchObject({ reviewAt: iso(review.getTime()) });
+    },
+  },
   // ---- random ids and references ---------------------------------------------------------------
   {
     name: "random: a refund ticket with a Math.random().toString(36) reference and a coin-flip priority",
