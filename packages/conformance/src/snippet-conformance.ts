@@ -2,21 +2,61 @@
 // the same pass (its calls join the run's numbering), resolves to `{ error }` when a connector the
 // snippet recorded is not configured now (seed 000: it does not throw), and throws for a snippet that
 // does not exist; a snippet's draws of chance are its own (not its caller's again), the same on
-// every pass; and a pass starts at most `maxSnippetRuns` saved programs and asks at most
-// `maxLookups` lookups of the host, refused past them with `BUDGET_EXCEEDED` at the same point on
-// every pass.
-import { createCodemodeRuntime, DEFAULT_MAX_SNIPPET_RUNS, memoryStore } from "@codemode/core";
-import { expect } from "vitest";
+// every pass; a saved program run beside the program's own calls, or raced by a timer, does on the
+// approval pass what it did live, so the approved call runs; and a pass starts at most
+// `maxSnippetRuns` saved programs and asks at most `maxLookups` lookups of the host, refused past
+// them with `BUDGET_EXCEEDED` at the same point on every pass.
 import {
-  connector,
-  type DivergenceTestOptions,
-  type Invocation,
-} from "./divergence-conformance.ts";
+  type Connector,
+  createCodemodeRuntime,
+  DEFAULT_MAX_SNIPPET_RUNS,
+  memoryStore,
+} from "@codemode/core";
+import { expect } from "vitest";
+import { connector, type Invocation } from "./divergence-conformance.ts";
+import type { ExecutorGroup } from "./executor-fixtures.ts";
+
+declare function setTimeout(callback: () => void, ms: number): unknown;
 
 const SLOW_TEST_MS = 60_000;
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `api`: `report` (slow live, by its input's `delay`), `rows` and `users` (a little slow), and
+ * `notify`, which needs approval. On the approval pass every call before `notify` replays at once:
+ * only the order the executor gives the calls can keep the numbering the live pass had.
+ */
+function slowApi(ledger: string[]): Connector {
+  return {
+    specificationVersion: "v1",
+    name: "api",
+    methods: () => ({
+      report: { description: "A slow report query." },
+      rows: { description: "The rows of a report." },
+      users: { description: "One page of users." },
+      notify: { description: "Send a notification.", requiresApproval: true },
+    }),
+    async invoke(method, input) {
+      ledger.push(`${method} ${JSON.stringify(input)}`);
+      const { delay } = (input ?? {}) as { delay?: number };
+      if (method === "report") await sleep(typeof delay === "number" ? delay : 300);
+      if (method === "users") await sleep(20);
+      return { method, input };
+    },
+  };
+}
+
+/** The saved program: a slow report, then its rows. */
+const WEEKLY = `async (input) => {
+  if (!input) return "saved";
+  const report = await api.report({ week: input.week, delay: input.delay });
+  const rows = await api.rows({ week: report.input.week });
+  return { week: rows.input.week, rows: 3 };
+}`;
+
 export function snippetTests(
-  options: Pick<DivergenceTestOptions, "test" | "createExecutor">,
+  options: Pick<ExecutorGroup, "test" | "createExecutor" | "sandboxGlobals">,
 ): void {
   options.test(
     "codemode.run joins the run's numbering, and resolves to { error } when the snippet's connector is gone",
@@ -247,6 +287,96 @@ export function snippetTests(
         status: "completed",
         result: ["ok", "ok", "ok", "ok", "ok", "ok", ...Array(3).fill("BUDGET_EXCEEDED")],
       });
+    },
+    SLOW_TEST_MS,
+  );
+  options.test(
+    "saved programs run with codemode.run beside the program's own calls are numbered the same after an approval, so the approved call runs",
+    async () => {
+      const ledger: string[] = [];
+      const store = memoryStore();
+      const fresh = async () =>
+        createCodemodeRuntime({
+          store,
+          executor: await options.createExecutor(),
+          connectors: [slowApi(ledger)],
+        });
+      const saving = await (await fresh()).execute({ code: WEEKLY });
+      expect(saving).toMatchObject({ status: "completed", result: "saved" });
+      await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
+      ledger.length = 0;
+
+      // two saved programs at once (the first slow live, the second fast), and calls of its own
+      // meanwhile; on the approval pass all of them replay at once
+      const first = await (await fresh()).execute({
+        code: `async () => {
+          const [slow, fast, users] = await Promise.all([
+            codemode.run("weekly", { week: 42, delay: 300 }),
+            codemode.run("weekly", { week: 43, delay: 5 }),
+            (async () => [await api.users({ page: 1 }), await api.users({ page: 2 })])(),
+          ]);
+          const sent = await api.notify({ text: "weeks " + slow.week + " and " + fast.week + ", " + users.length + " pages" });
+          return sent.input.text;
+        }`,
+      });
+      if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
+      expect(first.pending.map((call) => [call.method, call.args])).toEqual([
+        ["notify", { text: "weeks 42 and 43, 2 pages" }],
+      ]);
+      const live = ledger.length;
+      expect(live).toBe(6);
+
+      const approved = await (await fresh()).approve({ executionId: first.executionId });
+      expect(approved, JSON.stringify(approved)).toMatchObject({
+        status: "completed",
+        result: "weeks 42 and 43, 2 pages",
+      });
+      expect(ledger.slice(live)).toEqual(['notify {"text":"weeks 42 and 43, 2 pages"}']);
+    },
+    SLOW_TEST_MS,
+  );
+
+  // a timer fires only once the program waits on no call: a saved program in flight is one
+  (options.sandboxGlobals.includes("setTimeout")
+    ? options.test
+    : options.test.skipped("needs setTimeout"))(
+    "a timer racing codemode.run takes the same branch after an approval, so the approved call runs",
+    async () => {
+      const ledger: string[] = [];
+      const store = memoryStore();
+      const fresh = async () =>
+        createCodemodeRuntime({
+          store,
+          executor: await options.createExecutor(),
+          connectors: [slowApi(ledger)],
+        });
+      const saving = await (await fresh()).execute({ code: WEEKLY });
+      expect(saving.status).toBe("completed");
+      await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
+      ledger.length = 0;
+
+      // live, the saved program's report takes longer than the timer; replayed, no time at all
+      const first = await (await fresh()).execute({
+        code: `async () => {
+          const timedOut = new Promise((resolve) => setTimeout(() => resolve("timed out"), 300));
+          const status = await Promise.race([
+            codemode.run("weekly", { week: 42, delay: 900 }).then((report) => "week " + report.week),
+            timedOut,
+          ]);
+          const sent = await api.notify({ text: status });
+          return sent.input.text;
+        }`,
+      });
+      if (first.status !== "paused") throw new Error(`not paused: ${JSON.stringify(first)}`);
+      expect(first.pending.map((call) => call.args)).toEqual([{ text: "week 42" }]);
+      const live = ledger.length;
+
+      const approved = await (await fresh()).approve({ executionId: first.executionId });
+      expect(approved, JSON.stringify(approved)).toMatchObject({
+        status: "completed",
+        result: "week 42",
+      });
+      expect(ledger.slice(live)).toEqual(['notify {"text":"week 42"}']);
     },
     SLOW_TEST_MS,
   );

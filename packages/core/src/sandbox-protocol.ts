@@ -102,7 +102,10 @@ export const DEFAULT_MAX_SNIPPET_RUNS = 16;
  * (one function expression) with the same namespaces in the same pass, and returns what it returns.
  * The prelude takes it and removes it, as it does the channel's functions. `seed` is a string the
  * prelude drew from the run's generator for this saved program: where the executor runs it in a
- * sandbox of its own, that sandbox gets the same prelude with `seed` at `SANDBOX_SEED_HOOK`.
+ * sandbox of its own, that sandbox gets the same prelude with `seed` at `SANDBOX_SEED_HOOK`. Such an
+ * executor keeps one order of calls for the pass (the host numbers calls as they reach it): the
+ * calling sandbox sends nothing while the saved program runs, and waits for its result as for a
+ * call's reply (in turn, timers held), so every pass numbers the calls the same way.
  */
 export const SANDBOX_EVALUATE_HOOK = "__codemodeEvaluate";
 

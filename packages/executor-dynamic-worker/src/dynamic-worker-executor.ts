@@ -395,7 +395,9 @@ export class DynamicWorkerExecutor implements Executor {
   /**
    * `codemode.run`: a saved program's source, run in a worker of its own on a bridge of the same pass
    * (the pass counts and bounds them), until the pass's `deadline`. A worker that dies fails the
-   * whole pass.
+   * whole pass. Its caller's worker sends nothing while it runs (see `workerHarness`), so the pass
+   * has one ordering domain: the host numbers the saved program's calls where its `codemode.run`
+   * stands among the caller's, the same on every pass.
    */
   async #evaluateSaved(
     plan: PassPlan,
@@ -404,8 +406,10 @@ export class DynamicWorkerExecutor implements Executor {
     scope: BridgeScope,
     { source, input, seed }: { source: string; input: string; seed: string },
   ): Promise<HostReply> {
-    // a saved program's calls come after the run's recorded ones: none of them replays there; its
-    // prelude draws from the seed the caller's prelude drew for it, not the caller's numbers again
+    // the recorded calls the sandbox answers itself are the run's first, made before any saved
+    // program (its caller's harness answers none after a `codemode.run`): the host numbers and
+    // replays every call of a saved program. Its prelude draws from the seed the caller's prelude
+    // drew for it, not the caller's numbers again
     const spec = {
       ...plan.spec,
       replay: [],

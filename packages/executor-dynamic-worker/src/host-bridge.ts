@@ -201,6 +201,12 @@ export class BridgeScope {
   #replayLeft: number;
   #replayOpen: boolean;
   #closed = false;
+  /**
+   * A saved program this worker started (`codemode.run`) runs now. Its harness sends nothing else
+   * meanwhile (one ordering domain per pass, see `workerHarness`); a call or a run that comes anyway
+   * breaks the protocol.
+   */
+  nesting = false;
 
   constructor(pass: Pass, depth: number, replayCalls: number) {
     this.pass = pass;
@@ -216,9 +222,15 @@ export class BridgeScope {
   /**
    * Takes what travels with every message from the sandbox: console lines (JSON text of
    * `[lines, dropped]`) and the replay count. False when it broke the protocol (the pass then ends).
+   * A `live` message (a call, a batch, a run) while this worker's saved program runs breaks it too:
+   * the host would number its calls by which worker happened to be faster.
    */
   take(logs: unknown, replayed: unknown, live: boolean): boolean {
     if (this.closed) return false;
+    if (live && this.nesting) {
+      this.pass.violate("a call while a saved program it started was running");
+      return false;
+    }
     if (!this.#takeReplayed(replayed)) return false;
     if (live) this.#replayOpen = false;
     return this.#takeLogs(logs);
@@ -423,12 +435,18 @@ export class HostBridge extends RpcTarget implements BridgeProtocol {
     const refused = this.#pass.nest(this.#scope.depth);
     if (refused)
       return errorReply({ name: "RangeError", code: "BUDGET_EXCEEDED", message: refused });
+    // The saved program's worker answers none of the recorded calls itself (the caller's harness
+    // stopped answering them at this run too): the host numbers and replays every call from here on.
     const child = this.#pass.open(this.#scope.depth + 1, 0);
-    return this.#serve(() =>
-      options
-        .evaluate(source, input, seed, child.bridge, child.scope)
-        .finally(() => child.scope.close()),
-    );
+    const scope = this.#scope;
+    return this.#serve(() => {
+      // until it ends, its caller sends nothing more (one ordering domain per pass)
+      scope.nesting = true;
+      return options.evaluate(source, input, seed, child.bridge, child.scope).finally(() => {
+        scope.nesting = false;
+        child.scope.close();
+      });
+    });
   }
 
   /** The sandbox's `fetch()`, when the executor was given an outbound service. */

@@ -349,23 +349,83 @@ export function workerHarness(
     deliver: (reply: HostReply, atIdle?: boolean) => void;
   }
 
-  // A host call whose reply `got` takes, and a promise of this realm that settles (with nothing)
-  // once it did and never rejects: the RPC promise is only ever handed to harness callbacks, and the
-  // call is counted while in flight.
-  function send(start: () => Promise<unknown>, got: (reply: HostReply) => void): Promise<void> {
+  // One ordering domain per pass. A saved program (`codemode.run`) runs in a worker of its own, and
+  // the host numbers the calls of the pass in the order they reach it, from whichever worker: left
+  // to run side by side, the two workers' calls would interleave by connector latency and worker
+  // start-up, which a replay (its calls answered at once) does not repeat, and the approval pass
+  // would diverge. So while a saved program this worker started runs, nothing this worker sends
+  // reaches the host: its calls (and a next `codemode.run`) wait here, in the order they were made,
+  // and go once the saved program has ended. The host then numbers the calls of the pass in one
+  // order that depends on no clock: this worker's messages in the order it made them, each saved
+  // program's own calls (numbered the same way, one level down) in place of its `codemode.run`.
+  // This worker itself goes on meanwhile only as far as replies of calls sent before allow: replies
+  // reach the program in call order (the saved program's result in its turn), timers wait while it
+  // runs (`api.wait`), and what the program does in between is the same on every pass. Nothing waits
+  // in a circle: a saved program never waits on its caller, and its end (its result, its deadline,
+  // the pass ended by the host) always lets its caller's messages go.
+  let nesting = false;
+  interface Held {
+    send: () => void;
+    next: Held | null;
+  }
+  let firstHeld: Held | null = null;
+  let lastHeld: Held | null = null;
+  // Sends now, or after the saved program running now, in the order posted.
+  function post(send: () => void): void {
+    if (!nesting) {
+      send();
+      return;
+    }
+    const held: Held = { send, next: null };
+    if (lastHeld === null) firstHeld = held;
+    else lastHeld.next = held;
+    lastHeld = held;
+  }
+  // The saved program ended: what waited goes, up to the next `codemode.run`, which holds the rest.
+  function resume(): void {
+    nesting = false;
+    while (!nesting && firstHeld !== null) {
+      const held: Held = firstHeld;
+      firstHeld = held.next;
+      if (firstHeld === null) lastHeld = null;
+      held.send();
+    }
+  }
+
+  // A host call that is not a namespace call (`codemode.run`), counted while in flight: sent when
+  // `post` lets it, its reply taken by `got`, and a promise of this realm that settles (with nothing)
+  // in the reply's turn among the calls' (`api.wait`: timers wait for it too) and never rejects.
+  // The RPC promise is only ever handed to harness callbacks. With `nests`, nothing else this worker
+  // sends goes before its reply came.
+  function send(
+    start: () => Promise<unknown>,
+    got: (reply: HostReply) => void,
+    nests: boolean,
+  ): Promise<void> {
     inFlight++;
-    return new PromiseType<void>((resolve) => {
-      const deliver = (reply: HostReply) => {
+    return api.wait((done) => {
+      const deliver = (reply: HostReply, atIdle?: boolean) => {
+        if (nests) resume();
         got(reply);
-        resolve();
+        done(atIdle);
       };
       const call: Waiting = { next: null, id: 0, namespace: "", method: "", input: "", deliver };
-      forward(call, start, false);
+      post(() => {
+        if (nests) nesting = true;
+        forward(call, start, false);
+      });
     });
   }
 
-  // consecutive calls go together while their text stays within a batch's limit; a call alone goes as `call`
-  const queue = callQueue<Waiting>(queueTask, quote, spec.maxBatchChars, false, dispatch);
+  // consecutive calls go together while their text stays within a batch's limit; a call alone goes
+  // as `call`; either waits while a saved program of this worker runs
+  const queue = callQueue<Waiting>(
+    queueTask,
+    quote,
+    spec.maxBatchChars,
+    false,
+    (head, size, text) => post(() => dispatch(head, size, text)),
+  );
   const flush = queue.flush;
   const queueCall = queue.add;
   function enqueue(
@@ -553,27 +613,32 @@ export function workerHarness(
     }
     if (inFlight >= spec.maxConcurrentCalls) throw new RangeErrorType(TOO_MANY_MESSAGE);
     const text = encode(input);
+    // the recorded calls answered here are the run's first ones, made before any saved program: from
+    // here on the host numbers every call (the saved program's worker is sent none to answer)
+    replaying = false;
     // calls the program made before it in this turn reach the host before it
     flush();
     const call = hostEvaluate;
-    const batch = logs();
-    const count = answeredHere();
+    const code = StringType(source);
+    const drawn = seed ?? "";
     let result!: HostReply;
     await send(
-      () => call(StringType(source), text, seed ?? "", batch, count),
+      // the console lines and the replay count as of when it goes
+      () => call(code, text, drawn, logs(), answeredHere()),
       (reply) => {
         result = reply;
       },
+      true,
     );
     if (result[0] === "ok") return decode(result[1]);
     const name = result[1];
     const message = result[2];
-    const code = result[3];
+    const failure = result[3];
     // the saved program ran until the pass's own deadline: the pass has timed out, caught or not
-    if (code === "TIMEOUT") end(["timeout"]);
+    if (failure === "TIMEOUT") end(["timeout"]);
     const error = new ErrorType(message) as Error & { code?: string };
     if (name !== "Error") error.name = name;
-    if (code) error.code = code;
+    if (failure) error.code = failure;
     throw error;
   }
 
@@ -588,11 +653,39 @@ export function workerHarness(
     flush();
     const call = hostFetch;
     inFlight++;
-    try {
-      return await call(request);
-    } finally {
-      inFlight--;
-    }
+    // its response reaches the program in its turn among the calls' replies, and timers wait for
+    // it, as for a call: how long the request took decides nothing the program does after
+    let response: unknown;
+    let failure: unknown;
+    let failed = false;
+    await api.wait((done) => {
+      const settled = (atIdle: boolean) => {
+        inFlight--;
+        done(atIdle);
+      };
+      let pending: Promise<unknown>;
+      try {
+        pending = call(request);
+      } catch (error) {
+        failed = true;
+        failure = error;
+        settled(false);
+        return;
+      }
+      pending.then(
+        (value) => {
+          response = value;
+          settled(!yielding());
+        },
+        (error: unknown) => {
+          failed = true;
+          failure = error;
+          settled(!yielding());
+        },
+      );
+    });
+    if (failed) throw failure;
+    return response;
   }
 
   abstract class Harness extends WorkerEntrypoint implements HarnessEntrypoint {

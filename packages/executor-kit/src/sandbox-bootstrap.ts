@@ -16,7 +16,8 @@ export interface BootstrapSpec {
   namespaces: Record<string, string[]>;
   /**
    * whether the sandbox's own `setTimeout` / `setInterval` (and their `clear…`) become events of the
-   * program (needs `hostIdle`): a timer fires only once the program waits on no call, the earliest
+   * program (needs `hostIdle`): a timer fires only once the program waits on no call (nor on host
+   * work it waits for through `SandboxApi.wait`), the earliest
    * due first by a clock of the timers' own, and not before its delay has passed, so it fires at the
    * same point live and on replay
    */
@@ -34,6 +35,15 @@ export interface SandboxApi {
   /** the value codec the namespaces use, for values the sandbox's own host code moves */
   encode(value: unknown): string;
   decode(text: string): unknown;
+  /**
+   * Host work of the program's that is not a namespace call (a saved program run in a sandbox of its
+   * own, an outbound request), waited for as a call is: `start` is handed `done`, which the host
+   * calls once the work has ended (`atIdle` as in `hostCall`'s `answer`; later calls count for
+   * nothing). It takes a reply slot after the calls made before it: it resolves (with nothing) in
+   * its turn, once the program is idle, and no timer fires while it waits, so the program goes on
+   * at the same point whether the work took a second (live) or no time (a replay).
+   */
+  wait(start: (done: (atIdle?: boolean) => void) => void): Promise<void>;
 }
 
 /**
@@ -227,6 +237,26 @@ export function sandboxBootstrap(
     };
   }
 
+  /**
+   * Settles (with nothing) once `start`'s work has called `done`: then, or (with `hostIdle`) in its
+   * turn among the calls' replies. The first `done` counts.
+   */
+  function wait(start: (done: (atIdle?: boolean) => void) => void): Promise<void> {
+    let ended = false;
+    let ready: ((atIdle: boolean) => void) | undefined;
+    start((atIdle) => {
+      if (ended) return;
+      ended = true;
+      if (ready !== undefined) ready(atIdle === true);
+    });
+    return new PromiseType<void>((resolve) => {
+      const take = hostIdle === null ? () => resolve() : inTurn(resolve);
+      ready = take;
+      // done at once (a replayed answer): the program is running, not idle
+      if (ended) take(false);
+    });
+  }
+
   // ---- namespaces --------------------------------------------------------------------------------
 
   // set once the program's promise settled: what runs after (a getter on the returned value read
@@ -247,20 +277,15 @@ export function sandboxBootstrap(
       throw inputError(namespace, method, error);
     }
     // The reply is kept here, and the promise awaited settles with nothing (no `then` is looked up
-    // on the reply): when the reply comes, or (with `hostIdle`) in its turn. The first answer counts.
+    // on the reply). The first answer counts.
     let reply: HostReply | undefined;
-    let ready: ((atIdle: boolean) => void) | undefined;
-    hostCall(namespace, method, text, (answer, atIdle) => {
-      if (reply !== undefined) return;
-      reply = answer;
-      if (ready !== undefined) ready(atIdle === true);
-    });
-    await new PromiseType<void>((resolve) => {
-      const take = hostIdle === null ? () => resolve() : inTurn(resolve);
-      ready = take;
-      // answered at once (a replayed answer): the program is running, not idle
-      if (reply !== undefined) take(false);
-    });
+    await wait((done) =>
+      hostCall(namespace, method, text, (answer, atIdle) => {
+        if (reply !== undefined) return;
+        reply = answer;
+        done(atIdle);
+      }),
+    );
     const given = reply as unknown as HostReply;
     if (given[0] === "ok") return decode(given[1]);
     // ["error", name, message, code, data]: "" for a code or data the error does not have
@@ -467,6 +492,7 @@ export function sandboxBootstrap(
     problem,
     encode,
     decode,
+    wait,
     run(program: unknown) {
       let promise: Promise<unknown>;
       try {
