@@ -89,8 +89,7 @@ export async function guardedFetch(egress: Egress, request: GuardedRequest): Pro
       });
     } catch (error) {
       if (request.signal?.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw failed(redact(`${where} could not be sent: ${message}`), error);
+      throw failed(redact(`${where} could not be sent: ${sendFailure(error)}`), error);
     }
     if (response.type === "opaqueredirect") {
       throw failed(
@@ -124,4 +123,16 @@ export async function guardedFetch(egress: Egress, request: GuardedRequest): Pro
     }
     url = next.href;
   }
+}
+
+/**
+ * Why a request could not be sent, as the platform said it: its message, and the code of its cause
+ * where it has one (`fetch failed` alone does not tell a refused connection from a reset one).
+ */
+function sendFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" ? cause.code.slice(0, 40) : undefined;
+  return code === undefined ? message : `${message} (${code})`;
 }
