@@ -55,6 +55,23 @@ const WEEKLY = `async (input) => {
   return { week: rows.input.week, rows: 3 };
 }`;
 
+/**
+ * A runtime over one memory journal with `connectors`, made anew for each request with a new
+ * executor, as an app makes it.
+ */
+function runtimes(
+  options: Pick<ExecutorGroup, "createExecutor">,
+  connectors: readonly Connector[],
+): () => Promise<ReturnType<typeof createCodemodeRuntime>> {
+  const store = memoryStore();
+  return async () =>
+    createCodemodeRuntime({
+      store,
+      executor: await options.createExecutor(),
+      connectors: [...connectors],
+    });
+}
+
 export function snippetTests(
   options: Pick<ExecutorGroup, "test" | "createExecutor" | "sandboxGlobals">,
 ): void {
@@ -147,13 +164,7 @@ export function snippetTests(
     "a snippet run with codemode.run draws values of its own, not its caller's again, and the same ones after an approval",
     async () => {
       const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const fresh = async () =>
-        createCodemodeRuntime({
-          store,
-          executor: await options.createExecutor(),
-          connectors: [connector("kv", ledger, true)],
-        });
+      const fresh = runtimes(options, [connector("kv", ledger, true)]);
       // what a saved program draws when it makes an id: crypto's, with the usual Math.random fallback
       const draw = `async () => [
         typeof crypto === "object" && crypto !== null && typeof crypto.randomUUID === "function" ? crypto.randomUUID() : null,
@@ -187,13 +198,7 @@ export function snippetTests(
     "codemode.run starts at most 16 saved programs per pass, nested or not: past it a BUDGET_EXCEEDED the code catches, at the same run after an approval",
     async () => {
       const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const fresh = async () =>
-        createCodemodeRuntime({
-          store,
-          executor: await options.createExecutor(),
-          connectors: [connector("kv", ledger, true)],
-        });
+      const fresh = runtimes(options, [connector("kv", ledger, true)]);
       // a saved program that runs itself until it is refused, and counts how deep it went
       const saving = await (await fresh()).execute({
         code: `async (input) => {
@@ -294,13 +299,7 @@ export function snippetTests(
     "saved programs run with codemode.run beside the program's own calls are numbered the same after an approval, so the approved call runs",
     async () => {
       const ledger: string[] = [];
-      const store = memoryStore();
-      const fresh = async () =>
-        createCodemodeRuntime({
-          store,
-          executor: await options.createExecutor(),
-          connectors: [slowApi(ledger)],
-        });
+      const fresh = runtimes(options, [slowApi(ledger)]);
       const saving = await (await fresh()).execute({ code: WEEKLY });
       expect(saving).toMatchObject({ status: "completed", result: "saved" });
       await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
@@ -343,13 +342,7 @@ export function snippetTests(
     "a timer racing codemode.run takes the same branch after an approval, so the approved call runs",
     async () => {
       const ledger: string[] = [];
-      const store = memoryStore();
-      const fresh = async () =>
-        createCodemodeRuntime({
-          store,
-          executor: await options.createExecutor(),
-          connectors: [slowApi(ledger)],
-        });
+      const fresh = runtimes(options, [slowApi(ledger)]);
       const saving = await (await fresh()).execute({ code: WEEKLY });
       expect(saving.status).toBe("completed");
       await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
