@@ -25,6 +25,7 @@ export {
   type StepRecordRequest,
 } from "./sandbox-protocol.ts";
 export { sandboxSource } from "./sandbox-source.ts";
+export { installZone } from "./sandbox-zone.ts";
 export {
   BINDING_ROW,
   type ColumnDialect,

@@ -1,10 +1,11 @@
 // What a program can observe of the clock and of chance, made a function of its run: every pass of a
-// run (the live one, and each replay after an approval) reads the same time, in the same zone and
-// locale (UTC, "en-US"), and draws the same numbers, so the calls it builds from them are the calls
-// the person approved. Executor-agnostic: it is source the prelude runs in the sandbox before the
-// model's code.
+// run (the live one, and each replay after an approval) reads the same time and draws the same
+// numbers, so the calls it builds from them are the calls the person approved. Executor-agnostic:
+// it is source the prelude runs in the sandbox before the model's code, after the zone and the
+// locale (UTC, "en-US") of sandbox-zone.ts.
 import { SANDBOX_SEED_HOOK } from "./sandbox-protocol.ts";
 import { sandboxSource } from "./sandbox-source.ts";
+import { installZone } from "./sandbox-zone.ts";
 
 /** What the determinism of one run is made from: both are in the journal from the run's start. */
 export interface RunDeterminism {
@@ -27,12 +28,8 @@ type Scope = Record<string, unknown> & {
  *   without a date, and `Temporal.Now` where the sandbox has it, read the start too;
  * - `Math.random()`, `crypto.getRandomValues()` and `crypto.randomUUID()`, where the sandbox has
  *   them, with one generator: SHA-256 of the secret `seed` and a block counter.
- * - the local time zone with UTC and the default locale with "en-US": the local-time `Date` methods
- *   read and set the UTC fields, `getTimezoneOffset()` is 0, `toString()` and its parts print as an
- *   engine in UTC does, `new Date(y, m, ...)` and a date-time string without an offset read in UTC,
- *   and `toLocale*String`, Intl's formats, `localeCompare` and the other formats for a locale take
- *   the zone "UTC" and the locale "en-US" where the program names none; without Intl,
- *   `toLocale*String` print as "en-US" does.
+ * The `Date` it wraps, `Date.parse`, `Date.prototype.toString` (for `Date()`) and
+ * `Temporal.Now.timeZoneId` are those of the scope at install time: after `installZone`, in UTC.
  * What the scope does not have or cannot change (a read-only `crypto`) is left as it is.
  * A sandbox that runs a saved program for `codemode.run` on its own has a second seed at `seedHook`
  * (`SANDBOX_SEED_HOOK`): it is taken, removed, and drawn from with `seed`.
@@ -55,313 +52,14 @@ export function installDeterminism(
   const define = Object.defineProperty;
   const method = (value: unknown) => ({ value, writable: true, configurable: true });
 
-  // ---- the zone and the locale ----
-  // The host's time zone and language differ between the machines that run the passes of one run
-  // (a process's TZ, a device's zone and language; workerd is in UTC), so the sandbox's are fixed:
-  // its local time is UTC, and what formats for a locale formats for "en-US", unless the program
-  // names a zone or a locale. Where the sandbox has no Intl (QuickJS), nothing there reads a locale.
-  const apply = Reflect.apply;
-  const create = Object.create;
-  const toObject = Object;
-  const toText = String;
-  const isArray = Array.isArray;
-  const trunc = Math.trunc;
-  const nan = Number.isNaN;
-  const like = <T extends object>(wrapper: T, original: unknown, name: string): T => {
-    define(wrapper, "name", { value: name, configurable: true });
-    define(wrapper, "length", {
-      value: (original as { length: number }).length,
-      configurable: true,
-    });
-    return wrapper;
-  };
-  /** the locales a program gave, or "en-US" where it gave none */
-  const localesOf = (locales: unknown) =>
-    locales === undefined || (isArray(locales) && locales.length === 0) ? "en-US" : locales;
-  /** the options a program gave, read as they are, with `timeZone` "UTC" where they name none */
-  const zonedOptions = (options: unknown) =>
-    options === undefined
-      ? { timeZone: "UTC" }
-      : options === null
-        ? options
-        : create(toObject(options), {
-            timeZone: {
-              get: () => {
-                const zone = (options as { timeZone?: unknown }).timeZone;
-                return zone === undefined ? "UTC" : zone;
-              },
-            },
-          });
-  const intl = scope.Intl as Record<string, unknown> | undefined;
-  const hasIntl = typeof intl === "object" && intl !== null;
-  // the parse of a date-time string without an offset: the engine reads it in the host's zone
-  let parseUTC: ((text: string) => number) | undefined;
-  /** `new Date(...args)`'s arguments for the engine's own Date: components and strings read in UTC */
-  let dateArgs = (args: unknown[]) => args;
-  let dateText: ((this: Date) => string) | undefined;
-  if (typeof RealDate === "function") {
-    const proto = RealDate.prototype as unknown as Record<string, (...args: never[]) => unknown>;
-    const realParse = RealDate.parse;
-    const realUTC = RealDate.UTC;
-    const getTime = proto.getTime as () => number;
-    const setUTCFullYear = proto.setUTCFullYear as (...args: number[]) => number;
-    const setUTCHours = proto.setUTCHours as (...args: number[]) => number;
-    const utc = (name: string) => proto[`getUTC${name}`] as () => number;
-    const [utcYear, utcMonth, utcDate, utcDay, utcHours, utcMinutes, utcSeconds] = [
-      utc("FullYear"),
-      utc("Month"),
-      utc("Date"),
-      utc("Day"),
-      utc("Hours"),
-      utc("Minutes"),
-      utc("Seconds"),
-    ];
-    // the engine's own readers of the host's zone, for a string it read there and nothing else does
-    const local = [
-      proto.getFullYear,
-      proto.getMonth,
-      proto.getDate,
-      proto.getHours,
-      proto.getMinutes,
-      proto.getSeconds,
-      proto.getMilliseconds,
-    ] as Array<() => number>;
-    const read = (date: unknown, getter: () => number) => apply(getter, date, []) as number;
-    // the fields in the local zone are the UTC ones
-    for (const name of [
-      "FullYear",
-      "Month",
-      "Date",
-      "Day",
-      "Hours",
-      "Minutes",
-      "Seconds",
-      "Milliseconds",
-    ]) {
-      define(proto, `get${name}`, method(proto[`getUTC${name}`]));
-      if (name !== "Day") define(proto, `set${name}`, method(proto[`setUTC${name}`]));
-    }
-    define(
-      proto,
-      "getTimezoneOffset",
-      method(
-        like(
-          function (this: unknown) {
-            const t = read(this, getTime);
-            return nan(t) ? t : 0;
-          },
-          proto.getTimezoneOffset,
-          "getTimezoneOffset",
-        ),
-      ),
-    );
-    if (typeof proto.getYear === "function" && typeof proto.setYear === "function") {
-      define(
-        proto,
-        "getYear",
-        method(
-          like(
-            function (this: unknown) {
-              return read(this, utcYear) - 1900;
-            },
-            proto.getYear,
-            "getYear",
-          ),
-        ),
-      );
-      define(
-        proto,
-        "setYear",
-        method(
-          like(
-            function (this: unknown, year: unknown) {
-              const y = +(year as number);
-              const whole = trunc(y);
-              return apply(setUTCFullYear, this, [whole >= 0 && whole <= 99 ? 1900 + whole : y]);
-            },
-            proto.setYear,
-            "setYear",
-          ),
-        ),
-      );
-    }
-    // toString and its parts, as an engine in UTC prints them
-    const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MONTHS = [
-      "Jan",
-      "Feb",
-      "Mar",
-      "Apr",
-      "May",
-      "Jun",
-      "Jul",
-      "Aug",
-      "Sep",
-      "Oct",
-      "Nov",
-      "Dec",
-    ];
-    const two = (n: number) => (n < 10 ? "0" : "") + n;
-    const four = (n: number) => (n < 10 ? "000" : n < 100 ? "00" : n < 1000 ? "0" : "") + n;
-    const dayText = (date: unknown) => {
-      const year = read(date, utcYear);
-      return `${DAYS[read(date, utcDay)]} ${MONTHS[read(date, utcMonth)]} ${two(read(date, utcDate))} ${year < 0 ? `-${four(-year)}` : four(year)}`;
-    };
-    const timeText = (date: unknown) =>
-      `${two(read(date, utcHours))}:${two(read(date, utcMinutes))}:${two(read(date, utcSeconds))} GMT+0000 (Coordinated Universal Time)`;
-    const printer = (name: string, print: (date: unknown) => string) =>
-      like(
-        function (this: unknown) {
-          const t = read(this, getTime);
-          return nan(t) ? "Invalid Date" : print(this);
-        },
-        proto[name],
-        name,
-      );
-    dateText = printer("toString", (date) => `${dayText(date)} ${timeText(date)}`);
-    define(proto, "toString", method(dateText));
-    define(proto, "toDateString", method(printer("toDateString", dayText)));
-    define(proto, "toTimeString", method(printer("toTimeString", timeText)));
-    // toLocaleString and its parts: Intl's formats for the locale (default "en-US") in the zone
-    // (default UTC); without Intl, as "en-US" prints them
-    const DateTimeFormat = hasIntl ? intl.DateTimeFormat : undefined;
-    const formatGetter =
-      typeof DateTimeFormat === "function"
-        ? Object.getOwnPropertyDescriptor(DateTimeFormat.prototype, "format")?.get
-        : undefined;
-    const formats: Record<string, object> = create(null);
-    const NUMERIC = "numeric";
-    for (const [name, date, time] of [
-      ["toLocaleString", true, true],
-      ["toLocaleDateString", true, false],
-      ["toLocaleTimeString", false, true],
-    ] as const) {
-      const original = proto[name] as (...args: unknown[]) => string;
-      const print = (value: unknown) => {
-        const hours = read(value, utcHours);
-        const day = `${read(value, utcMonth) + 1}/${read(value, utcDate)}/${read(value, utcYear)}`;
-        const clock = `${hours % 12 || 12}:${two(read(value, utcMinutes))}:${two(read(value, utcSeconds))} ${hours < 12 ? "AM" : "PM"}`;
-        return date && time ? `${day}, ${clock}` : date ? day : clock;
-      };
-      const printed = printer(name, print);
-      const formatted = function (this: unknown, locales?: unknown, options?: unknown) {
-        if (!formatGetter) return apply(printed, this, []);
-        if (options === undefined && (locales === undefined || typeof locales === "string")) {
-          // the common call, with a format made once: a format made per call costs ~0.3 ms
-          const t = read(this, getTime);
-          if (nan(t)) return "Invalid Date";
-          const locale = locales === undefined ? "en-US" : locales;
-          const key = `${name} ${locale}`;
-          let format = formats[key] as object;
-          if (format === undefined) {
-            // the fields toLocaleString and its parts show when the options name none
-            const numeric = date ? { year: NUMERIC, month: NUMERIC, day: NUMERIC } : {};
-            const fields = time
-              ? { ...numeric, hour: NUMERIC, minute: NUMERIC, second: NUMERIC }
-              : numeric;
-            format = construct(DateTimeFormat as typeof Intl.DateTimeFormat, [
-              locale,
-              { ...fields, timeZone: "UTC" },
-            ]);
-            formats[key] = format;
-          }
-          return apply(apply(formatGetter, format, []) as (t: number) => string, undefined, [t]);
-        }
-        return apply(original, this, [localesOf(locales), zonedOptions(options)]);
-      };
-      define(proto, name, method(like(formatted, original, name)));
-    }
-    // a date-time string without an offset, and a date made of components, read in UTC
-    const ZONE =
-      /(?:^|[^a-z])(?:gmt|utc|ut|z|[ecmp][sd]t)(?![a-z])|:\d\d(?:[.,]\d+)?\s*(?:[ap]\.?m\.?\s*)?[+-]\d/i;
-    // its own exec: the program's RegExp.prototype.exec is not called
-    define(ZONE, "exec", { value: RegExp.prototype.exec });
-    const test = RegExp.prototype.test;
-    parseUTC = (text: string) => {
-      const inHostZone = realParse(text);
-      // a zone or an offset in it (parenthesized comments left out): the engine read it as it is
-      if (nan(inHostZone)) return inHostZone;
-      let bare = "";
-      let depth = 0;
-      for (let index = 0; index < text.length; index++) {
-        const char = text[index];
-        if (char === "(") depth++;
-        else if (char === ")") depth = depth > 0 ? depth - 1 : 0;
-        else if (depth === 0) bare += char;
-      }
-      if (apply(test, ZONE, [bare])) return inHostZone;
-      let inUTC = realParse(`${text} GMT`);
-      if (nan(inUTC)) inUTC = realParse(`${text}Z`);
-      if (!nan(inUTC)) return inUTC;
-      // a form the engine reads with no zone added: the fields it read, in UTC
-      const date = new RealDate(inHostZone);
-      const at = (index: number) => read(date, local[index] as () => number);
-      const inUTCFields = new RealDate(0);
-      apply(setUTCFullYear, inUTCFields, [at(0), at(1), at(2)]);
-      return apply(setUTCHours, inUTCFields, [at(3), at(4), at(5), at(6)]) as number;
-    };
-    dateArgs = (args) =>
-      args.length === 1 && typeof args[0] === "string"
-        ? [(parseUTC as (text: string) => number)(args[0])]
-        : args.length > 1
-          ? [apply(realUTC, undefined, args)]
-          : args;
-  }
-  // the formats of Intl, and the methods that format or compare for a locale
-  if (hasIntl) {
-    for (const name of [
-      "DateTimeFormat",
-      "NumberFormat",
-      "Collator",
-      "PluralRules",
-      "RelativeTimeFormat",
-      "ListFormat",
-      "DisplayNames",
-      "Segmenter",
-      "DurationFormat",
-    ]) {
-      const Real = intl[name] as (new (...args: unknown[]) => object) & Record<string, unknown>;
-      if (typeof Real !== "function") continue;
-      const zoned = name === "DateTimeFormat";
-      const Pinned = like(
-        function (this: unknown, locales?: unknown, options?: unknown) {
-          const args = [localesOf(locales), zoned ? zonedOptions(options) : options];
-          return new.target === undefined
-            ? apply(Real as unknown as () => object, this, args)
-            : construct(Real, args, new.target);
-        },
-        Real,
-        name,
-      );
-      try {
-        define(Pinned, "prototype", { value: Real.prototype });
-        define(Pinned, "supportedLocalesOf", method(Real.supportedLocalesOf));
-        define(Real.prototype, "constructor", method(Pinned));
-        define(intl, name, method(Pinned));
-      } catch {}
-    }
-    const pin = (target: unknown, name: string, at: 0 | 1) => {
-      const original = (target as Record<string, unknown> | undefined)?.[name];
-      if (typeof original !== "function") return;
-      const pinned = function (this: unknown, a?: unknown, b?: unknown, c?: unknown) {
-        return apply(original, this, at === 0 ? [localesOf(a), b, c] : [a, localesOf(b), c]);
-      };
-      try {
-        define(target, name, method(like(pinned, original, name)));
-      } catch {}
-    };
-    pin(String.prototype, "localeCompare", 1);
-    pin(String.prototype, "toLocaleUpperCase", 0);
-    pin(String.prototype, "toLocaleLowerCase", 0);
-    pin(Number.prototype, "toLocaleString", 0);
-    if (typeof BigInt === "function") pin(BigInt.prototype, "toLocaleString", 0);
-  }
-
   // ---- the clock ----
   if (typeof RealDate === "function") {
+    const apply = Reflect.apply;
+    // what Date() prints, taken now: a program that replaces toString later does not change it
+    const printDate = RealDate.prototype.toString;
     const FixedDate = function (this: unknown, ...args: unknown[]) {
-      if (new.target === undefined) return apply(dateText as () => string, new RealDate(time), []);
-      return construct(RealDate, args.length === 0 ? [time] : dateArgs(args), new.target);
+      if (new.target === undefined) return apply(printDate, new RealDate(time), []);
+      return construct(RealDate, args.length === 0 ? [time] : args, new.target);
     } as unknown as DateConstructor;
     define(FixedDate, "prototype", { value: RealDate.prototype });
     define(
@@ -369,17 +67,7 @@ export function installDeterminism(
       "now",
       method(() => time),
     );
-    define(
-      FixedDate,
-      "parse",
-      method(
-        like(
-          (text: unknown) => (parseUTC as (text: string) => number)(toText(text)),
-          RealDate.parse,
-          "parse",
-        ),
-      ),
-    );
+    define(FixedDate, "parse", method(RealDate.parse));
     define(FixedDate, "UTC", method(RealDate.UTC));
     define(FixedDate, "length", { value: 7 });
     define(FixedDate, "name", { value: "Date" });
@@ -433,9 +121,8 @@ export function installDeterminism(
     const Instant = temporal?.Instant;
     if (now && Instant) {
       try {
-        // the sandbox's zone is UTC
-        const zone = () => "UTC";
-        define(now, "timeZoneId", method(zone));
+        // the sandbox's zone (UTC after installZone), taken now
+        const zone = now.timeZoneId as () => string;
         const instant = () => Instant.fromEpochMilliseconds(time);
         const zoned = (timeZone?: unknown) =>
           (instant().toZonedDateTimeISO as (zone: unknown) => Record<string, () => unknown>)(
@@ -657,8 +344,16 @@ export function installDeterminism(
   }
 }
 
-/** The prelude's first part for a run: installs its clock and its generator in the sandbox. */
+/**
+ * The prelude's first part for a run: installs its zone and locale, then its clock and its generator
+ * in the sandbox. The zone goes first: it makes the scope's `Date` one that reads components and
+ * strings in UTC and prints in UTC, and the clock wraps that `Date` (and takes its `parse`, its
+ * `toString` for `Date()`, and `Temporal.Now.timeZoneId`) as it finds them, so `new Date()` is the
+ * run's start and `new Date(2026, 0, 1)` or `Date.parse("2026-01-01 09:00")` read in UTC. The other
+ * way round, the zone would wrap the fixed clock and would have to know of it (`Date()` prints the
+ * current time; `Temporal.Now`'s defaults would already be taken in the host's zone).
+ */
 export function determinismPrelude(run: RunDeterminism): string {
   const time = Number.isFinite(run.time) ? Math.trunc(run.time) : 0;
-  return `${sandboxSource(installDeterminism)}(globalThis, ${JSON.stringify(String(run.seed))}, ${time}, ${JSON.stringify(SANDBOX_SEED_HOOK)});`;
+  return `${sandboxSource(installZone)}(globalThis); ${sandboxSource(installDeterminism)}(globalThis, ${JSON.stringify(String(run.seed))}, ${time}, ${JSON.stringify(SANDBOX_SEED_HOOK)});`;
 }
