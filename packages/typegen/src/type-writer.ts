@@ -707,9 +707,13 @@ export class TypeWriter {
       // elements past `minItems` may be missing (no `minItems`: any may)
       const minimum = typeof schema.minItems === "number" ? schema.minItems : 0;
       const shown = listed.slice(0, METADATA_LIMITS.schemaMembers);
+      // TypeScript resolves an optional element at once where the tuple is itself an optional
+      // element (`type T = [[T?]?]` "circularly references itself"): a reference back to the
+      // declaration in an optional element is written `unknown`, as in the other eager positions
+      const optional: Context = { ...next, eager: "alias" };
       const elements = shown.map((item, index) => {
-        const rendered = this.render(item, next);
-        return index >= minimum ? `${wrap(rendered, "atom")}?` : rendered.text;
+        if (index < minimum) return this.render(item, next).text;
+        return `${wrap(this.render(item, optional), "atom")}?`;
       });
       if (shown.length < listed.length) {
         // the elements past the limit, and any after them, are left open

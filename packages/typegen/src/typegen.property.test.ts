@@ -683,6 +683,26 @@ describe("typegen properties", () => {
     );
   }, 120_000);
 
+  it("compiles the counterexamples the property found", () => {
+    const samples: Sample[] = [
+      // an optional element of an optional tuple element that refers back to the root (seed -58653366)
+      {
+        connector: { name: "", methods: [{ name: "list" }] },
+        snippetInput: {
+          allOf: [{ prefixItems: [{ items: [{ $ref: "#" }] }] }],
+          nullable: true,
+        },
+      },
+      { schema: { prefixItems: [{ prefixItems: [{ $ref: "#" }] }] } },
+    ];
+    const texts = samples.map(declarationsOf);
+    const [first] = compileBatch(texts);
+    if (first) {
+      const [index, found] = first;
+      throw new Error(explain(samples[index] as Sample, texts[index] ?? [], found));
+    }
+  }, 120_000);
+
   it("never throws on a JSON value given as a schema", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), fc.jsonValue({ maxDepth: 3 }), (value, root) => {
