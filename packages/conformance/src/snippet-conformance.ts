@@ -72,6 +72,17 @@ function runtimes(
     });
 }
 
+/** Runtimes over `slowApi` with `WEEKLY` saved as "weekly", and their ledger, empty from here. */
+async function weeklySaved(options: Pick<ExecutorGroup, "createExecutor">) {
+  const ledger: string[] = [];
+  const fresh = runtimes(options, [slowApi(ledger)]);
+  const saving = await (await fresh()).execute({ code: WEEKLY });
+  expect(saving).toMatchObject({ status: "completed", result: "saved" });
+  await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
+  ledger.length = 0;
+  return { ledger, fresh };
+}
+
 export function snippetTests(
   options: Pick<ExecutorGroup, "test" | "createExecutor" | "sandboxGlobals">,
 ): void {
@@ -298,12 +309,7 @@ export function snippetTests(
   options.test(
     "saved programs run with codemode.run beside the program's own calls are numbered the same after an approval, so the approved call runs",
     async () => {
-      const ledger: string[] = [];
-      const fresh = runtimes(options, [slowApi(ledger)]);
-      const saving = await (await fresh()).execute({ code: WEEKLY });
-      expect(saving).toMatchObject({ status: "completed", result: "saved" });
-      await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
-      ledger.length = 0;
+      const { ledger, fresh } = await weeklySaved(options);
 
       // two saved programs at once (the first slow live, the second fast), and calls of its own
       // meanwhile; on the approval pass all of them replay at once
@@ -341,12 +347,7 @@ export function snippetTests(
     : options.test.skipped("needs setTimeout"))(
     "a timer racing codemode.run takes the same branch after an approval, so the approved call runs",
     async () => {
-      const ledger: string[] = [];
-      const fresh = runtimes(options, [slowApi(ledger)]);
-      const saving = await (await fresh()).execute({ code: WEEKLY });
-      expect(saving.status).toBe("completed");
-      await (await fresh()).saveSnippet("weekly", { executionId: saving.executionId });
-      ledger.length = 0;
+      const { ledger, fresh } = await weeklySaved(options);
 
       // live, the saved program's report takes longer than the timer; replayed, no time at all
       const first = await (await fresh()).execute({
