@@ -1,11 +1,6 @@
 import { CodemodeError } from "@codemode/core";
-import {
-  isPool,
-  type PgClientLike,
-  type PgLentClient,
-  type PgQueryable,
-  storeFailed,
-} from "./pg-client.ts";
+import { lendConnection } from "./lend-connection.ts";
+import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-client.ts";
 
 /**
  * The schema, one migration per version, each a function of the quoted PostgreSQL schema name.
@@ -125,19 +120,10 @@ export function quoteSchema(name: string): string {
  */
 export async function migrate(client: PgClientLike, name: string): Promise<void> {
   const schema = quoteSchema(name);
-  const connection: PgQueryable & Partial<PgLentClient> = isPool(client)
-    ? await client.connect().catch((error: unknown) => {
-        throw storeFailed(error);
-      })
-    : client;
-  let broken = false;
-  // A lent connection that drops between two statements (the server restarted, an administrator
-  // terminated it) emits `error`; out of the pool nobody else listens, and an unheard `error` ends
-  // the process. Heard here, it marks the connection broken; the next statement fails with it.
-  const dropped = () => {
-    broken = true;
-  };
-  if (connection.release) connection.on?.("error", dropped);
+  const lent = isPool(client) ? await lendConnection(client) : undefined;
+  const connection: PgQueryable = lent ? lent.client : client;
+  // a connection whose transaction could not be rolled back is not handed back to the pool
+  let unsettled = false;
   try {
     const run = (text: string, values: unknown[] = []) => connection.query({ text, values });
     await run("BEGIN");
@@ -177,15 +163,13 @@ export async function migrate(client: PgClientLike, name: string): Promise<void>
       await run("COMMIT");
     } catch (error) {
       await run("ROLLBACK").catch(() => {
-        broken = true;
+        unsettled = true;
       });
       throw error;
     }
   } catch (error) {
     throw storeFailed(error);
   } finally {
-    connection.off?.("error", dropped);
-    // a connection whose transaction could not be rolled back is not handed back to the pool
-    connection.release?.(broken);
+    lent?.release(unsettled);
   }
 }

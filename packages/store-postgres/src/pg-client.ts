@@ -23,9 +23,16 @@ export interface PgLentClient extends PgQueryable {
   off?(event: "error", listener: (error: Error) => void): unknown;
 }
 
-/** A node-postgres `Pool`: `connect()` lends one connection for the migration's transaction. */
+/**
+ * A node-postgres `Pool`: `connect` lends one connection for the migration's transaction. Given a
+ * callback, node-postgres hands the connection over in the same turn it was made ready in (see
+ * `lendConnection`); a pool that answers with a promise instead is used as one.
+ */
 export interface PgPoolLike extends PgQueryable {
   connect(): Promise<PgLentClient>;
+  connect(
+    callback: (error: Error | undefined, client: PgLentClient | undefined) => void,
+  ): undefined | PromiseLike<PgLentClient>;
   readonly idleCount: number;
 }
 

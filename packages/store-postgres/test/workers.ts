@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
+import { lendConnection } from "../src/lend-connection.ts";
 import type { WorkerOutcome, WorkerSpec } from "./worker.ts";
 
 const workerScript = fileURLToPath(new URL("./worker.ts", import.meta.url));
@@ -113,8 +114,8 @@ export async function gate(
   pool: pg.Pool,
 ): Promise<{ key: number; open(count: number): Promise<void> }> {
   const key = 7_000 + ++keys;
-  const client = await pool.connect();
-  await client.query("SELECT pg_advisory_lock($1)", [key]);
+  const lent = await lendConnection(pool);
+  await lent.client.query({ text: "SELECT pg_advisory_lock($1)", values: [key] });
   return {
     key,
     async open(count) {
@@ -128,8 +129,8 @@ export async function gate(
           return (rows[0] as { n: number }).n >= count;
         }, 60_000);
       } finally {
-        await client.query("SELECT pg_advisory_unlock($1)", [key]);
-        client.release();
+        await lent.client.query({ text: "SELECT pg_advisory_unlock($1)", values: [key] });
+        lent.release();
       }
     },
   };
@@ -137,12 +138,13 @@ export async function gate(
 
 /** A worker's side of a gate: waits until the test opens gate `key`, then lets the next racer in too. */
 export async function passGate(pool: pg.Pool, key: number): Promise<null> {
-  const client = await pool.connect();
+  // lent so that a connection the server ends between the two statements is heard, not thrown
+  const lent = await lendConnection(pool);
   try {
-    await client.query("SELECT pg_advisory_lock_shared($1)", [key]);
-    await client.query("SELECT pg_advisory_unlock_shared($1)", [key]);
+    await lent.client.query({ text: "SELECT pg_advisory_lock_shared($1)", values: [key] });
+    await lent.client.query({ text: "SELECT pg_advisory_unlock_shared($1)", values: [key] });
   } finally {
-    client.release();
+    lent.release();
   }
   return null;
 }
