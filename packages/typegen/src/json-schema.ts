@@ -67,20 +67,20 @@ interface StandardJsonSchemaLike {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+function isObjectLike(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
 function isZod(value: unknown): value is ZodLike {
-  return isObject(value) && "_zod" in value && typeof value.toJSONSchema === "function";
+  return isObjectLike(value) && "_zod" in value && typeof value.toJSONSchema === "function";
 }
 
 function isStandardJsonSchema(value: unknown): value is StandardJsonSchemaLike {
-  if (!isObject(value)) return false;
+  if (!isObjectLike(value)) return false;
   const standard = value["~standard"];
   return (
-    isObject(standard) &&
-    isObject(standard.jsonSchema) &&
+    isObjectLike(standard) &&
+    isObjectLike(standard.jsonSchema) &&
     typeof standard.jsonSchema.input === "function"
   );
 }
@@ -94,7 +94,7 @@ function isStandardJsonSchema(value: unknown): value is StandardJsonSchemaLike {
 export function toJsonSchema(schema: unknown, side: SchemaSide = "input"): JsonSchema | undefined {
   try {
     if (typeof schema === "boolean") return schema;
-    if (!isObject(schema)) return undefined;
+    if (!isObjectLike(schema)) return undefined;
     if (isZod(schema)) {
       return schema.toJSONSchema({
         io: side,
@@ -108,7 +108,7 @@ export function toJsonSchema(schema: unknown, side: SchemaSide = "input"): JsonS
       return schema["~standard"].jsonSchema[side]({ target: "draft-2020-12" }) as JsonSchema;
     }
     // The AI SDK's `jsonSchema()` / `zodSchema()` wrappers carry the JSON Schema on `.jsonSchema`.
-    if (Symbol.for("vercel.ai.schema") in schema && isObject(schema.jsonSchema)) {
+    if (Symbol.for("vercel.ai.schema") in schema && isObjectLike(schema.jsonSchema)) {
       return schema.jsonSchema as JsonSchema;
     }
     if ("~standard" in schema) return undefined; // a Standard Schema without JSON Schema
@@ -149,7 +149,7 @@ function anchorsOf(root: object): Map<string, Anchored> {
   const seen = new Set<object>();
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const { node, pointer } = next;
-    if (!isObject(node) || seen.has(node)) continue;
+    if (!isObjectLike(node) || seen.has(node)) continue;
     seen.add(node);
     if (Array.isArray(node)) {
       for (const item of node) stack.push({ node: item });
@@ -161,7 +161,7 @@ function anchorsOf(root: object): Map<string, Anchored> {
     for (const [key, value] of Object.entries(node)) {
       // values of these keywords are data, never schemas that could hold an anchor
       if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
-      if (node === root && (key === "$defs" || key === "definitions") && isObject(value)) {
+      if (node === root && (key === "$defs" || key === "definitions") && isObjectLike(value)) {
         for (const [name, definition] of Object.entries(value)) {
           stack.push({ node: definition, pointer: `#/${key}/${pointerSegment(name)}` });
         }
@@ -185,7 +185,7 @@ function isAnchorRef(ref: string): boolean {
  * stays as it is.
  */
 export function canonicalRef(root: unknown, ref: string): string {
-  if (!isAnchorRef(ref) || !isObject(root)) return ref;
+  if (!isAnchorRef(ref) || !isObjectLike(root)) return ref;
   const name = decodePointerSegment(ref.slice(1));
   return (name === undefined ? undefined : anchorsOf(root).get(name)?.pointer) ?? ref;
 }
@@ -201,7 +201,7 @@ export function resolvePointer(root: unknown, ref: string): unknown {
   const path = ref.slice(1);
   if (path === "") return root;
   if (!path.startsWith("/")) {
-    if (!isObject(root)) return undefined;
+    if (!isObjectLike(root)) return undefined;
     const name = decodePointerSegment(path);
     return name === undefined ? undefined : anchorsOf(root).get(name)?.schema;
   }
@@ -210,7 +210,7 @@ export function resolvePointer(root: unknown, ref: string): unknown {
     const decoded = decodePointerSegment(raw);
     if (decoded === undefined) return undefined;
     const segment = decoded.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObject(node) || !Object.hasOwn(node, segment)) return undefined;
+    if (!isObjectLike(node) || !Object.hasOwn(node, segment)) return undefined;
     node = node[segment];
   }
   return node;
@@ -223,4 +223,40 @@ function decodePointerSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A schema object (not an array, not `true` or `false`). */
+export function isObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The reference a schema makes: `$ref`, or `$dynamicRef` (read as a `$ref` to its anchor). */
+export function refOf(schema: Record<string, unknown>): string | undefined {
+  if (typeof schema.$ref === "string") return schema.$ref;
+  return typeof schema.$dynamicRef === "string" ? schema.$dynamicRef : undefined;
+}
+
+/** References into these containers name a reusable definition; it becomes a named type. */
+export const DEFINITION_POINTER = /\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/;
+
+const TYPE_KEYWORDS = [
+  "type",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "enum",
+  "const",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "if",
+  "$ref",
+  "$dynamicRef",
+];
+
+/** Whether `schema` has a keyword that shapes its type (other than `except`). */
+export function hasTypeKeywords(schema: JsonSchemaObject, except?: string): boolean {
+  return TYPE_KEYWORDS.some((keyword) => keyword !== except && schema[keyword] !== undefined);
 }

@@ -236,6 +236,49 @@ describe("jsonSchemaToTypeScript: references", () => {
     expect(render({ type: "array", items: { $ref: "#" } })).toBe("type T = T[];");
   });
 
+  // TypeScript waits to resolve a tuple or array only where the declaration resolves it and an
+  // element names a type; each "unknown" below is where tsc 5.9 said TS2456 when the name stood.
+  it("keeps a reference back in a tuple that waits, and writes unknown in one TypeScript resolves at once", () => {
+    const self = { $ref: "#" };
+    // an element names the type: the tuple waits, optional element or not, in a union or not
+    expect(render({ prefixItems: [self] })).toBe("type T = [T?, ...unknown[]];");
+    expect(render({ nullable: true, prefixItems: [self] })).toBe(
+      "type T = [T?, ...unknown[]] | null;",
+    );
+    expect(
+      render({ nullable: true, prefixItems: [{ prefixItems: [self], minItems: 1 }], minItems: 1 }),
+    ).toBe("type T = [[T, ...unknown[]], ...unknown[]] | null;");
+    expect(
+      render({ nullable: true, type: "array", items: { prefixItems: [self], minItems: 1 } }),
+    ).toBe("type T = [T, ...unknown[]][] | null;");
+    // inside an optional or rest element of a tuple that names nothing, it is resolved at once
+    expect(render({ nullable: true, prefixItems: [{ prefixItems: [self] }] })).toBe(
+      "type T = [[unknown?, ...unknown[]]?, ...unknown[]] | null;",
+    );
+    expect(
+      render({ nullable: true, prefixItems: [], items: { prefixItems: [self], minItems: 1 } }),
+    ).toBe("type T = [...[unknown, ...unknown[]][]] | null;");
+    // two definitions that reach each other that way: one of them degrades
+    const pair = (other: string) => ({
+      nullable: true,
+      prefixItems: [],
+      items: { prefixItems: [{ $ref: `#/$defs/${other}` }], minItems: 1 },
+    });
+    expect(render({ $defs: { a: pair("b"), b: pair("a") }, $ref: "#/$defs/a" })).toBe(
+      "type A = [...[unknown, ...unknown[]][]] | null;\n\ntype T = A;",
+    );
+    // a definition whose array of the other waits keeps both names
+    expect(
+      render({
+        $defs: {
+          tree: { anyOf: [{ type: "string" }, { $ref: "#/$defs/branch" }] },
+          branch: { type: "array", items: { $ref: "#/$defs/tree" } },
+        },
+        $ref: "#/$defs/tree",
+      }),
+    ).toBe("type Tree = string | Branch;\n\ntype Branch = Tree[];\n\ntype T = Tree;");
+  });
+
   it("writes a map of itself as an index signature: Record<string, T> would be circular", () => {
     expect(render({ type: "object", additionalProperties: { $ref: "#" } })).toBe(
       "type T = { [key: string]: T };",

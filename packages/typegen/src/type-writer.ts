@@ -1,8 +1,13 @@
+import { arrayShape, reachesEagerly, refersTo, waits } from "./eager-positions.ts";
 import { NameAllocator, toPascalCase } from "./identifier.ts";
 import { formatJsDoc, schemaDocLines } from "./jsdoc.ts";
 import {
   canonicalRef,
+  DEFINITION_POINTER,
+  hasTypeKeywords,
+  isObject,
   type JsonSchemaObject,
+  refOf,
   resolvePointer,
   toJsonSchema,
 } from "./json-schema.ts";
@@ -30,11 +35,14 @@ interface Context {
   input: boolean;
   /**
    * Where TypeScript resolves a named type at once rather than later: the right-hand side of the
-   * declaration and its unions and intersections (`alias`), or the value of a `Record<string, …>`
-   * (`record`); inside an object literal, an array or a tuple it waits (`false`), so recursion is
-   * only safe there.
+   * declaration, its unions and intersections and the tuples and arrays that do not wait
+   * (`alias`), or the value of a `Record<string, …>` (`record`); inside an object literal, or a
+   * tuple or array that waits, it waits (`false`), so recursion is only safe there (see
+   * eager-positions.ts).
    */
   eager: "alias" | "record" | false;
+  /** whether a tuple or array written here is where the declaration resolves it (not inside an optional or rest element) */
+  chain: boolean;
 }
 
 interface NamedType {
@@ -61,41 +69,8 @@ const NEVER: Rendered = { text: "never", binding: "atom" };
 const MAX_DEPTH = METADATA_LIMITS.depth;
 const INLINE_WIDTH = 80;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** References into these containers name a reusable definition; it becomes a named type. */
-const DEFINITION_POINTER = /\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/;
-const TYPE_KEYWORDS = [
-  "type",
-  "properties",
-  "additionalProperties",
-  "patternProperties",
-  "items",
-  "prefixItems",
-  "enum",
-  "const",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "if",
-  "$ref",
-  "$dynamicRef",
-];
-
-/** The reference a schema makes: `$ref`, or `$dynamicRef` (read as a `$ref` to its anchor). */
-function refOf(schema: Record<string, unknown>): string | undefined {
-  if (typeof schema.$ref === "string") return schema.$ref;
-  return typeof schema.$dynamicRef === "string" ? schema.$dynamicRef : undefined;
-}
-
 /** A property type short enough to repeat in an index signature's value (see `renderObject`). */
 const SHORT_TYPE = 60;
-
-function isObject(value: unknown): value is JsonSchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function hasTypeKeywords(schema: JsonSchemaObject, except?: string): boolean {
-  return TYPE_KEYWORDS.some((keyword) => keyword !== except && schema[keyword] !== undefined);
-}
 
 function wrap(rendered: Rendered, needs: "intersection" | "atom"): string {
   const weaker =
@@ -241,51 +216,6 @@ function singular(word: string): string {
 }
 
 /**
- * True when `from` reaches `goal` through references, `allOf`, `anyOf` and `oneOf` (and, with
- * `records`, through additional and pattern properties): the positions TypeScript resolves at once,
- * where a type alias that comes back to itself "circularly references itself".
- */
-function reachesEagerly(root: unknown, from: unknown, goal: unknown, records: boolean): boolean {
-  const seen = new Set<unknown>();
-  const stack = [from];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (!isObject(node) || seen.has(node)) continue;
-    if (node === goal) return true;
-    seen.add(node);
-    const ref = refOf(node);
-    if (ref !== undefined) stack.push(resolvePointer(root, ref));
-    for (const list of [node.allOf, node.anyOf, node.oneOf])
-      if (Array.isArray(list)) stack.push(...list);
-    stack.push(node.if, node.then, node.else);
-    if (records) {
-      stack.push(node.additionalProperties);
-      if (isObject(node.patternProperties)) stack.push(...Object.values(node.patternProperties));
-    }
-  }
-  return false;
-}
-
-/** True when `schema` reaches `ref` again through its own subschemas and inlined references. */
-function refersTo(root: unknown, schema: unknown, ref: string): boolean {
-  const seen = new Set<unknown>();
-  const stack = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null || seen.has(node)) continue;
-    seen.add(node);
-    const written = refOf(node as Record<string, unknown>);
-    const nested = written === undefined ? undefined : canonicalRef(root, written);
-    if (nested !== undefined) {
-      if (nested === ref) return true;
-      if (!DEFINITION_POINTER.test(nested)) stack.push(resolvePointer(root, nested));
-    }
-    for (const value of Object.values(node)) if (typeof value === "object") stack.push(value);
-  }
-  return false;
-}
-
-/**
  * `dependentRequired` (2019-09 on) and the array form of draft-07's `dependencies`, as the JSDoc
  * line each property that makes others required gets: `@dependentRequired b, c`. The property types
  * stay as they are (optional stays optional: without the property, nothing is required).
@@ -375,6 +305,7 @@ export class TypeWriter {
         summary: options.summary === true,
         input: options.input === true,
         eager: "alias",
+        chain: true,
       }),
     );
     return {
@@ -534,6 +465,7 @@ export class TypeWriter {
         summary: mode === "summary",
         input: false,
         eager: "alias",
+        chain: true,
       }),
     );
     const doc = isObject(named.schema)
@@ -686,46 +618,32 @@ export class TypeWriter {
   }
 
   private renderArray(schema: JsonSchemaObject, context: Context): Rendered {
-    const next: Context = { ...context, depth: context.depth + 1, eager: false };
-    const tuple = Array.isArray(schema.prefixItems)
-      ? schema.prefixItems
-      : Array.isArray(schema.items)
-        ? schema.items
-        : undefined;
-    if (tuple) {
-      // What may follow the listed elements: `items` after `prefixItems` (2020-12), `additionalItems`
-      // after an `items` array (draft-07, 2019-09), else `unevaluatedItems`; none of them means
-      // anything may, and `maxItems` at most the listed length means nothing may.
-      const after = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
-      const rest = after !== undefined ? after : schema.unevaluatedItems;
-      const maxItems =
-        typeof schema.maxItems === "number" && schema.maxItems >= 0
-          ? Math.floor(schema.maxItems)
-          : Number.POSITIVE_INFINITY;
-      const listed = tuple.slice(0, Math.min(tuple.length, maxItems));
-      const closed = rest === false || maxItems <= listed.length;
-      // elements past `minItems` may be missing (no `minItems`: any may)
-      const minimum = typeof schema.minItems === "number" ? schema.minItems : 0;
-      const shown = listed.slice(0, METADATA_LIMITS.schemaMembers);
-      // TypeScript resolves an optional element at once where the tuple is itself an optional
-      // element (`type T = [[T?]?]` "circularly references itself"): a reference back to the
-      // declaration in an optional element is written `unknown`, as in the other eager positions
-      const optional: Context = { ...next, eager: "alias" };
-      const elements = shown.map((item, index) => {
-        if (index < minimum) return this.render(item, next).text;
-        return `${wrap(this.render(item, optional), "atom")}?`;
-      });
-      if (shown.length < listed.length) {
-        // the elements past the limit, and any after them, are left open
-        elements.push(`...unknown[]${more(listed.length - shown.length, "elements")}`);
-      } else if (!closed && !Array.isArray(rest)) {
-        const item = rest === undefined || rest === true ? UNKNOWN : this.render(rest, next);
-        elements.push(`...${wrap(item, "atom")}[]`);
-      }
-      return { text: `[${elements.join(", ")}]`, binding: "atom" };
+    const shape = arrayShape(schema);
+    // What is inside waits when the array does; otherwise it is resolved as the array is, and an
+    // optional or rest element's contents are no longer where the declaration resolves them.
+    const lazy = context.eager === false || waits(shape, context.root, context.chain);
+    const inside = (optional: boolean): Context => ({
+      ...context,
+      depth: context.depth + 1,
+      eager: lazy ? false : context.eager,
+      chain: context.chain && !optional,
+    });
+    if (shape.kind === "array") {
+      const item = shape.item === undefined ? UNKNOWN : this.render(shape.item, inside(false));
+      return { text: `${wrap(item, "atom")}[]`, binding: "atom" };
     }
-    const item = schema.items === undefined ? UNKNOWN : this.render(schema.items, next);
-    return { text: `${wrap(item, "atom")}[]`, binding: "atom" };
+    const elements = shape.elements.map(({ schema: element, optional }) => {
+      const rendered = this.render(element, inside(optional));
+      return optional ? `${wrap(rendered, "atom")}?` : rendered.text;
+    });
+    if (shape.hidden > 0) {
+      // the elements past the limit, and any after them, are left open
+      elements.push(`...unknown[]${more(shape.hidden, "elements")}`);
+    } else if (shape.rest !== false) {
+      const item = shape.rest === true ? UNKNOWN : this.render(shape.rest, inside(true));
+      elements.push(`...${wrap(item, "atom")}[]`);
+    }
+    return { text: `[${elements.join(", ")}]`, binding: "atom" };
   }
 
   private renderObject(schema: JsonSchemaObject, context: Context): Rendered {
@@ -873,7 +791,7 @@ export class TypeWriter {
   private circular(target: unknown, context: Context): boolean {
     if (context.eager === false) return false;
     const records = context.eager === "record";
-    if (!reachesEagerly(context.root, target, context.top, records)) return false;
+    if (!reachesEagerly(context.root, target, context.top, records, context.chain)) return false;
     if (!records) return true;
     this.recordCycle = true;
     return false;

@@ -694,6 +694,23 @@ describe("typegen properties", () => {
         },
       },
       { schema: { prefixItems: [{ prefixItems: [{ $ref: "#" }] }] } },
+      // a reference back inside a rest element of tuples, in an intersection (seed 1446840761)
+      {
+        connector: { name: "", methods: [{ name: "" }] },
+        snippetInput: {
+          oneOf: [{ items: [], additionalItems: { prefixItems: [{ $ref: "#" }], minItems: 1 } }],
+          type: ["object"],
+        },
+      },
+      {
+        schema: {
+          $defs: {
+            a: { nullable: true, items: { prefixItems: [{ $ref: "#/$defs/b" }], minItems: 1 } },
+            b: { prefixItems: [{ prefixItems: [{ $ref: "#/$defs/a" }] }], nullable: true },
+          },
+          anyOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }],
+        },
+      },
     ];
     const texts = samples.map(declarationsOf);
     const [first] = compileBatch(texts);
