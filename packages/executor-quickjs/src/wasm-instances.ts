@@ -54,6 +54,23 @@ export interface VariantOptions {
   wasmLocation?: string | undefined;
 }
 
+/** Whether `value` is a promise (or another thenable). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/**
+ * A module given as a promise may reject before any pass asks for it (a download that failed): its
+ * rejection is heard as it is handed over, and each pass that asks for it reports it (`INVALID_CONFIG`).
+ */
+function heardNow(given: unknown): void {
+  if (isThenable(given)) Promise.resolve(given).then(undefined, () => {});
+}
+
 /** How many instances were created and dropped in this process (for tests and diagnostics). */
 export const instanceCounts = { created: 0, dropped: 0 };
 
@@ -76,19 +93,19 @@ class VariantSource implements InstanceSource {
   constructor(variant: QuickJSSyncVariant, options: VariantOptions) {
     this.#variant = variant;
     this.#options = options;
+    heardNow(options.wasmModule);
   }
 
   async acquire(memoryBytes: number): Promise<QuickJSInstance> {
     const pages = pagesFor(memoryBytes);
     const idle = this.#idle.get(pages)?.pop();
     if (idle) return idle;
+    const wasmModule = await this.#wasmModule();
     const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly;
     const memory = new wasm.Memory({ initial: INITIAL_PAGES, maximum: pages });
     const customized = newVariant(this.#variant, {
       wasmMemory: memory as never,
-      ...(this.#options.wasmModule === undefined
-        ? {}
-        : { wasmModule: this.#options.wasmModule as never }),
+      ...(wasmModule === undefined ? {} : { wasmModule: wasmModule as never }),
       ...(this.#options.wasmLocation === undefined
         ? {}
         : { wasmLocation: this.#options.wasmLocation }),
@@ -98,6 +115,20 @@ class VariantSource implements InstanceSource {
     this.#pages.set(instance, pages);
     instanceCounts.created++;
     return instance;
+  }
+
+  /**
+   * The compiled module given as `wasmModule` (a promise of one, or a function that returns either),
+   * awaited here rather than by quickjs-emscripten: its loader awaits it in a callback whose
+   * rejection nobody hears, which left an unhandled rejection for every instance made. Here a
+   * module that fails to load fails the acquire.
+   */
+  async #wasmModule(): Promise<unknown> {
+    const given = this.#options.wasmModule;
+    if (given === undefined) return undefined;
+    const module = await (typeof given === "function" ? (given as () => unknown)() : given);
+    if (!module) throw new Error(`wasmModule gave ${String(module)}, not a WebAssembly.Module`);
+    return module;
   }
 
   release(instance: QuickJSInstance): void {
@@ -123,6 +154,7 @@ class InjectedSource implements InstanceSource {
 
   constructor(module: QuickJSWASMModule | Promise<QuickJSWASMModule>) {
     this.#module = module;
+    heardNow(module);
   }
 
   async acquire(): Promise<QuickJSInstance> {

@@ -265,12 +265,20 @@ export function registerCodemodeTools(
         context,
       ),
   );
-  // the description names the connectors once they have listed (at once when they had)
+  // the description names the connectors once they have listed (at once when they had). It is set
+  // here and the clients are told with a notification whose failure is heard: the SDK's `update()`
+  // sends it with no handler, so a client gone meanwhile (its end of a stdio pipe closed: EPIPE)
+  // ended the process with an unhandled rejection
   runtime.ready().then(
     () => {
       const current = runtimeTool.description;
       if (codemode.description === initial && current !== initial) {
-        codemode.update({ description: current });
+        codemode.description = current;
+        if (server.isConnected()) {
+          server.server.sendToolListChanged().catch(() => {
+            // the transport failed and closes: a client that comes back lists the tools anew
+          });
+        }
       }
     },
     () => {

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
@@ -180,5 +181,41 @@ describe("eventSink", () => {
       })(event),
     ).not.toThrow();
     expect(() => eventSink(undefined)(event)).not.toThrow();
+  });
+
+  it("swallows what an asynchronous observer rejects with: nothing unhandled ends the process", async () => {
+    // the observer writes each event to a log in a database of its own, which has gone away: each
+    // call returns a promise that rejects
+    const log = new Database(":memory:");
+    log.exec("CREATE TABLE events (type TEXT)");
+    const insert = log.prepare("INSERT INTO events (type) VALUES (?)");
+    log.close();
+    const unhandled: unknown[] = [];
+    const hear = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", hear);
+    try {
+      const heard: string[] = [];
+      const runtime = createCodemodeRuntime({
+        store: memoryStore(),
+        executor: new MockExecutor(async ({ ops }) => ops.read({ n: 1 })),
+        connectors: [
+          mockConnector({ name: "ops", methods: { read: { execute: (input) => input } } }),
+        ],
+        onEvent: async (event) => {
+          heard.push(event.type);
+          insert.run(event.type);
+        },
+      });
+      expect(await runtime.execute({ code: "async () => 0" })).toMatchObject({
+        status: "completed",
+        result: { n: 1 },
+      });
+      expect(heard).toEqual(["pass-start", "call", "pass-end"]);
+      // a rejection nobody handles is reported once the microtasks have run
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", hear);
+    }
   });
 });

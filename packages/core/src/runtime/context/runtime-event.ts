@@ -101,7 +101,12 @@ export function eventSink(
   if (!observer) return () => {};
   return (event) => {
     try {
-      observer(event);
+      const heard: unknown = observer(event);
+      // an observer that answers with a promise (one that writes the event to a store) may reject
+      // later: heard here, or it would end the process as an unhandled rejection
+      if (typeof (heard as PromiseLike<unknown> | null)?.then === "function") {
+        Promise.resolve(heard).catch(() => {});
+      }
     } catch {
       // an observer only watches
     }
