@@ -236,6 +236,8 @@ describe("mcpConnector against a 2026-07-28-only server over loopback HTTP", () 
 
   beforeAll(async () => {
     http = createServer(toNodeHandler(served.handler));
+    // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+    http.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   });

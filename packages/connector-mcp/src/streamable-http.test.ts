@@ -52,6 +52,8 @@ beforeAll(async () => {
     });
     void server.connect(transport).then(() => transport.handleRequest(request, response));
   });
+  // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+  http.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
 });
@@ -114,6 +116,8 @@ describe("mcpConnector over Streamable HTTP to createMcpHandler serving both era
 
   beforeAll(async () => {
     http = createServer(toNodeHandler(served.handler));
+    // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+    http.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   });

@@ -56,6 +56,8 @@ export async function startRecordingServer(): Promise<RecordingServer> {
       );
     });
   });
+  // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
   state.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;

@@ -188,6 +188,8 @@ export async function startTaskServer(): Promise<TaskServer> {
       send(response, 500, { error: String(error) });
     });
   });
+  // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
   state.port = (server.address() as AddressInfo).port;
   state.origin = `http://127.0.0.1:${state.port}`;

@@ -118,6 +118,8 @@ export async function loopback(): Promise<Loopback> {
     });
   });
   servers.push(http);
+  // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+  http.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {

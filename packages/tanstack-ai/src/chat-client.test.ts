@@ -55,6 +55,8 @@ async function serveChat(handle: (request: Request) => Promise<Response>): Promi
     outgoing.end();
   });
   servers.push(server);
+  // no idle timeout: ending a kept-alive connection as a late client reuses it fails that fetch
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`;
 }
