@@ -58,14 +58,15 @@ export function arrayShape(schema: JsonSchemaObject): ArrayShape {
     typeof schema.maxItems === "number" && schema.maxItems >= 0
       ? Math.floor(schema.maxItems)
       : Number.POSITIVE_INFINITY;
-  const listed = tuple.slice(0, Math.min(tuple.length, maxItems));
-  const closed = follows === false || maxItems <= listed.length;
+  // only the elements shown are copied: a tuple may list a million
+  const listed = Math.min(tuple.length, maxItems);
+  const closed = follows === false || maxItems <= listed;
   const minimum = typeof schema.minItems === "number" ? schema.minItems : 0;
-  const shown = listed.slice(0, METADATA_LIMITS.schemaMembers);
+  const shown = tuple.slice(0, Math.min(listed, METADATA_LIMITS.schemaMembers));
   return {
     kind: "tuple",
     elements: shown.map((item, index) => ({ schema: item, optional: index >= minimum })),
-    hidden: listed.length - shown.length,
+    hidden: listed - shown.length,
     rest:
       closed || Array.isArray(follows)
         ? false
@@ -82,11 +83,8 @@ function isArraySchema(schema: JsonSchemaObject): boolean {
   return type === undefined && (schema.items !== undefined || Array.isArray(schema.prefixItems));
 }
 
-/** root → canonical reference → whether the reference's target reaches it again */
-const recursive = new WeakMap<object, Map<string, boolean>>();
-
 /** True when `schema` reaches `ref` again through its own subschemas and inlined references. */
-export function refersTo(root: unknown, schema: unknown, ref: string): boolean {
+function refersTo(root: unknown, schema: unknown, ref: string): boolean {
   const seen = new Set<unknown>();
   const stack = [schema];
   while (stack.length > 0) {
@@ -104,19 +102,15 @@ export function refersTo(root: unknown, schema: unknown, ref: string): boolean {
   return false;
 }
 
+/** root → canonical reference → whether the reference's target reaches it again */
+const recursive = new WeakMap<object, Map<string, boolean>>();
+
 /**
- * Whether `schema` is written as a type alias's name, alone or in a union or intersection: a `$ref`
- * with no type keyword beside it, to a definition or to a schema that comes back to itself (what
- * the writer names rather than inlines), resolvable within `root`.
+ * Whether `target`, what the canonical reference `ref` points at in `root`, reaches `ref` again
+ * (the writer names such a reference rather than inlining it): worked out once per document.
  */
-export function namesType(root: unknown, schema: unknown): boolean {
-  if (!isObject(schema) || typeof schema.$ref !== "string" || hasTypeKeywords(schema, "$ref"))
-    return false;
-  const ref = canonicalRef(root, schema.$ref);
-  const target = resolvePointer(root, ref);
-  if (target === undefined) return false;
-  if (DEFINITION_POINTER.test(ref)) return true;
-  if (typeof root !== "object" || root === null) return false;
+export function comesBack(root: unknown, ref: string, target: unknown): boolean {
+  if (typeof root !== "object" || root === null) return refersTo(root, target, ref);
   let known = recursive.get(root);
   if (!known) {
     known = new Map();
@@ -128,6 +122,20 @@ export function namesType(root: unknown, schema: unknown): boolean {
     known.set(ref, answer);
   }
   return answer;
+}
+
+/**
+ * Whether `schema` is written as a type alias's name, alone or in a union or intersection: a `$ref`
+ * with no type keyword beside it, to a definition or to a schema that comes back to itself (what
+ * the writer names rather than inlines), resolvable within `root`.
+ */
+export function namesType(root: unknown, schema: unknown): boolean {
+  if (!isObject(schema) || typeof schema.$ref !== "string" || hasTypeKeywords(schema, "$ref"))
+    return false;
+  const ref = canonicalRef(root, schema.$ref);
+  const target = resolvePointer(root, ref);
+  if (target === undefined) return false;
+  return DEFINITION_POINTER.test(ref) || comesBack(root, ref, target);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { arrayShape, reachesEagerly, refersTo, waits } from "./eager-positions.ts";
+import { arrayShape, comesBack, reachesEagerly, waits } from "./eager-positions.ts";
 import { NameAllocator, toPascalCase } from "./identifier.ts";
 import { formatJsDoc, schemaDocLines } from "./jsdoc.ts";
 import {
@@ -762,7 +762,7 @@ export class TypeWriter {
     const target = resolvePointer(context.root, ref);
     if (target === undefined) return UNKNOWN;
     const definition = DEFINITION_POINTER.exec(ref);
-    if (definition || this.inlining.includes(key) || refersTo(context.root, target, ref)) {
+    if (definition || this.inlining.includes(key) || comesBack(context.root, ref, target)) {
       if (this.circular(target, context)) return UNKNOWN;
       const name = this.names.allocate(this.nameFor(definition?.[1], target, context), this.scope);
       this.named.set(key, {
