@@ -183,10 +183,16 @@ export async function decideCall(
   return pauseHere(pass);
 }
 
-/** The pass stops at a call that waits: the run pauses once the pass has settled. */
+/**
+ * The pass stops at a call that waits: the run pauses once the pass has settled. It stops once the
+ * calls the program made in the same turn (a `Promise.all`) have reached the host, a microtask
+ * later: each is decided as it would have been had nothing waited (an approved one runs and
+ * settles before the pause is reported), whether this call was decided at once from the journal or
+ * after a write. Stopped at once, an approved later call of the turn ran nothing.
+ */
 function pauseHere(pass: PassState, inDoubt = false): Decision {
   pass.paused = true;
-  pass.stop(PAUSE);
+  queueMicrotask(() => pass.stop(PAUSE));
   return inDoubt ? { kind: "pause", inDoubt } : { kind: "pause" };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallContext } from "../../connector.ts";
+import { decisionHandleOf } from "../../decision-handle.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
@@ -51,5 +52,30 @@ describe("a pause beside calls in flight", () => {
     expect(approved).toMatchObject({ status: "completed", result: "the issue" });
     expect(github.calls.map((call) => call.method)).toEqual(["issue"]);
     expect(slack.calls.map((call) => call.method)).toEqual(["post"]);
+  });
+
+  it("runs an approved later call of a turn while an earlier one still waits, once (the surface property's seed 546822198)", async () => {
+    const mail = mockConnector({ name: "mail", methods: { send: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ mail }) => {
+      await Promise.all([mail.send?.({ to: "a" }), mail.send?.({ to: "b" })]);
+      return "sent";
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [mail] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const shown = decisionHandleOf(await runtime.pending(executionId));
+    const later = { ...shown, calls: shown.calls.filter((call) => call.seq === 1) };
+    // the person approves only the second call: it runs; the run waits for the first
+    expect(await runtime.approve({ executionId, handle: later })).toMatchObject({
+      status: "paused",
+      pending: [{ seq: 0 }],
+    });
+    expect(mail.calls.map((call) => call.input)).toEqual([{ to: "b" }]);
+    const rest = decisionHandleOf(await runtime.pending(executionId));
+    expect(await runtime.approve({ executionId, handle: rest })).toMatchObject({
+      status: "completed",
+      result: "sent",
+    });
+    // the second call replayed: each ran once
+    expect(mail.calls.map((call) => call.input)).toEqual([{ to: "b" }, { to: "a" }]);
   });
 });
