@@ -192,7 +192,7 @@ export async function decideCall(
  */
 function pauseHere(pass: PassState, inDoubt = false): Decision {
   pass.paused = true;
-  queueMicrotask(() => pass.stop(PAUSE));
+  void Promise.resolve().then(() => pass.stop(PAUSE));
   return inDoubt ? { kind: "pause", inDoubt } : { kind: "pause" };
 }
 
