@@ -1,7 +1,15 @@
 // Calls after a pause, through the executor under test: a program that swallows the pause (catches
 // it) and goes on calling, in sequence, in parallel, from microtasks and from timers where the
 // sandbox has them, reaches no connector; the approval then runs the write once and the rest live.
-import { createCodemodeRuntime, type Executor, memoryStore } from "@codemode/core";
+// A call of the paused turn that outlasts the pass is left in doubt, not replayed as the failure its
+// abort caused; a later call of a turn, approved alone, runs while an earlier one still waits.
+import {
+  type Connector,
+  createCodemodeRuntime,
+  decisionHandleOf,
+  type Executor,
+  memoryStore,
+} from "@codemode/core";
 import { expect } from "vitest";
 import {
   connector,
@@ -95,6 +103,101 @@ export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "create
       expect(ledger.map(({ input }) => input)).toEqual(
         [1, 2, 3].map((key) => ({ key, value: `v${key}` })),
       );
+    },
+    SLOW_TEST_MS,
+  );
+
+  pausedTurnTests(options);
+}
+
+/**
+ * `slow.read` answers only when its signal aborts, with the abort, the first time `ledger` has it
+ * called (whichever runtime calls it); then at once. Its calls go to `ledger`.
+ */
+function slowOnce(ledger: Invocation[]): Connector {
+  return {
+    specificationVersion: "v1",
+    name: "slow",
+    methods: () => ({ read: { description: "Read one value, slowly the first time." } }),
+    invoke(method, input, { idempotencyKey, signal }) {
+      const first = !ledger.some((call) => call.connector === "slow");
+      ledger.push({ connector: "slow", method, input, idempotencyKey });
+      if (!first) return Promise.resolve({ title: "the issue" });
+      return new Promise((_, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+    },
+  };
+}
+
+function pausedTurnTests(options: Pick<DivergenceTestOptions, "test" | "createExecutor">): void {
+  options.test(
+    "a call of the paused turn that outlasts the pass is left in doubt, not replayed as the failure its abort caused",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({
+          store,
+          executor,
+          connectors: [slowOnce(ledger), connector("kv", ledger, true)],
+          // the pass gives a call still running 5 s (its least) before it aborts it
+          leaseMs: 300,
+        });
+      const code = `async () => {
+        const [issue] = await Promise.all([slow.read({}), kv.write({ key: 1, value: "x" })]);
+        return issue.title;
+      }`;
+      const first = await runtime(await options.createExecutor()).execute({ code });
+      expect(first).toMatchObject({ status: "paused", pending: [{ seq: 1, method: "write" }] });
+      const { executionId } = first;
+      // approving the write runs it; the read, which may have run, waits for a person
+      const second = await runtime(await options.createExecutor()).approve({ executionId });
+      expect(second).toMatchObject({
+        status: "paused",
+        pending: [{ seq: 0, connector: "slow", inDoubt: expect.any(String) }],
+      });
+      const third = await runtime(await options.createExecutor()).approve({ executionId });
+      expect(third).toMatchObject({ status: "completed", result: "the issue" });
+      expect(ledger.map((call) => `${call.connector}.${call.method}`)).toEqual([
+        "slow.read",
+        "kv.write",
+        "slow.read",
+      ]);
+      // the read ran again under its own key, once a person said so
+      expect(ledger[2]?.idempotencyKey).toBe(ledger[0]?.idempotencyKey);
+    },
+    SLOW_TEST_MS,
+  );
+
+  options.test(
+    "approving only a later call of a turn runs it while an earlier one still waits, and it replays",
+    async () => {
+      const ledger: Invocation[] = [];
+      const store = memoryStore();
+      const runtime = (executor: Executor) =>
+        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
+      const first = await runtime(await options.createExecutor()).execute({
+        code: `async () => Promise.all([1, 2].map((key) => kv.write({ key, value: "v" + key })))`,
+      });
+      const { executionId } = first;
+      const shown = decisionHandleOf(first.status === "paused" ? first.pending : []);
+      const later = { ...shown, calls: shown.calls.filter((call) => call.seq === 1) };
+      const second = await runtime(await options.createExecutor()).approve({
+        executionId,
+        handle: later,
+      });
+      expect(second).toMatchObject({ status: "paused", pending: [{ seq: 0 }] });
+      expect(ledger.map(({ input }) => input)).toEqual([{ key: 2, value: "v2" }]);
+      const third = await runtime(await options.createExecutor()).approve({ executionId });
+      expect(third).toMatchObject({
+        status: "completed",
+        result: [{ written: 1 }, { written: 2 }],
+      });
+      expect(ledger.map(({ input }) => input)).toEqual([
+        { key: 2, value: "v2" },
+        { key: 1, value: "v1" },
+      ]);
     },
     SLOW_TEST_MS,
   );

@@ -274,6 +274,13 @@ export async function callConnector(
   try {
     result = await invokeConnector(pass, resolved, method, decision.input, seq);
   } catch (thrown) {
+    if (pass.abandonedCalls) {
+      // the pass had ended and aborted its calls before this one settled: the program never saw
+      // it fail, and whether it took effect is unknown. Its entry stays `executing`, in doubt: a
+      // later pass reconciles it or asks a person, and never replays a failure the pass caused
+      ended(true);
+      throw new CodemodeError("ABORTED", "The pass has ended.");
+    }
     // the failure is recorded, whatever was thrown, so a later pass replays the same error
     const record = errorRecordOf(thrown);
     await applyOutcome(context, pass, seq, what, {

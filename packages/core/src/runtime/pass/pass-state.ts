@@ -32,6 +32,7 @@ export class PassState {
    * recorded and replayed, as it would have been had nothing waited.
    */
   readonly #calls = createAbortController();
+  #abandonedCalls = false;
   /** what earlier passes recorded, read once: a pass starts only by taking the run */
   readonly recorded: ReadonlyMap<number, JournalEntry>;
   /** a gated call was recorded pending: the run pauses once the pass has settled */
@@ -121,6 +122,15 @@ export class PassState {
   /** What each connector call of the pass is given as its signal. */
   get callSignal(): CallContext["signal"] {
     return this.#calls.signal;
+  }
+
+  /**
+   * The pass ended with calls still running, gave them a while, then aborted their signal itself
+   * (`end`): a call that fails after that fails because the pass stopped waiting, not as the
+   * program would have seen it, and what it did is unknown.
+   */
+  get abandonedCalls(): boolean {
+    return this.#abandonedCalls;
   }
 
   #abortCalls(reason: string): void {
@@ -322,6 +332,7 @@ export class PassState {
     try {
       if (!this.#calls.signal.aborted) {
         if (await this.#settledWithin(this.#abandonAfterMs)) return;
+        this.#abandonedCalls = true;
         this.#abortCalls("The pass has ended.");
       }
       if (!(await this.#settledWithin(this.#abandonAfterMs))) await this.#abandon();

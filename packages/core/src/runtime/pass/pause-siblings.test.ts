@@ -79,3 +79,63 @@ describe("a pause beside calls in flight", () => {
     expect(mail.calls.map((call) => call.input)).toEqual([{ to: "b" }, { to: "a" }]);
   });
 });
+
+describe("a call still running when a paused pass gives up on it", () => {
+  it("is left in doubt, not recorded as the failure its abort caused: after approval a person decides it, and the run goes on", async () => {
+    let first = true;
+    const github = mockConnector({
+      name: "github",
+      methods: {
+        issue: {
+          // the first call answers only when its signal is aborted, with the abort's error
+          execute: (_input, { signal }) =>
+            first
+              ? new Promise((_, reject) => {
+                  first = false;
+                  signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+                })
+              : { title: "the issue" },
+        },
+      },
+    });
+    const slack = mockConnector({ name: "slack", methods: { post: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ github, slack }, { signal }) => {
+      const both = Promise.all([github.issue?.({ n: 42 }), slack.post?.({ text: "hi" })]);
+      // a sandbox ends when its pass stops: the results of one turn reach it in order, so the
+      // post's pause would wait behind the read
+      const stopped = new Promise<never>((_, reject) => {
+        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+      const [issue] = (await Promise.race([both, stopped])) as [{ title: string }, unknown];
+      return issue.title;
+    });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [github, slack],
+      leaseMs: 300,
+    });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    // the pause waited for the read, then aborted it: its failure was not the program's to see
+    expect((await runtime.execution(executionId))?.calls).toMatchObject([
+      { seq: 0, state: "executing" },
+      { seq: 1, state: "pending" },
+    ]);
+    // approving the post runs it; the read, which may have run, now waits for a person
+    expect(await runtime.approve({ executionId })).toMatchObject({
+      status: "paused",
+      pending: [{ seq: 0, inDoubt: expect.any(String) }],
+    });
+    expect(slack.calls.map((call) => call.input)).toEqual([{ text: "hi" }]);
+    expect(await runtime.approve({ executionId })).toMatchObject({
+      status: "completed",
+      result: "the issue",
+    });
+    // the read ran again under its key once a person said so; the post ran once
+    expect(github.calls.map((call) => call.idempotencyKey)).toEqual([
+      github.calls[0]?.idempotencyKey,
+      github.calls[0]?.idempotencyKey,
+    ]);
+    expect(slack.calls).toHaveLength(1);
+  }, 30_000);
+});
