@@ -4,10 +4,10 @@
 // A call of the paused turn that outlasts the pass is left in doubt, not replayed as the failure its
 // abort caused; a later call of a turn, approved alone, runs while an earlier one still waits.
 import {
+  type CodemodeRuntime,
   type Connector,
   createCodemodeRuntime,
   decisionHandleOf,
-  type Executor,
   memoryStore,
 } from "@codemode/core";
 import { expect } from "vitest";
@@ -40,15 +40,32 @@ const SWALLOWS_THE_PAUSE = `async () => {
   return { written, after };
 }`;
 
+/**
+ * Runtimes over one store, each with a fresh executor of the suite, the way each pass may run in
+ * another process.
+ */
+function processes(
+  options: Pick<DivergenceTestOptions, "createExecutor">,
+  connectors: Connector[],
+  leaseMs?: number,
+): () => Promise<CodemodeRuntime> {
+  const store = memoryStore();
+  return async () =>
+    createCodemodeRuntime({
+      store,
+      executor: await options.createExecutor(),
+      connectors,
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+    });
+}
+
 export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "createExecutor">): void {
   options.test(
     "calls the program makes after a pause, caught or not, reach no connector",
     async () => {
       const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
-      const first = await runtime(await options.createExecutor()).execute({
+      const runtime = processes(options, [connector("kv", ledger, true)]);
+      const first = await (await runtime()).execute({
         code: SWALLOWS_THE_PAUSE,
       });
       expect(first).toMatchObject({
@@ -59,7 +76,7 @@ export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "create
       await sleep(100);
       expect(ledger, "nothing reached the connector after the pause").toEqual([]);
 
-      const approved = await runtime(await options.createExecutor()).approve({
+      const approved = await (await runtime()).approve({
         executionId: first.executionId,
       });
       expect(approved).toMatchObject({
@@ -82,10 +99,8 @@ export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "create
     "gated calls made at once (Promise.all) pause together, and one approval runs each once",
     async () => {
       const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
-      const first = await runtime(await options.createExecutor()).execute({
+      const runtime = processes(options, [connector("kv", ledger, true)]);
+      const first = await (await runtime()).execute({
         code: `async () => Promise.all([1, 2, 3].map((key) => kv.write({ key, value: "v" + key })))`,
       });
       expect(first).toMatchObject({
@@ -96,7 +111,7 @@ export function pauseTests(options: Pick<DivergenceTestOptions, "test" | "create
           args: { key, value: `v${key}` },
         })),
       });
-      const approved = await runtime(await options.createExecutor()).approve({
+      const approved = await (await runtime()).approve({
         executionId: first.executionId,
       });
       expect(approved).toMatchObject({ status: "completed" });
@@ -135,29 +150,22 @@ function pausedTurnTests(options: Pick<DivergenceTestOptions, "test" | "createEx
     "a call of the paused turn that outlasts the pass is left in doubt, not replayed as the failure its abort caused",
     async () => {
       const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({
-          store,
-          executor,
-          connectors: [slowOnce(ledger), connector("kv", ledger, true)],
-          // the pass gives a call still running 5 s (its least) before it aborts it
-          leaseMs: 300,
-        });
+      // the pass gives a call still running 5 s (its least) before it aborts it
+      const runtime = processes(options, [slowOnce(ledger), connector("kv", ledger, true)], 300);
       const code = `async () => {
         const [issue] = await Promise.all([slow.read({}), kv.write({ key: 1, value: "x" })]);
         return issue.title;
       }`;
-      const first = await runtime(await options.createExecutor()).execute({ code });
+      const first = await (await runtime()).execute({ code });
       expect(first).toMatchObject({ status: "paused", pending: [{ seq: 1, method: "write" }] });
       const { executionId } = first;
       // approving the write runs it; the read, which may have run, waits for a person
-      const second = await runtime(await options.createExecutor()).approve({ executionId });
+      const second = await (await runtime()).approve({ executionId });
       expect(second).toMatchObject({
         status: "paused",
         pending: [{ seq: 0, connector: "slow", inDoubt: expect.any(String) }],
       });
-      const third = await runtime(await options.createExecutor()).approve({ executionId });
+      const third = await (await runtime()).approve({ executionId });
       expect(third).toMatchObject({ status: "completed", result: "the issue" });
       expect(ledger.map((call) => `${call.connector}.${call.method}`)).toEqual([
         "slow.read",
@@ -174,22 +182,20 @@ function pausedTurnTests(options: Pick<DivergenceTestOptions, "test" | "createEx
     "approving only a later call of a turn runs it while an earlier one still waits, and it replays",
     async () => {
       const ledger: Invocation[] = [];
-      const store = memoryStore();
-      const runtime = (executor: Executor) =>
-        createCodemodeRuntime({ store, executor, connectors: [connector("kv", ledger, true)] });
-      const first = await runtime(await options.createExecutor()).execute({
+      const runtime = processes(options, [connector("kv", ledger, true)]);
+      const first = await (await runtime()).execute({
         code: `async () => Promise.all([1, 2].map((key) => kv.write({ key, value: "v" + key })))`,
       });
       const { executionId } = first;
       const shown = decisionHandleOf(first.status === "paused" ? first.pending : []);
       const later = { ...shown, calls: shown.calls.filter((call) => call.seq === 1) };
-      const second = await runtime(await options.createExecutor()).approve({
+      const second = await (await runtime()).approve({
         executionId,
         handle: later,
       });
       expect(second).toMatchObject({ status: "paused", pending: [{ seq: 0 }] });
       expect(ledger.map(({ input }) => input)).toEqual([{ key: 2, value: "v2" }]);
-      const third = await runtime(await options.createExecutor()).approve({ executionId });
+      const third = await (await runtime()).approve({ executionId });
       expect(third).toMatchObject({
         status: "completed",
         result: [{ written: 1 }, { written: 2 }],
