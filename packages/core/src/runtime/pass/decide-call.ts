@@ -274,10 +274,12 @@ export async function callConnector(
   try {
     result = await invokeConnector(pass, resolved, method, decision.input, seq);
   } catch (thrown) {
-    if (pass.abandonedCalls) {
-      // the pass had ended and aborted its calls before this one settled: the program never saw
-      // it fail, and whether it took effect is unknown. Its entry stays `executing`, in doubt: a
-      // later pass reconciles it or asks a person, and never replays a failure the pass caused
+    if (pass.paused && pass.abandonedCalls && thrown === pass.callSignal.reason) {
+      // the pass paused and, its wait over, aborted this call, which failed with that abort: the
+      // program never saw it fail, and whether it took effect is unknown. Its entry stays
+      // `executing`, in doubt: the pass after the decision reconciles it or asks a person, and
+      // never replays a failure the pass caused. (A failure of the connector's own is recorded, as
+      // is one in a pass that completes or fails: no later pass would look at it again.)
       ended(true);
       throw new CodemodeError("ABORTED", "The pass has ended.");
     }

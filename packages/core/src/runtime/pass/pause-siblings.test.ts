@@ -138,4 +138,64 @@ describe("a call still running when a paused pass gives up on it", () => {
     ]);
     expect(slack.calls).toHaveLength(1);
   }, 30_000);
+
+  it("is recorded failed when it fails with an error of its own, or when the run does not pause", async () => {
+    const github = mockConnector({
+      name: "github",
+      methods: {
+        // a definite answer of the connector's own, which comes as the abort does
+        issue: {
+          execute: (_input, { signal }) =>
+            new Promise((_, reject) => {
+              signal.addEventListener("abort", () => reject(new Error("404 not found")), {
+                once: true,
+              });
+            }),
+        },
+        // fails with the abort, left running by a program that returns
+        hang: {
+          execute: (_input, { signal }) =>
+            new Promise((_, reject) => {
+              signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+            }),
+        },
+      },
+    });
+    const slack = mockConnector({ name: "slack", methods: { post: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ github, slack }, { signal }) => {
+      if (executor.requests.length === 3) {
+        github.hang?.({}).catch(() => {});
+        return "returned";
+      }
+      const both = Promise.allSettled([github.issue?.({ n: 42 }), slack.post?.({ text: "hi" })]);
+      const stopped = new Promise<never>((_, reject) => {
+        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+      const settled = (await Promise.race([both, stopped])) as PromiseSettledResult<unknown>[];
+      return settled.map((outcome) => outcome.status);
+    });
+    const runtime = createCodemodeRuntime({
+      store: memoryStore(),
+      executor,
+      connectors: [github, slack],
+      leaseMs: 300,
+    });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    expect((await runtime.execution(executionId))?.calls).toMatchObject([
+      { seq: 0, error: "404 not found" },
+      { seq: 1, state: "pending" },
+    ]);
+    // after the approval the program reads the 404, as it would have
+    expect(await runtime.approve({ executionId })).toMatchObject({
+      status: "completed",
+      result: ["rejected", "fulfilled"],
+    });
+    expect(github.calls).toHaveLength(1);
+    // a run that completes with a call still running: nothing would look at it again in doubt
+    const returned = await runtime.execute({ code: "async () => 1" });
+    expect(returned).toMatchObject({ status: "completed", result: "returned" });
+    expect((await runtime.execution(returned.executionId))?.calls).toMatchObject([
+      { seq: 0, method: "hang", state: "applied", error: expect.stringContaining("ended") },
+    ]);
+  }, 30_000);
 });
