@@ -16,7 +16,7 @@ export type InDoubtDecision =
 
 /** What a call in doubt says to the person asked about it. */
 export const IN_DOUBT =
-  "A pass started this call and its outcome was never recorded (its process stopped or the journal could not be written), so it may already have run. Approving runs it again under the same idempotency key; rejecting ends the run.";
+  "A pass started this call and its outcome was never recorded (its process stopped, the journal could not be written, or the pass stopped waiting for it), so it may already have run. Approving runs it again under the same idempotency key; rejecting ends the run.";
 
 /**
  * A recorded `executing` call: an earlier pass started it and never recorded what it gave. No pass
