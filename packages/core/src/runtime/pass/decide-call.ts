@@ -188,7 +188,11 @@ export async function decideCall(
  * calls the program made in the same turn (a `Promise.all`) have reached the host, a microtask
  * later: each is decided as it would have been had nothing waited (an approved one runs and
  * settles before the pause is reported), whether this call was decided at once from the journal or
- * after a write. Stopped at once, an approved later call of the turn ran nothing.
+ * after a write. Stopped at once, an approved later call of the turn ran nothing. The window is a
+ * microtask of the host, not a turn of the program: an executor that runs the sandbox's jobs within
+ * the host call (QuickJS answering recorded calls in the sandbox) may let a call of a later turn
+ * reach the host in it, decided as any call is (a gated one waits). An approved call the program
+ * makes only after the window still loses its approval: approvals live in the pass that took them.
  */
 function pauseHere(pass: PassState, inDoubt = false): Decision {
   pass.paused = true;
