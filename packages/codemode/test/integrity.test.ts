@@ -385,13 +385,9 @@ describe.each(stores)("journal integrity (%s store)", (_name, createStore) => {
     });
     const gatedRuntime = createCodemodeRuntime({ store, executor, connectors: [gatedBank] });
     const approved = await gatedRuntime.approve({ executionId: paused.executionId });
-    expect(approved).toMatchObject({
-      status: "paused",
-      pending: [
-        { seq: 0, method: "peek" },
-        { seq: 1, method: "send" },
-      ],
-    });
+    // the approval of send is kept while the pass waits at the peek that needs one now
+    expect(approved).toMatchObject({ status: "paused", pending: [{ seq: 0, method: "peek" }] });
+    expect(approved.status === "paused" && approved.pending).toHaveLength(1);
     expect(ledger).toEqual(['peek {"id":1}']);
     expect(await gatedRuntime.approve({ executionId: paused.executionId })).toMatchObject({
       status: "completed",

@@ -11,7 +11,7 @@ const leased = (owner: string, expiresAt: number): ExecutionRecord =>
 const waiting = (executionId: string, seq: number): JournalEntry =>
   entry(executionId, seq, { state: "pending", requiresApproval: true });
 
-/** An approved call's take: `pending` → `executing`. */
+/** A take under a claim, as an approved call's (`approved` → `executing`; the store is told the states). */
 const TAKE = { state: "executing" as const, updatedAt: 4 };
 
 /**

@@ -192,7 +192,10 @@ export function journalRecords(trace: Trace): string[] {
       } else if (entry.state === "executing" && invocation?.settledAt !== undefined) {
         const how = invocation.outcome && "threw" in invocation.outcome ? "failed" : "returned";
         out.push(`${at} ${how} at the connector long ago but is still recorded executing`);
-      } else if ((entry.state === "pending" || entry.state === "withdrawn") && invocation) {
+      } else if (
+        (entry.state === "pending" || entry.state === "approved" || entry.state === "withdrawn") &&
+        invocation
+      ) {
         out.push(`${at} reached the connector but is recorded ${entry.state}`);
       } else if (entry.state === "reverted" && invocation) {
         const reverted = trace.ledger.reverts.some(

@@ -15,12 +15,17 @@ export function entriesTests({ test, journal }: StoreGroup): void {
     await store.putEntry(entry(record.id, 0, { state: "applied", result: "1" }));
     await store.putEntry(entry(record.id, 1, { state: "pending" }));
     await store.putEntry(entry(record.id, 2, { state: "executing" }));
+    await store.putEntry(entry(record.id, 4, { state: "pending" }));
+    // approved by a person, not yet taken by a pass: a state of its own
+    expect(await store.updateEntry(record.id, 4, ["pending"], { state: "approved" })).toBe(true);
     const seqs = async (states: EntryState[]) =>
       (await store.listEntries(record.id, { states })).map((item) => item.seq);
     expect(await seqs(["pending"])).toEqual([1, 3]);
+    expect(await seqs(["approved"])).toEqual([4]);
+    expect(await seqs(["pending", "approved"])).toEqual([1, 3, 4]);
     expect(await seqs(["applied", "executing"])).toEqual([0, 2]);
     expect(await seqs(["reverted"])).toEqual([]);
-    expect((await store.listEntries(record.id)).map((item) => item.seq)).toEqual([0, 1, 2, 3]);
+    expect((await store.listEntries(record.id)).map((item) => item.seq)).toEqual([0, 1, 2, 3, 4]);
   });
 
   test("puts, replaces and lists entries in seq order", async () => {

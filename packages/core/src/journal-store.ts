@@ -24,7 +24,9 @@ export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
 
 /**
  * Where one journaled call stands: decided and running (`executing`, the crash window), done with its
- * result recorded (`applied`), waiting for a person or an outside result (`pending`), taken by a
+ * result recorded (`applied`), waiting for a person or an outside result (`pending`), approved by a
+ * person and not yet taken by a pass (`approved`: the pass that reaches it runs it; one that pauses
+ * first, at an earlier call that still waits, leaves it approved for the next), taken by a
  * rollback whose revert is running (`reverting`), undone by a rollback (`reverted`), never run
  * because its run ended while it waited (`withdrawn`: a rejection, a cancellation, a rollback,
  * expiry, or a call a cancelled pass had recorded but not yet started), or failed
@@ -34,6 +36,7 @@ export type EntryState =
   | "executing"
   | "applied"
   | "pending"
+  | "approved"
   | "reverting"
   | "reverted"
   | "withdrawn"

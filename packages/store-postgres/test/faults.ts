@@ -196,7 +196,7 @@ export async function checkInvariants(
     const inDoubt = entry.error !== undefined;
     const accounted =
       ["applied", "executing", "error", "reverting", "reverted"].includes(entry.state) ||
-      ((entry.state === "pending" || entry.state === "withdrawn") && inDoubt);
+      (["pending", "approved", "withdrawn"].includes(entry.state) && inDoubt);
     if (!accounted) problems.push(`${row.key} ran, yet the journal has it ${entry.state}`);
     if (row.op === "send") {
       const approved = rows.some(
@@ -231,12 +231,14 @@ export async function checkInvariants(
     ) {
       problems.push(`${key} is ${entry.state} in a run that is ${run.status}`);
     }
-    // a call still waiting waits in a paused run, or in one that failed while it waited (a run fails
-    // without withdrawing the calls it waits for: none of them can run any more)
-    if (entry.state === "pending" && !["paused", "error"].includes(run.status)) {
+    // a call still waiting (or approved, not yet taken) waits in a paused run, or in one that failed
+    // while it waited (a run fails without withdrawing the calls it waits for: none of them can run
+    // any more)
+    const waits = entry.state === "pending" || entry.state === "approved";
+    if (waits && !["paused", "error"].includes(run.status)) {
       problems.push(`${key} waits in a run that is ${run.status}`);
     }
-    if (entry.state === "pending" && run.status === "error") waitingInFailed++;
+    if (waits && run.status === "error") waitingInFailed++;
   }
   for (const run of runs) {
     if (run.status === "running" || run.status === "paused") {

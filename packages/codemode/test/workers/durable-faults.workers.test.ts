@@ -162,15 +162,16 @@ describe("a Durable Object evicted while a run is paused", () => {
 
 describe("a Durable Object evicted in the middle of a pass", () => {
   // `abort` ends the object before its storage commits: the journal's `executing` mark and the
-  // tracker's rows (the same SQLite) are lost together. `abort-after-commit` keeps what was written.
+  // tracker's rows (the same SQLite) are lost together, and the call stays `approved`, as the
+  // approval wrote it before the pass. `abort-after-commit` keeps what was written.
   const cases: Array<{
     point: string;
     mode: FaultMode;
-    entry: "pending" | "executing";
+    entry: "approved" | "executing";
     effect: boolean;
   }> = [
-    { point: "before:create_task", mode: "abort", entry: "pending", effect: false },
-    { point: "after:create_task", mode: "abort", entry: "pending", effect: false },
+    { point: "before:create_task", mode: "abort", entry: "approved", effect: false },
+    { point: "after:create_task", mode: "abort", entry: "approved", effect: false },
     { point: "before:create_task", mode: "abort-after-commit", entry: "executing", effect: false },
     { point: "after:create_task", mode: "abort-after-commit", entry: "executing", effect: true },
   ];
@@ -204,8 +205,8 @@ describe("a Durable Object evicted in the middle of a pass", () => {
         calls: [
           [0, "list_tasks", "applied"],
           [1, "add_comment", "applied"],
-          // a pending call is turned down; one whose outcome is unknown stays as it is
-          [2, "create_task", entry === "pending" ? "withdrawn" : "executing"],
+          // an approved call no pass took is turned down; one whose outcome is unknown stays as it is
+          [2, "create_task", entry === "approved" ? "withdrawn" : "executing"],
         ],
       });
       expect(await output(fresh.approve(run.executionId))).toMatchObject({ status: "error" });

@@ -27,18 +27,22 @@ export async function pendingEntries(
   );
 }
 
-/** Marks every pending call of a run that ended without them `withdrawn` (never run); returns their seqs. */
+/**
+ * Marks every call of a run that ended without them `withdrawn` (never run): those that waited, and
+ * those approved that no pass had reached yet; returns their seqs.
+ */
 export async function withdrawPending(context: RunContext, executionId: string): Promise<number[]> {
   const withdrawn: number[] = [];
   // the run has ended already: a store that fails here is tried again, so that no call is left
   // waiting in an ended run nobody visits again (found by the PostgreSQL fault suite)
   const waiting = await retried(() =>
-    context.journal.listEntries(executionId, { states: ["pending"] }),
+    context.journal.listEntries(executionId, { states: ["pending", "approved"] }),
   );
   for (const entry of waiting) {
-    if (entry.state !== "pending") continue;
+    if (entry.state !== "pending" && entry.state !== "approved") continue;
+    const { state } = entry;
     await retried(() =>
-      context.journal.updateEntry(executionId, entry.seq, ["pending"], {
+      context.journal.updateEntry(executionId, entry.seq, [state], {
         state: "withdrawn",
         updatedAt: context.now(),
       }),

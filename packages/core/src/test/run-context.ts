@@ -69,19 +69,25 @@ export async function runningRun(context: RunContext, id = "exec_test"): Promise
 
 /**
  * A pass of `runningRun`'s run under `TEST_OWNER`, with what the journal holds for the run now
- * recorded (as `runPass` reads it): `await pass.end()` and `pass.release()` when done.
+ * recorded (as `runPass` reads it), the pending calls `approved` names approved first, as
+ * `runtime.approve` writes them: `await pass.end()` and `pass.release()` when done.
  */
 export async function testPass(
   context: RunContext,
   executionId: string,
   options: { approved?: readonly number[] } = {},
 ): Promise<PassState> {
+  for (const seq of options.approved ?? []) {
+    await context.journal.updateEntry(executionId, seq, ["pending"], {
+      state: "approved",
+      updatedAt: context.now(),
+    });
+  }
   const recorded = new Map(
     (await context.journal.listEntries(executionId)).map((entry) => [entry.seq, entry]),
   );
   return new PassState(context, executionId, recorded, {
     owner: TEST_OWNER,
-    approved: new Set(options.approved ?? []),
   });
 }
 

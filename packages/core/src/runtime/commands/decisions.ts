@@ -11,6 +11,7 @@ import { leaseOwner } from "../pass/pass-state.ts";
 import { runPass } from "../pass/run-pass.ts";
 import { withdrawPending } from "../pending-calls.ts";
 import { staleCalls } from "../views/shown-calls.ts";
+import { recordApproval } from "./record-approval.ts";
 
 const notPaused = (executionId: string, status: string | undefined): CodeModeOutput =>
   status === undefined
@@ -36,7 +37,6 @@ export async function resume(
   context: RunContext,
   executionId: string,
   claimed?: () => Promise<CodeModeOutput | undefined>,
-  approved: ReadonlySet<number> = new Set(),
   onCall?: CallObserver,
   signal?: unknown,
 ): Promise<CodeModeOutput> {
@@ -44,7 +44,7 @@ export async function resume(
   const ticket = context.live.enter(executionId);
   try {
     ticket.cancelOn(signal, context.now);
-    return await takeAndRun(context, executionId, ticket, claimed, approved, onCall);
+    return await takeAndRun(context, executionId, ticket, claimed, onCall);
   } finally {
     ticket.leave();
   }
@@ -55,7 +55,6 @@ async function takeAndRun(
   executionId: string,
   ticket: PassTicket,
   claimed: (() => Promise<CodeModeOutput | undefined>) | undefined,
-  approved: ReadonlySet<number>,
   onCall: CallObserver | undefined,
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
@@ -87,7 +86,7 @@ async function takeAndRun(
   return runPass(
     context,
     { ...execution, status: "running" },
-    { approved, owner, ticket, resumed: true, ...(onCall ? { onCall } : {}) },
+    { owner, ticket, resumed: true, ...(onCall ? { onCall } : {}) },
   );
 }
 
@@ -190,22 +189,24 @@ export async function approve(
     }
     const shown = new Set(waiting.map((entry) => entry.seq));
     // once this approval has taken the run, no other pass can make a call wait: what it covers is
-    // fixed, and told (one that lost a race decided nothing)
+    // fixed, written (each call `approved`, so a pass that pauses before it reaches one leaves it
+    // approved for the next, not asked again) and told (one that lost a race decided nothing)
     const taken = async () => {
       for (const seq of asked.unseen) shown.delete(seq);
       asked.done();
+      const approved = await recordApproval(context, executionId, shown);
       context.emit({
         type: "decision",
         executionId,
         decision: "approved",
-        seqs: [...shown],
+        seqs: [...approved],
         at: context.now(),
         source,
         ...(said ? { reason: said } : {}),
       });
       return undefined;
     };
-    return await resume(context, executionId, taken, shown, onCall, options.signal);
+    return await resume(context, executionId, taken, onCall, options.signal);
   } finally {
     asked.done();
   }

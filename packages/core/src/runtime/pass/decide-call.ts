@@ -88,7 +88,7 @@ export async function diverge(
 
 /**
  * `decideCall` of ARCHITECTURE §3: what the call at `seq` does, written to the journal before
- * anything runs. A recorded call replays; an approved one is taken (`pending` → `executing`, one
+ * anything runs. A recorded call replays; an approved one is taken (`approved` → `executing`, one
  * taker) and runs with the input the person was shown; a new gated call is recorded `pending` and
  * stops the pass; any other new call is recorded `executing`.
  */
@@ -114,11 +114,11 @@ export async function decideCall(
       if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
       return { kind: "replay", entry: recorded };
     }
-    if (recorded.state === "pending") {
-      // only an approval of this pass's run covers it (a result for a deferred sibling does not):
-      // otherwise the run pauses here again, the call still waiting
-      if (!pass.approved.has(seq)) return pauseHere(pass, recorded.error !== undefined);
-      // approved: it runs now, once, with exactly the input the person was shown
+    // still waiting (a result for a deferred sibling, or an approval of other calls, came): the run
+    // pauses here again
+    if (recorded.state === "pending") return pauseHere(pass, recorded.error !== undefined);
+    if (recorded.state === "approved") {
+      // a person approved it: it runs now, once, with exactly the input the person was shown
       await takeApproved(context, pass, seq);
       return { kind: "execute", input: codec.decode(recorded.args as string) };
     }
@@ -192,7 +192,7 @@ export async function decideCall(
  * microtask of the host, not a turn of the program: an executor that runs the sandbox's jobs within
  * the host call (QuickJS answering recorded calls in the sandbox) may let a call of a later turn
  * reach the host in it, decided as any call is (a gated one waits). An approved call the program
- * makes only after the window still loses its approval: approvals live in the pass that took them.
+ * makes only after the window stays `approved` in the journal, and runs in the pass that reaches it.
  */
 function pauseHere(pass: PassState, inDoubt = false): Decision {
   pass.paused = true;

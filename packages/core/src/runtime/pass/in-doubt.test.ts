@@ -49,14 +49,15 @@ async function runInDoubt(
 describe("a call in doubt", () => {
   it("is never run again by itself: the run waits for a person, who may run it again under the same key", async () => {
     const { runtime, svc, executionId } = await runInDoubt();
+    // the approval of gate.open is kept: only the call in doubt is asked about
     const asked = await runtime.approve({ executionId });
     expect(asked).toMatchObject({
       status: "paused",
       pending: [
         { seq: 0, connector: "svc", method: "write", args: { amount: 5 }, inDoubt: IN_DOUBT },
-        { seq: 1, connector: "gate", method: "open" },
       ],
     });
+    expect(asked.status === "paused" && asked.pending).toHaveLength(1);
     expect(svc.calls).toHaveLength(1);
     if (asked.status !== "paused") return;
     const done = await runtime.approve({ executionId, handle: decisionHandleOf(asked.pending) });
@@ -75,15 +76,10 @@ describe("a call in doubt", () => {
     expect(waiting.at(-1)).toMatchObject({ seq: 0, connector: "svc", inDoubt: true });
     expect(waiting.slice(0, -1).every((event) => !("inDoubt" in event))).toBe(true);
     expect(modelOutputOf(asked)).toMatchObject({
-      value: {
-        pending: [
-          { seq: 0, inDoubt: IN_DOUBT },
-          { seq: 1, method: "open" },
-        ],
-      },
+      value: { pending: [{ seq: 0, inDoubt: IN_DOUBT }] },
     });
     const shown = modelOutputOf(asked).value as { pending: object[] };
-    expect("inDoubt" in (shown.pending[1] as object)).toBe(false);
+    expect(shown.pending).toHaveLength(1);
   });
 
   it("is recorded and replayed when its connector reads back that it ran", async () => {
@@ -110,7 +106,7 @@ describe("a call in doubt", () => {
       throw new Error("the ledger is down");
     });
     const asked = await runtime.approve({ executionId });
-    expect(asked).toMatchObject({ status: "paused", pending: [{ seq: 0, inDoubt: IN_DOUBT }, {}] });
+    expect(asked).toMatchObject({ status: "paused", pending: [{ seq: 0, inDoubt: IN_DOUBT }] });
     const report = await runtime.rollback({ executionId });
     expect(report.unrecorded).toEqual([0]);
     expect(svc.calls).toHaveLength(1);
@@ -120,12 +116,9 @@ describe("a call in doubt", () => {
   it("takes what the host found out it gave, and replays it", async () => {
     const { runtime, svc, executionId } = await runInDoubt();
     expect(await runtime.approve({ executionId })).toMatchObject({ status: "paused" });
+    // gate.open was approved with the pass that found the call in doubt: it runs once it is reached
     const resolved = await runtime.resolve({ executionId, seq: 0, result: { receipt: "r-2" } });
-    expect(resolved).toMatchObject({ status: "paused", pending: [{ seq: 1 }] });
-    expect(await runtime.approve({ executionId })).toMatchObject({
-      status: "completed",
-      result: { receipt: "r-2" },
-    });
+    expect(resolved).toMatchObject({ status: "completed", result: { receipt: "r-2" } });
     expect(svc.calls).toHaveLength(1);
   });
 

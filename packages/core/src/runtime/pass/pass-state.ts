@@ -39,8 +39,6 @@ export class PassState {
   paused = false;
   /** the pass has reported its run cancelled (by this process or another) */
   endedCancelled = false;
-  /** the pending calls a person approved for this pass (an approval pass: all that were listed) */
-  readonly approved: ReadonlySet<number>;
   /** the owner of the run's lease: this pass, chosen by the write that took the run */
   readonly owner: string;
   #cursor = 0;
@@ -75,7 +73,6 @@ export class PassState {
     recorded: ReadonlyMap<number, JournalEntry>,
     options: {
       owner: string;
-      approved?: ReadonlySet<number>;
       /** when the run's lease, as the write that took it for this pass set it, ends */
       leaseExpiresAt?: number;
       /** what `runtime.cancel` stops in this process (taken before the run was) */
@@ -85,7 +82,6 @@ export class PassState {
     this.#context = context;
     this.executionId = executionId;
     this.recorded = recorded;
-    this.approved = options.approved ?? new Set();
     this.owner = options.owner;
     // the lease was taken when the run was created or claimed, which may be a while before its pass
     // starts (a busy process): the heartbeat counts from then, so a lease already a third old is

@@ -80,6 +80,67 @@ describe("a pause beside calls in flight", () => {
   });
 });
 
+describe("an approval of a call the pass does not reach", () => {
+  it("is kept when the pass pauses first at an earlier call that waits: the call runs once that one is decided, and is not asked about again", async () => {
+    const mail = mockConnector({ name: "mail", methods: { send: { requiresApproval: true } } });
+    // the second call comes a turn after the first: the approval pass stops before it is made
+    const executor = new MockExecutor(async ({ mail }) => {
+      const first = mail.send?.({ to: "a" });
+      await null;
+      const second = mail.send?.({ to: "b" });
+      await Promise.all([first, second]);
+      return "sent";
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [mail] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const shown = decisionHandleOf(await runtime.pending(executionId));
+    expect(shown.calls.map((call) => call.seq)).toEqual([0, 1]);
+    const later = { ...shown, calls: shown.calls.filter((call) => call.seq === 1) };
+    expect(await runtime.approve({ executionId, handle: later })).toMatchObject({
+      status: "paused",
+      pending: [{ seq: 0 }],
+    });
+    expect((await runtime.execution(executionId))?.calls).toMatchObject([
+      { seq: 0, state: "pending" },
+      { seq: 1, state: "approved" },
+    ]);
+    // the same answer again decides nothing: the call is no longer waiting
+    expect(await runtime.approve({ executionId, handle: later })).toMatchObject({
+      status: "error",
+      code: "DECISION_STALE",
+    });
+    const rest = decisionHandleOf(await runtime.pending(executionId));
+    expect(rest.calls.map((call) => call.seq)).toEqual([0]);
+    expect(await runtime.approve({ executionId, handle: rest })).toMatchObject({
+      status: "completed",
+      result: "sent",
+    });
+    expect(mail.calls.map((call) => call.input)).toEqual([{ to: "a" }, { to: "b" }]);
+  });
+
+  it("is withdrawn with the run when the earlier call is rejected: it never runs", async () => {
+    const mail = mockConnector({ name: "mail", methods: { send: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ mail }) => {
+      const first = mail.send?.({ to: "a" });
+      await null;
+      await Promise.all([first, mail.send?.({ to: "b" })]);
+    });
+    const runtime = createCodemodeRuntime({ store: memoryStore(), executor, connectors: [mail] });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const shown = decisionHandleOf(await runtime.pending(executionId));
+    await runtime.approve({ executionId, seqs: [1], handle: shown });
+    expect(await runtime.reject({ executionId, seq: 0 })).toBe(true);
+    expect(await runtime.execution(executionId)).toMatchObject({
+      status: "rejected",
+      calls: [
+        { seq: 0, state: "withdrawn" },
+        { seq: 1, state: "withdrawn" },
+      ],
+    });
+    expect(mail.calls).toEqual([]);
+  });
+});
+
 describe("a call still running when a paused pass gives up on it", () => {
   it("is left in doubt, not recorded as the failure its abort caused: after approval a person decides it, and the run goes on", async () => {
     let first = true;

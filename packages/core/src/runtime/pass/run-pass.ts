@@ -77,7 +77,6 @@ export async function runPass(
   execution: ExecutionRecord,
   options: {
     owner: string;
-    approved?: ReadonlySet<number>;
     onCall?: CallObserver;
     /** what `runtime.cancel` stops in this process (taken before the run was) */
     ticket?: PassTicket;
@@ -117,18 +116,9 @@ export async function runPass(
   ) {
     return deletedMeanwhile(executionId);
   }
-  // an approval covers the calls that were pending when the person approved (`options.approved`)
-  // and still are now the pass has taken the run, and nothing else: an approve that lost a race to
-  // another one never covers a call that pass paused at later
   context.emit({ type: "pass-start", executionId, at: context.now(), recorded: recorded.size });
-  const approved = new Set<number>();
-  for (const seq of options.approved ?? []) {
-    const entry = recorded.get(seq);
-    if (entry?.state === "pending" && !entry.deferred) approved.add(seq);
-  }
   const pass = new PassState(context, executionId, recorded, {
     owner,
-    approved,
     ...(execution.lease?.owner === owner ? { leaseExpiresAt: execution.lease.expiresAt } : {}),
     ...(options.ticket ? { ticket: options.ticket } : {}),
   });

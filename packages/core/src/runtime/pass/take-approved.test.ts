@@ -58,7 +58,7 @@ describe("takeApproved", () => {
       code: "ABORTED",
       message: LEASE_LOST,
     });
-    expect((await context.journal.getEntry(id, 0))?.state).toBe("pending");
+    expect((await context.journal.getEntry(id, 0))?.state).toBe("approved");
     expect(await context.journal.getExecution(id)).toMatchObject({
       status: "running",
       lease: other,
@@ -71,7 +71,7 @@ describe("takeApproved", () => {
     const context = testContext([]);
     const id = await waitingRun(context);
     const pass = await testPass(context, id, { approved: [0] });
-    await context.journal.updateEntry(id, 0, ["pending"], { state: "withdrawn" });
+    await context.journal.updateEntry(id, 0, ["approved"], { state: "withdrawn" });
     await expect(takeApproved(context, pass, 0)).rejects.toMatchObject({ code: "ABORTED" });
     expect(await context.journal.getExecution(id)).toMatchObject({
       status: "error",
@@ -266,7 +266,8 @@ describe.each(STORES)(
         status: "running",
         lease: taken,
       });
-      expect((await race.journal.getEntry(race.executionId, 0))?.state).toBe("pending");
+      // approved, never taken: the run's new owner runs it when its pass reaches it
+      expect((await race.journal.getEntry(race.executionId, 0))?.state).toBe("approved");
     });
   },
 );

@@ -2,7 +2,7 @@ import type { RunContext } from "../context/run-context.ts";
 import type { PassState } from "./pass-state.ts";
 
 /**
- * Takes the approved call at `seq` for this pass: `pending` → `executing`, one taker, written only
+ * Takes the approved call at `seq` for this pass: `approved` → `executing`, one taker, written only
  * while the run is `running` under this pass's lease (renewed in the same write when due). It
  * returns only when the call is this pass's to start; otherwise it throws, and the call never
  * reaches its connector:
@@ -30,7 +30,7 @@ export async function takeApproved(
   const taken = await context.journal.updateEntry(
     pass.executionId,
     seq,
-    ["pending"],
+    ["approved"],
     { state: "executing", updatedAt: context.now() },
     claim,
   );

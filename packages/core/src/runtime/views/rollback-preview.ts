@@ -39,7 +39,7 @@ export function classify(
       reason: "the process stopped before its outcome was recorded",
     };
   }
-  if (entry.state === "pending") {
+  if (entry.state === "pending" || entry.state === "approved") {
     // in doubt (see in-doubt.ts): a pass started it, and nobody knows what became of it
     return {
       ...call,
@@ -113,11 +113,14 @@ export async function rollbackCandidates(
 ): Promise<JournalEntry[]> {
   return (
     await context.journal.listEntries(executionId, {
-      states: ["applied", "executing", "error", "reverting", "pending"],
+      states: ["applied", "executing", "error", "reverting", "pending", "approved"],
     })
   ).filter(
-    // a pending call reached no connector, unless it waits in doubt (it may have)
-    (entry) => entry.kind === "call" && (entry.state !== "pending" || entry.error !== undefined),
+    // a call that waits (or was approved and not yet taken) reached no connector, unless it is in
+    // doubt (it may have)
+    (entry) =>
+      entry.kind === "call" &&
+      ((entry.state !== "pending" && entry.state !== "approved") || entry.error !== undefined),
   );
 }
 
