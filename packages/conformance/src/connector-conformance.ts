@@ -26,6 +26,20 @@ export interface ConnectorSample {
   expected?: unknown;
   /** a call that fails (invalid input, an upstream error) */
   failing?: { method: string; input: unknown };
+  /** a call that waits for its signal; without it, the abort case is skipped */
+  waiting?: WaitingCall;
+}
+
+/** A call that does not settle until its signal aborts: a request the server never answers. */
+export interface WaitingCall {
+  method: string;
+  input: unknown;
+  /**
+   * Resolves once a call of it is under way, or at once if one already is (the server has the
+   * request, the function runs), so the signal aborts a call in flight. When absent, the signal
+   * aborts as soon as `invoke` has returned.
+   */
+  started?: () => Promise<void>;
 }
 
 export interface ConnectorConformanceOptions {
@@ -56,12 +70,15 @@ const EXECUTION_END: readonly ExecutionEndStatus[] = [
 ];
 
 /** A call context whose fields record that they were read. */
-function callContext(reads: Set<string> = new Set()): CallContext {
+function callContext(
+  reads: Set<string> = new Set(),
+  signal: AbortSignalLike = new AbortController().signal,
+): CallContext {
   const values: Record<keyof CallContext, unknown> = {
     executionId: EXECUTION_ID,
     seq: 0,
     idempotencyKey: `${EXECUTION_ID}:0`,
-    signal: new AbortController().signal,
+    signal,
   };
   const context = {};
   for (const [key, value] of Object.entries(values)) {
@@ -213,6 +230,43 @@ export function runConnectorConformance(options: ConnectorConformanceOptions): v
         );
         expect(expectExplainingError(error).message).toContain("conformance_no_such_method");
       });
+
+      // the runtime leaves a call it aborted in doubt only when the call fails with the very
+      // reason it aborted with; anything else, a wrapper included, is recorded as the call's failure
+      const waiting = sample.waiting;
+      const aborts = "a call whose signal aborts rejects with the signal's reason";
+      if (waiting) {
+        test(aborts, async () => {
+          const { connector } = await setup();
+          const controller = new AbortController();
+          const settled = rejection(() =>
+            connector.invoke(
+              waiting.method,
+              waiting.input,
+              callContext(new Set(), controller.signal),
+            ),
+          );
+          if (waiting.started) {
+            const early = await Promise.race([
+              waiting.started().then(() => undefined),
+              settled.then(
+                (error) => ({ error }),
+                (error: unknown) => ({ error }),
+              ),
+            ]);
+            if (early) {
+              throw new Error(
+                `the waiting call settled before its signal aborted: ${String(early.error)}`,
+              );
+            }
+          }
+          const reason = new Error("conformance: the pass has ended");
+          controller.abort(reason);
+          expect(await settled, "the rejection is the signal's reason itself").toBe(reason);
+        });
+      } else {
+        test.skipped("no waiting call given")(aborts, () => {});
+      }
     });
 
     suite.group("lifecycle", (test) => {

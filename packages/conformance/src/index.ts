@@ -3,6 +3,7 @@ export {
   type ConnectorConformanceOptions,
   type ConnectorSample,
   runConnectorConformance,
+  type WaitingCall,
 } from "./connector-conformance.ts";
 export {
   type ExecutorConformanceGroup,

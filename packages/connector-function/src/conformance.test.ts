@@ -1,10 +1,15 @@
 // functionConnector against the connector suite: a Zod method, a typed JSON Schema method that needs
-// approval and can be reverted, and lifecycle hooks that release what a run opened.
+// approval and can be reverted, a method that waits for its signal, and lifecycle hooks that release
+// what a run opened.
 import { runConnectorConformance } from "@codemode/conformance";
 import { z } from "zod";
 import { functionConnector, jsonSchema } from "./index.ts";
 
 const open = new Set<string>();
+let markWaiting: () => void = () => {};
+const waiting = new Promise<void>((resolve) => {
+  markWaiting = resolve;
+});
 
 runConnectorConformance({
   name: "functionConnector",
@@ -30,6 +35,16 @@ runConnectorConformance({
           execute: ({ id }) => ({ deleted: id }),
           revert: () => {},
         },
+        wait_for_reply: {
+          description: "Wait for a reply that never comes.",
+          inputSchema: z.object({}),
+          execute: (_input, { signal }) =>
+            new Promise((_resolve, reject) => {
+              if (signal.aborted) reject(signal.reason);
+              signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+              markWaiting();
+            }),
+        },
       },
       onPassEnd: () => {},
       disposeExecution: (executionId) => {
@@ -41,5 +56,6 @@ runConnectorConformance({
     input: { text: "buy milk" },
     expected: { text: "buy milk", tags: [], aborted: false },
     failing: { method: "add_note", input: { text: "" } },
+    waiting: { method: "wait_for_reply", input: {}, started: () => waiting },
   },
 });

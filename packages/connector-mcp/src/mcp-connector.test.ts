@@ -207,8 +207,9 @@ describe("mcpConnector over InMemoryTransport (MCP 2025-11-25)", () => {
 
     const controller = new AbortController();
     const waiting = connector.invoke("wait", {}, context(5, controller.signal));
-    setTimeout(() => controller.abort(new Error("pass over")), 20);
-    await expect(waiting).rejects.toThrow("pass over");
+    const reason = new Error("pass over");
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(waiting).rejects.toBe(reason);
     await vi.waitFor(() => expect(log.aborted).toHaveLength(1), WAIT);
   });
 

@@ -462,7 +462,9 @@ export function mcpConnector(options: McpConnectorOptions): McpConnector {
             })
       ) as ToolCallAnswer;
     } catch (error) {
-      if (context.signal.aborted) throw error;
+      // the SDK wraps an abort's reason in an SdkError: the runtime knows the abort it caused only
+      // by its reason itself
+      if (context.signal.aborted) throw context.signal.reason ?? error;
       const message = error instanceof Error ? error.message : String(error);
       if (askedForInput(error)) {
         throw new CodemodeError(

@@ -137,8 +137,9 @@ describe("mcpConnector against a 2026-07-28-only server, through the handler's f
     await connector.methods();
     const controller = new AbortController();
     const waiting = connector.invoke("wait", {}, context(1, controller.signal));
-    setTimeout(() => controller.abort(new Error("pass over")), 50);
-    await expect(waiting).rejects.toThrow("pass over");
+    const reason = new Error("pass over");
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(waiting).rejects.toBe(reason);
     await vi.waitFor(() => expect(log.aborted).toHaveLength(1), WAIT);
   });
 

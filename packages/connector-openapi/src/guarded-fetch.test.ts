@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { guardedFetch } from "./guarded-fetch.ts";
 
 /** A request to a trusted origin (no address check), through a fetch that fails as `error`. */
-function sendThrough(error: unknown) {
+function sendThrough(error: unknown, signal?: AbortSignal) {
   return guardedFetch(
     {
       fetch: () => Promise.reject(error),
@@ -18,7 +18,7 @@ function sendThrough(error: unknown) {
       portableHeaders: new Set(),
       origin: "http://127.0.0.1:9",
       originTrusted: true,
-      signal: undefined,
+      signal,
       where: "GET http://127.0.0.1:9/openapi.json",
       redact: (text) => text,
     },
@@ -38,5 +38,17 @@ describe("guardedFetch, a request that could not be sent", () => {
     expect(plain.message).toBe(
       "GET http://127.0.0.1:9/openapi.json could not be sent: Failed to fetch",
     );
+  });
+
+  it("rejects with the signal's reason once it aborted, whatever the fetch rejected with", async () => {
+    const controller = new AbortController();
+    const reason = new Error("the pass has ended");
+    controller.abort(reason);
+    // a fetch of its own (a polyfill, a wrapper) may reject with an AbortError that drops the reason
+    const error = await sendThrough(
+      new Error("The operation was aborted."),
+      controller.signal,
+    ).catch((e) => e);
+    expect(error).toBe(reason);
   });
 });

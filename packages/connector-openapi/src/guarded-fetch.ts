@@ -55,7 +55,8 @@ function portable(
  * origin; a body goes again only to that origin (a 307 or 308 elsewhere ends the request with an
  * error, not a re-send); 301 and 302 after POST, and 303, continue as GET without the body; at most
  * `maxRedirects` hops. Resolves to the first response that is not a redirect; a failure to send is
- * `CONNECTOR_FAILED` with a message the model can read (an abort of the pass is rethrown as it is).
+ * `CONNECTOR_FAILED` with a message the model can read (an aborted request rejects with its signal's
+ * reason).
  */
 export async function guardedFetch(egress: Egress, request: GuardedRequest): Promise<ResponseLike> {
   const { where, redact } = request;
@@ -88,7 +89,8 @@ export async function guardedFetch(egress: Egress, request: GuardedRequest): Pro
         redirect: "manual",
       });
     } catch (error) {
-      if (request.signal?.aborted) throw error;
+      // the reason itself, as the runtime knows the abort it caused (a fetch may wrap it)
+      if (request.signal?.aborted) throw request.signal.reason ?? error;
       throw failed(redact(`${where} could not be sent: ${sendFailure(error)}`), error);
     }
     if (response.type === "opaqueredirect") {

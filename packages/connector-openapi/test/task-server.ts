@@ -32,6 +32,8 @@ export interface TaskServer {
   requests: SeenRequest[];
   /** served at /openapi.json when set */
   document?: unknown;
+  /** told when a GET /v1/hold arrives, which is never answered: it waits until its client goes away */
+  onHold?: () => void;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,10 @@ async function handle(
     });
   }
   if (method === "GET" && path === "/whoami") return send(response, 200, { scheme });
+  if (method === "GET" && path === "/hold") {
+    server.onHold?.();
+    return;
+  }
   if (scheme !== "bearer") return send(response, 403, { error: "tasks need a bearer token" });
 
   if (path === "/tasks" && method === "GET") {

@@ -18,7 +18,11 @@ export interface CallContext {
   seq: number;
   /** derived from both: the same call in a later pass carries the same key */
   idempotencyKey: string;
-  /** fires when the pass ends or the call's timeout passes */
+  /**
+   * Fires when the pass ends or the call's timeout passes. A call that stops because it fired
+   * rejects with `signal.reason` itself, not an error that wraps it: that is how the runtime tells
+   * an abort it caused from a failure of the connector's own, which it records.
+   */
   signal: AbortSignalLike;
 }
 
