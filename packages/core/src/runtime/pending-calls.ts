@@ -28,26 +28,39 @@ export async function pendingEntries(
 }
 
 /**
- * Marks every call of a run that ended without them `withdrawn` (never run): those that waited, and
- * those approved that no pass had reached yet; returns their seqs.
+ * Marks every call of a run that ended without them `withdrawn` (never run): those that wait (by
+ * default), and those approved that no pass took; returns the seqs it withdrew. A call that changed
+ * state meanwhile (an approval written as the run ended elsewhere) is read again and withdrawn in
+ * its new state.
  */
-export async function withdrawPending(context: RunContext, executionId: string): Promise<number[]> {
+export async function withdrawPending(
+  context: RunContext,
+  executionId: string,
+  states: readonly ("pending" | "approved")[] = ["pending", "approved"],
+): Promise<number[]> {
   const withdrawn: number[] = [];
   // the run has ended already: a store that fails here is tried again, so that no call is left
   // waiting in an ended run nobody visits again (found by the PostgreSQL fault suite)
-  const waiting = await retried(() =>
-    context.journal.listEntries(executionId, { states: ["pending", "approved"] }),
-  );
-  for (const entry of waiting) {
-    if (entry.state !== "pending" && entry.state !== "approved") continue;
-    const { state } = entry;
-    await retried(() =>
-      context.journal.updateEntry(executionId, entry.seq, [state], {
-        state: "withdrawn",
-        updatedAt: context.now(),
-      }),
-    );
-    withdrawn.push(entry.seq);
+  const waiting = await retried(() => context.journal.listEntries(executionId, { states }));
+  const withdrawable = (state: string | undefined): state is "pending" | "approved" =>
+    (states as readonly (string | undefined)[]).includes(state);
+  for (const listed of waiting) {
+    // read again once when it changed meanwhile, and withdrawn in its new state
+    let state: string | undefined = listed.state;
+    for (let tries = 0; tries < 2 && withdrawable(state); tries++) {
+      const expected = state;
+      const written = await retried(() =>
+        context.journal.updateEntry(executionId, listed.seq, [expected], {
+          state: "withdrawn",
+          updatedAt: context.now(),
+        }),
+      );
+      if (written) {
+        withdrawn.push(listed.seq);
+        break;
+      }
+      state = (await retried(() => context.journal.getEntry(executionId, listed.seq)))?.state;
+    }
   }
   return withdrawn;
 }

@@ -39,7 +39,10 @@ describe("decisions", () => {
    * store operation that `holds` says waits until the first approval has finished (its pass ran
    * door 1 and paused at door 2), as a busy PostgreSQL pool lets happen.
    */
-  async function racedApprovals(holds: (method: string, args: unknown[]) => boolean) {
+  async function racedApprovals(
+    holds: (method: string, args: unknown[]) => boolean,
+    second: { status: string; code?: string },
+  ) {
     const gate = mockConnector({ name: "gate", methods: { open: { requiresApproval: true } } });
     const executor = new MockExecutor(async ({ gate }) => {
       await gate.open?.({ door: 1 });
@@ -72,7 +75,7 @@ describe("decisions", () => {
     const outcomes = await Promise.all([a, b]);
     racing = false;
     expect(gate.calls.map((call) => call.seq)).toEqual([0]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(["paused", "paused"]);
+    expect(outcomes).toMatchObject([{ status: "paused" }, second]);
     expect((await runtime.pending(executionId)).map((call) => call.seq)).toEqual([1]);
     // asked after that pause was shown, an approval covers it
     expect((await runtime.approve({ executionId })).status).toBe("completed");
@@ -80,17 +83,23 @@ describe("decisions", () => {
   }
 
   it("an approve that takes the run after another approval's pass paused again covers none of the new calls", async () => {
-    await racedApprovals((method, [, expected, patch]) => {
-      const taking = method === "updateExecution" && (patch as { status?: string }).status;
-      return taking === "running" && (expected as string[]).includes("paused");
-    });
+    // the call it read waiting ran meanwhile: the approval is stale, and the run waits as it was
+    await racedApprovals(
+      (method, [, expected, patch]) => {
+        const taking = method === "updateExecution" && (patch as { status?: string }).status;
+        return taking === "running" && (expected as string[]).includes("paused");
+      },
+      { status: "error", code: "DECISION_STALE" },
+    );
   });
 
   it("an approve whose read comes after another approval's pass paused again covers none of the new calls", async () => {
+    // it read only the call that started to wait after it was asked: it covers nothing
     await racedApprovals(
       (method, [, filter]) =>
         method === "listEntries" &&
         ((filter as { states?: string[] } | undefined)?.states?.includes("pending") ?? false),
+      { status: "paused" },
     );
   });
 

@@ -30,13 +30,14 @@ const notPaused = (executionId: string, status: string | undefined): CodeModeOut
 
 /**
  * Takes a paused run (a conditional update to `running`: one caller wins) and runs its next pass;
- * `claimed` runs in between, while no other caller can change the run, and may refuse the pass.
+ * `claimed` runs in between, while no other caller can change the run (it gets the owner of the
+ * run's lease), and may refuse the pass.
  * A run whose connectors are not all configured now is not taken: it stays paused.
  */
 export async function resume(
   context: RunContext,
   executionId: string,
-  claimed?: () => Promise<CodeModeOutput | undefined>,
+  claimed?: (owner: string) => Promise<CodeModeOutput | undefined>,
   onCall?: CallObserver,
   signal?: unknown,
 ): Promise<CodeModeOutput> {
@@ -54,7 +55,7 @@ async function takeAndRun(
   context: RunContext,
   executionId: string,
   ticket: PassTicket,
-  claimed: (() => Promise<CodeModeOutput | undefined>) | undefined,
+  claimed: ((owner: string) => Promise<CodeModeOutput | undefined>) | undefined,
   onCall: CallObserver | undefined,
 ): Promise<CodeModeOutput> {
   const { journal, now } = context;
@@ -81,7 +82,7 @@ async function takeAndRun(
   ) {
     return notPaused(executionId, (await journal.getExecution(executionId))?.status);
   }
-  const refused = await claimed?.();
+  const refused = await claimed?.(owner);
   if (refused) return refused;
   return runPass(
     context,
@@ -187,14 +188,15 @@ export async function approve(
         code: "NOT_PAUSED",
       };
     }
-    const shown = new Set(waiting.map((entry) => entry.seq));
     // once this approval has taken the run, no other pass can make a call wait: what it covers is
-    // fixed, written (each call `approved`, so a pass that pauses before it reaches one leaves it
-    // approved for the next, not asked again) and told (one that lost a race decided nothing)
-    const taken = async () => {
-      for (const seq of asked.unseen) shown.delete(seq);
+    // fixed, written if each call still waits as read (`approved`, so a pass that pauses before it
+    // reaches one leaves it approved for the next, not asked again) and told (one that lost a race
+    // decided nothing)
+    const taken = async (owner: string) => {
+      const covered = waiting.filter((entry) => !asked.unseen.has(entry.seq));
       asked.done();
-      const approved = await recordApproval(context, executionId, shown);
+      const approved = await recordApproval(context, executionId, owner, covered);
+      if (!(approved instanceof Set)) return approved;
       context.emit({
         type: "decision",
         executionId,

@@ -1,46 +1,95 @@
 import { CodemodeError } from "../../codemode-error.ts";
 import { messageOf } from "../../invariants.ts";
+import type { JournalEntry } from "../../journal-store.ts";
+import type { CodeModeOutput } from "../../types.ts";
 import type { RunContext } from "../context/run-context.ts";
 import { retried } from "../context/values.ts";
 
+/** What an approval covers, as the approval read each call before it took the run. */
+type Covered = Pick<JournalEntry, "seq" | "connector" | "method" | "args" | "error">;
+
+/** The same call as the person was shown it: what its digest is made of (`callDigest`). */
+const sameAsShown = (now: Covered, shown: Covered) =>
+  now.connector === shown.connector &&
+  now.method === shown.method &&
+  now.args === shown.args &&
+  (now.error === undefined) === (shown.error === undefined);
+
 /**
  * Writes the calls an approval covers `pending` → `approved`, once the approval has taken the run
- * (`running`, so what it covers is fixed): the decision is in the journal, and a pass that pauses
- * first at an earlier call that still waits leaves them approved for the pass that reaches them.
- * Returns the seqs written; a call that no longer waits (removed meanwhile) is left out.
+ * (`running` under `owner`'s lease, so nothing else changes its calls): the decision is in the
+ * journal, and a pass that pauses first at an earlier call that still waits leaves them approved
+ * for the pass that reaches them. Returns the seqs written.
  *
- * A store that still fails after a few tries leaves the run as the approval found it: the calls it
- * wrote go back to `pending`, the run back to `paused`, and the host gets `STORE_FAILED`; the
- * person may approve again.
+ * Each call must still wait as the approval read it (the same digest): a call another process's
+ * pass changed between that read and the take (one now in doubt) is not approved; the run goes
+ * back to `paused` and the approval is `DECISION_STALE`. A store that still fails after a few tries
+ * leaves the run as the approval found it (the calls back to `pending`, the run back to `paused`)
+ * and the host gets `STORE_FAILED`: the person may approve again.
  */
 export async function recordApproval(
   context: RunContext,
   executionId: string,
-  seqs: Iterable<number>,
-): Promise<Set<number>> {
+  owner: string,
+  covered: readonly Covered[],
+): Promise<Set<number> | CodeModeOutput> {
   const { journal, now } = context;
+  const claim = { owner };
+  const release = () =>
+    retried(() =>
+      journal.updateExecution(
+        executionId,
+        ["running"],
+        { status: "paused", updatedAt: now(), lease: undefined },
+        claim,
+      ),
+    );
   const written = new Set<number>();
   try {
-    for (const seq of seqs) {
+    const waiting = new Map(
+      (await retried(() => journal.listEntries(executionId, { states: ["pending"] }))).map(
+        (entry) => [entry.seq, entry],
+      ),
+    );
+    for (const call of covered) {
+      const current = waiting.get(call.seq);
+      if (current?.state !== "pending" || !sameAsShown(current, call)) {
+        await release();
+        return {
+          status: "error",
+          executionId,
+          error: `Call #${call.seq} (${call.connector}.${call.method}) changed after this approval read it: another decision came first. Read the run's pending calls again.`,
+          code: "DECISION_STALE",
+        };
+      }
+    }
+    for (const { seq } of covered) {
+      // a write the store made and then reported failed is found approved when tried again
       const kept = await retried(() =>
-        journal.updateEntry(executionId, seq, ["pending"], { state: "approved", updatedAt: now() }),
+        journal.updateEntry(
+          executionId,
+          seq,
+          ["pending", "approved"],
+          { state: "approved", updatedAt: now() },
+          claim,
+        ),
       );
       if (kept) written.add(seq);
     }
     return written;
   } catch (error) {
-    for (const seq of written) {
-      await journal
-        .updateEntry(executionId, seq, ["approved"], { state: "pending", updatedAt: now() })
-        .catch(() => false);
+    for (const { seq } of covered) {
+      await retried(() =>
+        journal.updateEntry(
+          executionId,
+          seq,
+          ["approved"],
+          { state: "pending", updatedAt: now() },
+          claim,
+        ),
+      ).catch(() => false);
     }
-    await journal
-      .updateExecution(executionId, ["running"], {
-        status: "paused",
-        updatedAt: now(),
-        lease: undefined,
-      })
-      .catch(() => false);
+    await release().catch(() => false);
     throw new CodemodeError(
       "STORE_FAILED",
       `The approval could not be recorded (${messageOf(error)}): nothing ran, and the run still waits. Approve again.`,

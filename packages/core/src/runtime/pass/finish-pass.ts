@@ -43,8 +43,19 @@ export async function failPass(
       return endCancelled(context, executionId, undefined, ended.error ?? message, "error", logs);
     }
   }
+  // ended in failure here, or by the pass already (`failRun`: a divergence, a store that failed)
+  await withdrawUntaken(context, executionId);
   await context.hooks(executionId, "error", "error");
   return { status: "error", executionId, error: message, ...(logs?.length ? { logs } : {}) };
+}
+
+/**
+ * A run that ended as it went (completed, or failed) without reaching a call a person approved
+ * (it went another way when resumed): that approval never took effect, and the call is withdrawn.
+ * Calls that still wait stay as they are in a failed run. A store that fails here leaves it.
+ */
+async function withdrawUntaken(context: RunContext, executionId: string): Promise<void> {
+  await withdrawPending(context, executionId, ["approved"]).catch(() => []);
 }
 
 /**
@@ -262,6 +273,7 @@ export async function finishPass(
     const ended = await journal.getExecution(executionId);
     return endedFromOutside(context, executionId, outcome.logs, ended, pass);
   }
+  await withdrawUntaken(context, executionId);
   await context.hooks(executionId, "completed", "completed");
   let result = outcome.result;
   if (context.transformResult) {
