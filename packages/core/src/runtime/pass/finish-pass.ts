@@ -37,14 +37,13 @@ export async function failPass(
     },
     { owner },
   );
-  if (!written) {
-    const ended = await context.journal.getExecution(executionId);
-    if (ended?.status === "cancelled") {
-      return endCancelled(context, executionId, undefined, ended.error ?? message, "error", logs);
-    }
+  const ended = written ? undefined : await context.journal.getExecution(executionId);
+  if (ended?.status === "cancelled") {
+    return endCancelled(context, executionId, undefined, ended.error ?? message, "error", logs);
   }
-  // ended in failure here, or by the pass already (`failRun`: a divergence, a store that failed)
-  await withdrawUntaken(context, executionId);
+  // ended in failure here, or by the pass already (`failRun`: a divergence, a store that failed);
+  // never in a run another process has taken meanwhile, whose pass may reach those calls
+  if (written || ended?.status === "error") await withdrawUntaken(context, executionId);
   await context.hooks(executionId, "error", "error");
   return { status: "error", executionId, error: message, ...(logs?.length ? { logs } : {}) };
 }
