@@ -17,3 +17,15 @@ export function withJournal(
     },
   };
 }
+
+/**
+ * `inner`'s storage as another process opens it: journals with `override`'s methods, and none of
+ * this process's `local` (the passes running here, the approvals in flight).
+ */
+export function inAnotherProcess(
+  inner: JournalStore,
+  override: (journal: Journal) => Partial<Record<keyof Journal, unknown>> = () => ({}),
+): JournalStore {
+  const { local: _local, ...store } = withJournal(inner, override);
+  return store;
+}

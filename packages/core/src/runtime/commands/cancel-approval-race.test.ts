@@ -1,23 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Journal, JournalStore } from "../../journal-store.ts";
+import type { Journal } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
+import { inAnotherProcess } from "../../test/with-journal.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
-
-/** another process over the same storage: its own journal methods, no shared `local` */
-function processOf(
-  inner: JournalStore,
-  override: (journal: Journal) => Partial<Record<keyof Journal, unknown>> = () => ({}),
-): JournalStore {
-  return {
-    specificationVersion: "v1",
-    journal(name) {
-      const journal = inner.journal(name);
-      return Object.assign(Object.create(journal) as Journal, override(journal));
-    },
-  };
-}
 
 function latch() {
   let open!: () => void;
@@ -36,7 +23,7 @@ describe("a cancel in another process racing an approval's write", () => {
     // process A stops (crashes) right after its write of #0: it writes nothing more
     let dead = false;
     const gone = () => Promise.reject(new Error("process A is gone"));
-    const a = processOf(inner, (journal) => ({
+    const a = inAnotherProcess(inner, (journal) => ({
       getExecution: (...args: Parameters<Journal["getExecution"]>) =>
         dead ? gone() : journal.getExecution(...args),
       updateExecution: (...args: Parameters<Journal["updateExecution"]>) =>
@@ -56,7 +43,7 @@ describe("a cancel in another process racing an approval's write", () => {
         return journal.updateEntry(...args);
       },
     }));
-    const b = processOf(inner, (journal) => ({
+    const b = inAnotherProcess(inner, (journal) => ({
       listEntries: async (...args: Parameters<Journal["listEntries"]>) => {
         const listed = await journal.listEntries(...args);
         if (args[1]?.states?.includes("approved")) {

@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { decisionHandleOf } from "../../decision-handle.ts";
 import type { ExecuteRequest } from "../../executor.ts";
-import type { Journal, JournalStore } from "../../journal-store.ts";
+import type { Journal } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
+import { inAnotherProcess } from "../../test/with-journal.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
-
-/** another process over the same storage: its own journal methods, no shared `local` */
-function processOf(
-  inner: JournalStore,
-  override: (journal: Journal) => Partial<Record<keyof Journal, unknown>> = () => ({}),
-): JournalStore {
-  return {
-    specificationVersion: "v1",
-    journal(name) {
-      const journal = inner.journal(name);
-      return Object.assign(Object.create(journal) as Journal, override(journal));
-    },
-  };
-}
 
 describe("a stale approval from another process", () => {
   it("decides nothing when a call it covers now waits in doubt (another digest than it showed): the payment is not made again", async () => {
@@ -34,7 +21,7 @@ describe("a stale approval from another process", () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const a = processOf(inner, (journal) => ({
+    const a = inAnotherProcess(inner, (journal) => ({
       listEntries: async (...args: Parameters<Journal["listEntries"]>) => {
         const listed = await journal.listEntries(...args);
         if (args[1]?.states?.length === 1 && args[1].states[0] === "pending") armed = true;
@@ -49,7 +36,7 @@ describe("a stale approval from another process", () => {
         return journal.getExecution(...args);
       },
     }));
-    const b = processOf(inner);
+    const b = inAnotherProcess(inner);
     let first = true;
     const bank = mockConnector({
       name: "bank",
