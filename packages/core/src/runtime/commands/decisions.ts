@@ -84,9 +84,11 @@ async function takeAndRun(
   }
   const refused = await claimed?.(owner);
   if (refused) return refused;
+  // the lease as the take set it: the pass's heartbeat counts from the take, not from when the
+  // pass starts (`claimed`'s writes may have renewed it since; it is then renewed early, never late)
   return runPass(
     context,
-    { ...execution, status: "running" },
+    { ...execution, status: "running", lease: { owner, expiresAt: time + context.leaseMs } },
     { owner, ticket, resumed: true, ...(onCall ? { onCall } : {}) },
   );
 }

@@ -23,9 +23,13 @@ const sameAsShown = (now: Covered, shown: Covered) =>
  *
  * Each call must still wait as the approval read it (the same digest): a call another process's
  * pass changed between that read and the take (one now in doubt) is not approved; the run goes
- * back to `paused` and the approval is `DECISION_STALE`. A store that still fails after a few tries
- * leaves the run as the approval found it (the calls back to `pending`, the run back to `paused`)
- * and the host gets `STORE_FAILED`: the person may approve again.
+ * back to `paused` and the approval is `DECISION_STALE`. Each write renews the run's lease, however
+ * many calls the approval covers. A store that still fails after a few tries gets `STORE_FAILED`:
+ * the run is put back as the approval found it (each call `pending`, then the run `paused`) and the
+ * person may approve again; the run goes back to `paused` only once every call is `pending` again,
+ * never with one left `approved` that `pending()` would not show. A store down through those writes
+ * too leaves the run `running` under this lease, which nothing else changes until it lapses; the
+ * error says so.
  */
 export async function recordApproval(
   context: RunContext,
@@ -33,8 +37,10 @@ export async function recordApproval(
   owner: string,
   covered: readonly Covered[],
 ): Promise<Set<number> | CodeModeOutput> {
-  const { journal, now } = context;
+  const { journal, now, leaseMs } = context;
   const claim = { owner };
+  // a write of the approval renews the lease it holds: a long approval does not lapse under itself
+  const renewing = () => ({ owner, renewUntil: now() + leaseMs });
   const release = () =>
     retried(() =>
       journal.updateExecution(
@@ -71,28 +77,34 @@ export async function recordApproval(
           seq,
           ["pending", "approved"],
           { state: "approved", updatedAt: now() },
-          claim,
+          renewing(),
         ),
       );
       if (kept) written.add(seq);
     }
     return written;
   } catch (error) {
+    let restored = true;
     for (const { seq } of covered) {
-      await retried(() =>
+      // `pending` already (never written, or put back by a try whose answer was lost) counts
+      const back = await retried(() =>
         journal.updateEntry(
           executionId,
           seq,
-          ["approved"],
+          ["approved", "pending"],
           { state: "pending", updatedAt: now() },
-          claim,
+          renewing(),
         ),
       ).catch(() => false);
+      if (!back) restored = false;
     }
-    await release().catch(() => false);
+    const waits = restored && (await release().catch(() => false));
+    const why = messageOf(error);
     throw new CodemodeError(
       "STORE_FAILED",
-      `The approval could not be recorded (${messageOf(error)}): nothing ran, and the run still waits. Approve again.`,
+      waits
+        ? `The approval could not be recorded (${why}): nothing ran, and the run still waits. Approve again.`
+        : `The approval could not be recorded (${why}), nor the run put back to wait: nothing ran, and nothing will. The run stays held by this approval until its lease lapses; expiry (\`expirePaused\`) then ends it.`,
       { cause: error },
     );
   }

@@ -123,6 +123,9 @@ export async function decideCall(
       return { kind: "execute", input: codec.decode(recorded.args as string) };
     }
     if (recorded.state !== "executing" && recorded.state !== "applied") {
+      // calls are withdrawn only as their run ends: one withdrawn under this pass (expired or
+      // cancelled once its lease lapsed) means the run is no longer this pass's, not a divergence
+      if (recorded.state === "withdrawn" && !(await pass.renew())) pass.leaseLost();
       return diverge(pass, seq, recorded, resolved.name, method, args);
     }
     if (recorded.state === "executing" && recorded.replay === "record") {
