@@ -153,7 +153,7 @@ describe("postgresStore schema", () => {
 
   it("gives a run left running by schema 1 a lease of no pass, lapsing 30 s after its last renewal", async () => {
     await postgresStore(pool, { schema: "leases" });
-    // schema 1 is schema 4 without the lease columns, the tool calls' table and the seed
+    // schema 1 is the current schema without the lease columns, the tool calls' table and the seed
     await pool.query(`DROP TABLE "leases".codemode_tool_calls;
       ALTER TABLE "leases".codemode_executions DROP COLUMN lease_owner, DROP COLUMN lease_expires_at, DROP COLUMN seed;
       UPDATE "leases".codemode_meta SET value = '1' WHERE key = 'schema_version';
@@ -162,7 +162,7 @@ describe("postgresStore schema", () => {
                ('default', 'done', 'async () => 1', 'completed', '[]', 1, 500)`);
     const journal = (await postgresStore(pool, { schema: "leases" })).journal("default");
     expect(await version("leases")).toBe(String(SCHEMA_VERSION));
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     expect((await journal.getExecution("left"))?.lease).toEqual({ owner: "", expiresAt: 30_500 });
     expect((await journal.getExecution("done"))?.lease).toBeUndefined();
     expect((await journal.listLapsed(30_500)).map((record) => record.id)).toEqual([]);

@@ -23,6 +23,9 @@ import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-c
  * they write (`check-tool-call-binding.ts` of `@codemode/core`).
  *
  * Version 4 adds a run's `seed` (`ExecutionRecord.seed`); runs from before have none.
+ *
+ * Version 5 changes no table: entries may be `approved` from then on, which a version before it
+ * would read as a divergence (and leave in an ended run), so it refuses the journal instead.
  */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (schema) => `
@@ -92,6 +95,7 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       ON ${schema}.codemode_tool_calls (runtime, created_at, num)`,
   (schema) => `
     ALTER TABLE ${schema}.codemode_executions ADD COLUMN seed text`,
+  () => "SELECT 1",
 ];
 
 /** The schema version this package writes. */

@@ -39,6 +39,9 @@ const TOOL_CALLS_INDEX =
 /** Schema 5: a run's seed (`ExecutionRecord.seed`); runs from before have none. */
 const SEED_MIGRATION = "ALTER TABLE codemode_executions ADD COLUMN seed TEXT";
 
+/** Version 6: a statement that changes nothing; the version alone says entries may be `approved`. */
+const APPROVED_STATE = "SELECT 1";
+
 /** How long a run left `running` by a version without leases stays live after its last renewal. */
 const LEGACY_LEASE_MS = 30_000;
 
@@ -55,7 +58,9 @@ const LEASE_MIGRATION = `ALTER TABLE codemode_executions ADD COLUMN lease_owner 
  * pages per commit). Version 3 gives a run its lease (`lease_owner`, `lease_expires_at`); a run left
  * `running` by an older version gets a lease of no pass that lapses `LEGACY_LEASE_MS` after its last
  * renewal, as its liveness was judged before. Version 4 adds the tool calls' bindings
- * (`codemode_tool_calls`); version 5 a run's seed (`seed`).
+ * (`codemode_tool_calls`); version 5 a run's seed (`seed`). Version 6 changes no table: entries may
+ * be `approved` from then on, which a version before it would read as a divergence (and leave in an
+ * ended run), so it refuses the journal instead.
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS codemode_executions (
@@ -84,6 +89,7 @@ const MIGRATIONS: readonly string[] = [
   `${TOOL_CALLS_TABLE};
   ${TOOL_CALLS_INDEX}`,
   SEED_MIGRATION,
+  APPROVED_STATE,
 ];
 
 /** What a database without Code Mode's tables gets: the last schema, without the steps to it. */
