@@ -1,8 +1,10 @@
 // A call in doubt as the page draws it, in Chromium without `wrangler dev` (a few seconds): the
 // page's own modules (public/) render what the agent in Node gives them, the chat's approval card
-// and the queue (GET /api/queue, POST /api/approve answered by the agent's HTTP API). The call says
-// it may already have run, why, and the idempotency key it runs again under; the button reads "Run
-// again"; answering sends the card's decision, and the queue's "Run again" completes the run.
+// and the queue (GET /api/queue, POST /api/approve answered by the agent's HTTP API). The call in
+// doubt waits alone (a later call the person approved before stays approved and is not asked about
+// again): it says it may already have run, why, and the idempotency key it runs again under; the
+// button reads "Run again"; answering sends the card's decision, and the call approved before runs
+// with it, without another card or queue entry; the queue's "Run again" completes the run.
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,6 +103,8 @@ describe("a call in doubt on the page", () => {
 
   it("the chat's card says the call may already have run, with its key, and offers to run it again", async () => {
     const { card, output } = await inDoubtTaskCard(demo);
+    const tasks = (title: string) =>
+      demo.tracker.listTasks({ projectId: "mobile" }).filter((task) => task.title === title);
     await page.evaluate(
       ({ card, output }) => {
         const { demo } = window as unknown as PageWindow;
@@ -113,20 +117,31 @@ describe("a call in doubt on the page", () => {
       { card, output },
     );
 
-    // the tool call's paused outcome above the card lists the call as one that may have run
+    // the tool call's paused outcome above the card lists the one call it waits for, as one that may
+    // have run: the T-shirt's creation, approved before, does not wait again
+    const [first] = card.pending;
     await expect(
       page.locator('#chat-log .outcome[data-status="paused"] .waiting-calls li').allTextContents(),
     ).resolves.toEqual([
-      `tracker.create_task (call ${(card.pending[0]?.seq ?? 0) + 1} of the run) may already have run: it waits for you to run it again or reject it`,
-      `tracker.create_task (call ${(card.pending[1]?.seq ?? 0) + 1} of the run) waits for approval`,
+      `tracker.create_task (call ${(first?.seq ?? 0) + 1} of the run) may already have run: it waits for you to run it again or reject it`,
     ]);
 
     const shown = page.locator(`.approval-card[data-approval-id="${card.approvalId}"]`);
     await expect(shown.getAttribute("data-in-doubt")).resolves.toBe("");
     await expect(shown.locator(".card-title").textContent()).resolves.toBe(
-      "2 calls wait for your approval (1 may already have run)",
+      "A call that may already have run waits for your answer",
     );
-    const [first, second] = card.pending;
+    // the card lists the mug's creation alone
+    await expect(
+      shown
+        .locator(".pending-call")
+        .evaluateAll((calls) =>
+          calls.map((call) => [
+            (call as HTMLElement).dataset.seq,
+            call.querySelector(".approval-call")?.textContent,
+          ]),
+        ),
+    ).resolves.toEqual([[String(first?.seq), "tracker.create_task"]]);
     const doubtful = shown.locator(`.pending-call[data-seq="${first?.seq}"]`);
     await expect(doubtful.getAttribute("data-in-doubt")).resolves.toBe("");
     const warning = doubtful.locator('.in-doubt[role="note"]');
@@ -142,38 +157,43 @@ describe("a call in doubt on the page", () => {
     );
     // the warning sits between the call's name and its input, where the eye goes first
     await expect(warning.isVisible()).resolves.toBe(true);
-    // the other call waits for its first approval: no warning
-    await expect(
-      shown.locator(`.pending-call[data-seq="${second?.seq}"] .in-doubt`).count(),
-    ).resolves.toBe(0);
 
     const approve = shown.locator(".card-approve");
-    await expect(approve.textContent()).resolves.toBe("Approve all 2 calls (1 runs again)");
+    await expect(approve.textContent()).resolves.toBe("Run again");
     await expect(approve.getAttribute("title")).resolves.toBe(
       "A call may already have run: this runs it again under the same idempotency key.",
     );
-    await expect(shown.locator(".card-reject").textContent()).resolves.toBe("Reject all 2");
+    await expect(shown.locator(".card-reject").textContent()).resolves.toBe("Reject");
+    expect(tasks("Sandbox T-shirt (TEE-002)")).toHaveLength(0);
 
     await approve.click();
     const sent = await page.evaluate(() => (window as unknown as PageWindow).demo.sent);
     expect(sent).toEqual([{ approved: true }]);
-    // the page's answer goes to the agent as the chat sends it, with the card's handle: both run,
-    // and the run goes on to the next creation
+    // the page's answer goes to the agent as the chat sends it, with the card's handle: the mug's
+    // creation runs again, the T-shirt's, approved before, runs without another card, and the run
+    // goes on to the next creation, whose card asks about it alone
     const next = await demo.turn(() =>
       demo.chat.answer(card.approvalId, { approved: true, via: "chat", handle: card.handle }),
     );
     expect(demo.cards.get(card.approvalId)?.answer).toMatchObject({ approved: true });
-    expect(next.card?.pending).toMatchObject([{ args: { title: "Sticker pack (STK-003)" } }]);
+    const asked = next.events.flatMap((event) =>
+      event.type === "approval-request" ? [event.card] : [],
+    );
+    expect(asked.map((each) => each.pending.map((call) => call.args))).toEqual([
+      [{ projectId: "mobile", title: "Sticker pack (STK-003)" }],
+    ]);
+    expect(tasks("Sandbox T-shirt (TEE-002)")).toHaveLength(1);
     // the demo's tracker does not honour idempotency keys: the mug's task is there twice, as the
     // card warned a service that does not honour the key may do
-    const mugs = demo.tracker
-      .listTasks({ projectId: "mobile" })
-      .filter((task) => task.title === "Code Mode mug (MUG-001)");
-    expect(mugs).toHaveLength(2);
+    expect(tasks("Code Mode mug (MUG-001)")).toHaveLength(2);
   });
 
   it("the queue shows a run waiting on a call in doubt, and its Run again runs it once more under the same key", async () => {
     const executionId = await inDoubtNoteRun(demo);
+    const afterTheNote = () =>
+      demo.tracker
+        .listTasks({ projectId: "mobile" })
+        .filter((task) => task.title === "After the note");
     await page.evaluate(async () => {
       const win = window as unknown as PageWindow;
       win.refreshApprovals = win.demo.createApprovals({
@@ -184,20 +204,36 @@ describe("a call in doubt on the page", () => {
 
     const queued = page.locator(`.approval[data-execution="${executionId}"]`);
     await expect(queued.getAttribute("data-in-doubt")).resolves.toBe("");
+    // the run waits on the note alone: the task, approved before, does not wait again
+    await expect(queued.locator(".approval-head").textContent()).resolves.toBe(
+      `Run ${executionId} Show run`,
+    );
+    await expect(
+      queued
+        .locator(".pending-call")
+        .evaluateAll((calls) => calls.map((call) => (call as HTMLElement).dataset.seq)),
+    ).resolves.toEqual(["0"]);
     const note = queued.locator('.pending-call[data-seq="0"]');
     await expect(note.locator(".approval-call").textContent()).resolves.toBe("notes.add_note");
     await expect(note.locator(".in-doubt-title").textContent()).resolves.toBe(
       "⚠ This call may already have run",
     );
     await expect(note.locator(".in-doubt-key").textContent()).resolves.toBe(`${executionId}:0`);
-    await expect(queued.locator('.pending-call[data-seq="1"] .in-doubt').count()).resolves.toBe(0);
+    await expect(note.getAttribute("data-in-doubt")).resolves.toBe("");
     const approve = queued.locator("button.approve");
-    await expect(approve.textContent()).resolves.toBe("Approve all 2 calls (1 runs again)");
+    await expect(approve.textContent()).resolves.toBe("Run again");
+    await expect(approve.getAttribute("title")).resolves.toBe(
+      "A call may already have run: this runs it again under the same idempotency key.",
+    );
+    await expect(queued.locator("button.reject").textContent()).resolves.toBe("Reject");
+    expect(afterTheNote()).toHaveLength(0);
 
     await approve.click();
     await page.waitForSelector('#approval-output .queue-decision[data-status="completed"]');
     // the notes server honours the key: the note it added before, not a second one
     expect(demo.notes.list().filter((each) => each.title === "Kept")).toHaveLength(1);
+    // the task approved before ran in the same pass, once, without another queue entry asking
+    expect(afterTheNote()).toHaveLength(1);
     await page.waitForSelector(`.approval[data-execution="${executionId}"]`, { state: "detached" });
   });
 

@@ -1,7 +1,9 @@
 // Runs with a call in doubt, made in Node the way a process that stopped mid-call leaves them: the
 // call's journal entry is put back to `executing` (started, its outcome never recorded), and the
-// next pass finds it and waits for a person with the call's `inDoubt` set. One from the chat (its
-// approval card) and one from the page's API (the queue); and the page's HTTP API over the agent.
+// next pass finds it and waits for a person with the call's `inDoubt` set. A later call the person
+// approved before stays approved in the journal: it does not wait again, and the pass that runs the
+// call in doubt again runs it too. One from the chat (its approval card) and one from the page's API
+// (the queue); and the page's HTTP API over the agent.
 import { type CodeModeOutput, decisionHandleOf } from "codemode";
 import type { ApprovalCard } from "../src/chat-event.ts";
 import { handleApi } from "../src/handle-api.ts";
@@ -26,8 +28,9 @@ export function agentApi(demo: Demo): (request: Request) => Promise<Response> {
 /**
  * A run started from the page (Run code) whose `notes.add_note` is in doubt: it added the note, the
  * run paused at `tracker.create_task`, and the process stopped before the note's result was
- * recorded (put so here). Approving the task from the queue finds the note in doubt: the run waits
- * on both, the note first.
+ * recorded (put so here). Approving the task from the queue records it `approved` in the journal;
+ * the pass that follows finds the note in doubt and waits on the note alone. The task keeps its
+ * approval (it does not wait again) and runs when the pass that runs the note again reaches it.
  */
 export async function inDoubtNoteRun(demo: Demo): Promise<string> {
   const paused = await demo.runtime.execute({
@@ -47,8 +50,9 @@ export async function inDoubtNoteRun(demo: Demo): Promise<string> {
 /**
  * The chat's "create a task for every product under $30 in mobile": the first creation approved
  * and made, then the process stopped before its result was recorded (put so here). Approving the
- * second creation's card finds the first in doubt: the run pauses again, the model asks again, and
- * the new card shows both, the first in doubt. Returns the card and that turn's paused outcome.
+ * second creation's card records it `approved` and finds the first in doubt: the run pauses again,
+ * the model asks again, and the new card shows the first creation alone, in doubt; the second keeps
+ * its approval and runs when a pass reaches it. Returns the card and that turn's paused outcome.
  */
 export async function inDoubtTaskCard(
   demo: Demo,
