@@ -7,7 +7,14 @@ import type { TestProjectInlineConfiguration } from "vitest/config";
  * How long `expect.poll` waits for its condition unless a test says (vitest's default, 1 s, is tuned
  * to a quiet machine): an outer bound only, a poll ends as soon as its condition holds.
  */
-const POLL = { timeout: 20_000 };
+const POLL = { timeout: 60_000 };
+
+/**
+ * How long a test may take unless it says: a bound that only a hang reaches. CI machines have two
+ * cores and run several packages' tasks at once (and CI runs side by side); the slowest tests take
+ * 10–25 s there, so a bound a few times that fails a loaded machine, not a hang.
+ */
+export const TEST_TIMEOUT_MS = 180_000;
 
 export function nodeProject(): TestProjectInlineConfiguration {
   return {
@@ -15,8 +22,7 @@ export function nodeProject(): TestProjectInlineConfiguration {
     test: {
       name: "node",
       environment: "node",
-      // CI machines have two cores and run several packages' tasks at once
-      testTimeout: 30_000,
+      testTimeout: TEST_TIMEOUT_MS,
       expect: { poll: POLL },
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       exclude: ["**/*.workers.test.ts", "**/*.browser.test.ts", "**/node_modules/**"],
@@ -52,7 +58,7 @@ export function browserProject(
     test: {
       name: "browser",
       include: ["src/**/*.browser.test.ts"],
-      testTimeout: 30_000,
+      testTimeout: TEST_TIMEOUT_MS,
       expect: { poll: POLL },
       browser: {
         enabled: true,

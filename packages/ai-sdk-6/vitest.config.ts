@@ -2,6 +2,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { TEST_TIMEOUT_MS } from "../../vitest.shared.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packages = join(here, "..");
@@ -17,7 +18,7 @@ export default defineConfig({
   test: {
     name: "ai-sdk-6",
     environment: "node",
-    testTimeout: 30_000,
+    testTimeout: TEST_TIMEOUT_MS,
     root: packages,
     include: [
       "connector-ai/src/**/*.test.ts",

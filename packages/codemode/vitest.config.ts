@@ -1,7 +1,12 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
-import { browserProject, CHROMIUM_LAUNCH_OPTIONS, nodeProject } from "../../vitest.shared.ts";
+import {
+  browserProject,
+  CHROMIUM_LAUNCH_OPTIONS,
+  nodeProject,
+  TEST_TIMEOUT_MS,
+} from "../../vitest.shared.ts";
 
 export default defineConfig({
   test: {
@@ -13,7 +18,7 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/workers/**/*.workers.test.ts"],
-          testTimeout: 30_000,
+          testTimeout: TEST_TIMEOUT_MS,
         },
       },
     ],

@@ -1,6 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { nodeProject } from "../../vitest.shared.ts";
+import { nodeProject, TEST_TIMEOUT_MS } from "../../vitest.shared.ts";
 
 export default defineConfig({
   test: {
@@ -9,7 +9,11 @@ export default defineConfig({
       nodeProject(),
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.jsonc" } })],
-        test: { name: "workers", include: ["src/**/*.workers.test.ts"], testTimeout: 30_000 },
+        test: {
+          name: "workers",
+          include: ["src/**/*.workers.test.ts"],
+          testTimeout: TEST_TIMEOUT_MS,
+        },
       },
     ],
   },

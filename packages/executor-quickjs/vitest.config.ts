@@ -1,6 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { nodeProject } from "../../vitest.shared.ts";
+import { nodeProject, TEST_TIMEOUT_MS } from "../../vitest.shared.ts";
 
 export default defineConfig({
   test: {
@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/workers/**/*.workers.test.ts"],
-          testTimeout: 60_000,
+          testTimeout: TEST_TIMEOUT_MS,
         },
       },
     ],

@@ -312,7 +312,7 @@ describe("two processes over one SQLite file", () => {
         })),
       );
     });
-  }, 60_000);
+  }, 180_000);
 
   it("approve/approve: one outcome each round", async () => {
     for (const { id, sides } of roundsOf("approve-approve")) {

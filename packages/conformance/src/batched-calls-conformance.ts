@@ -11,8 +11,8 @@ import {
   memoryStore,
 } from "@codemode/core";
 import { expect } from "vitest";
-import { type ExecutorGroup, execute } from "./executor-fixtures.ts";
-import { recorder, resultOf, sleep } from "./suite-parts.ts";
+import { type ExecutorGroup, execute, SLOW_TEST_MS } from "./executor-fixtures.ts";
+import { recorder, resultOf, sleep, UNHURRIED_MS } from "./suite-parts.ts";
 
 interface Invocation {
   method: string;
@@ -106,31 +106,35 @@ export function batchedCallsTests({ test, testWith, createExecutor }: ExecutorGr
     expect(seen).toEqual([]);
   });
 
-  test("large replies of one batch each reach their own promise, whole: a call the host ran is never reported as not reached", async () => {
-    let ran = 0;
-    const globals: HostNamespaces = {
-      ns: {
-        // ~900 KB each: 40 of them exceed what one message between host and sandbox may carry
-        make: async () => {
-          ran++;
-          return "z".repeat(900_000);
+  test(
+    "large replies of one batch each reach their own promise, whole: a call the host ran is never reported as not reached",
+    async () => {
+      let ran = 0;
+      const globals: HostNamespaces = {
+        ns: {
+          // ~900 KB each: 40 of them exceed what one message between host and sandbox may carry
+          make: async () => {
+            ran++;
+            return "z".repeat(900_000);
+          },
         },
-      },
-    };
-    const outcome = await execute(await createExecutor(), {
-      globals,
-      code: `async () => {
+      };
+      const outcome = await execute(await createExecutor(), {
+        globals,
+        code: `async () => {
         const settled = await Promise.allSettled(Array.from({ length: 40 }, () => ns.make()));
         const whole = settled.filter((x) => x.status === "fulfilled" && x.value.length === 900000).length;
         const failures = settled.map((x) => x.status === "fulfilled" ? "ok" : x.reason.message).filter((x, i, all) => x !== "ok" && all.indexOf(x) === i);
         return { whole, failures };
       }`,
-      limits: { timeoutMs: 60_000 },
-    });
-    expect(ran).toBe(40);
-    // the program learns what the host did: each call that ran is answered with its result
-    expect(resultOf(outcome)).toEqual({ whole: 40, failures: [] });
-  });
+        limits: { timeoutMs: UNHURRIED_MS },
+      });
+      expect(ran).toBe(40);
+      // the program learns what the host did: each call that ran is answered with its result
+      expect(resultOf(outcome)).toEqual({ whole: 40, failures: [] });
+    },
+    SLOW_TEST_MS,
+  );
 
   test("gated calls at once under tampering pause together; one approval runs each once", async () => {
     const { ledger, make } = passes(createExecutor);

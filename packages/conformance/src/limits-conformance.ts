@@ -4,7 +4,7 @@
 import type { AbortSignalLike } from "@codemode/core";
 import { expect } from "vitest";
 import { type ExecutorGroup, execute, SLOW_TEST_MS } from "./executor-fixtures.ts";
-import { errorOf, MEMORY_BYTES, recorder, sleep, TIMEOUT_MS } from "./suite-parts.ts";
+import { errorOf, MEMORY_BYTES, recorder, sleep, TIMEOUT_MS, UNHURRIED_MS } from "./suite-parts.ts";
 
 // The platform global this group uses, typed by hand: the suite compiles without Node, DOM or
 // Workers types and runs in all three.
@@ -40,7 +40,7 @@ export function limitsTests({ testWith, createExecutor, healthy }: ExecutorGroup
         await execute(executor, {
           code: "async () => { const all = []; while (true) all.push(new Array(10000).fill(all.length)); }",
           globals: {},
-          limits: { memoryBytes: MEMORY_BYTES, timeoutMs: 30_000 },
+          limits: { memoryBytes: MEMORY_BYTES, timeoutMs: UNHURRIED_MS },
         }),
       );
       expect(error.code).toBe("MEMORY");

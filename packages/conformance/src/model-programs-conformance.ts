@@ -24,7 +24,7 @@ export interface ModelProgramsTestOptions {
   createExecutor: () => Promise<Executor>;
 }
 
-const SLOW_TEST_MS = 60_000;
+const SLOW_TEST_MS = 300_000;
 
 /** The "model programs" group: every program of the corpus (model-programs/). */
 export function modelProgramsTests(options: ModelProgramsTestOptions): void {

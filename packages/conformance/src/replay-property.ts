@@ -30,7 +30,7 @@ declare function setTimeout(callback: () => void, ms: number): unknown;
 
 /** Each run is two passes of a real sandbox: enough runs to vary the programs, few enough to be quick. */
 const RUNS = 15;
-const SLOW_TEST_MS = 120_000;
+const SLOW_TEST_MS = 300_000;
 
 // ---------------------------------------------------------------------------------------------
 // The connector: deterministic replies (replay-programs.ts), in an order the schedule chooses

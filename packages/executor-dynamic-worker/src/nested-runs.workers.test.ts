@@ -113,7 +113,7 @@ describe("codemode.run beside the program's own calls", () => {
       });
       expect(afterApproval).toEqual(['notify {"text":"week 42: 3 rows, 2 pages"}']);
     }
-  }, 30_000);
+  }, 180_000);
 });
 
 describe("fetch() beside the program's calls and timers", () => {
@@ -153,7 +153,7 @@ describe("fetch() beside the program's calls and timers", () => {
     expect(outcome).toMatchObject({
       result: { raced: "fetched /slow", seen: ["fetch", "call", "call 2", "fetch 2"] },
     });
-  }, 30_000);
+  }, 180_000);
 });
 
 describe("the host's side of a nested run", () => {

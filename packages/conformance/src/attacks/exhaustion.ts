@@ -2,7 +2,7 @@
 // lines that cost the host more than the sandbox, calls made at once past the run's budget of host
 // memory, memory, recursion, and huge arguments and results.
 import { expect } from "vitest";
-import { errorOf, MEMORY_BYTES } from "../suite-parts.ts";
+import { errorOf, MEMORY_BYTES, UNHURRIED_MS } from "../suite-parts.ts";
 import type { Attack } from "./attack.ts";
 
 /** Host work and long built-ins, memory, recursion and size. */
@@ -48,7 +48,7 @@ export const EXHAUSTION_ATTACKS: readonly Attack[] = [
       const settled = await Promise.allSettled(Array.from({ length: 12 }, () => ns.echo(big)));
       return settled.map((one) => one.status === "fulfilled" ? "echoed " + one.value.length : one.reason.code + ": " + one.reason.message);
     }`,
-    limits: { timeoutMs: 30_000 },
+    limits: { timeoutMs: UNHURRIED_MS },
     check: ({ outcome, calls }) => {
       if ("error" in outcome) {
         // a sandbox without the memory for the string and its encodings
@@ -71,7 +71,7 @@ export const EXHAUSTION_ATTACKS: readonly Attack[] = [
     name: "a Map growing without end ends with MEMORY",
     capability: "memoryLimit",
     code: `async () => { const map = new Map(); for (let i = 0; ; i++) map.set(i, { i, text: "entry " + i }); }`,
-    limits: { memoryBytes: MEMORY_BYTES, timeoutMs: 30_000 },
+    limits: { memoryBytes: MEMORY_BYTES, timeoutMs: UNHURRIED_MS },
     check: ({ outcome }) => {
       expect(errorOf(outcome).code).toBe("MEMORY");
     },
@@ -80,7 +80,7 @@ export const EXHAUSTION_ATTACKS: readonly Attack[] = [
     name: "a string doubling without end ends with MEMORY",
     capability: "memoryLimit",
     code: `async () => { let text = "ab"; while (true) text = text + text + "."; }`,
-    limits: { memoryBytes: MEMORY_BYTES, timeoutMs: 30_000 },
+    limits: { memoryBytes: MEMORY_BYTES, timeoutMs: UNHURRIED_MS },
     check: ({ outcome }) => {
       const error = errorOf(outcome);
       // an engine may refuse the length before the memory runs out
@@ -157,7 +157,7 @@ export const EXHAUSTION_ATTACKS: readonly Attack[] = [
       try { const back = await ns.echo(big); return "echoed " + back.length; }
       catch (error) { return "refused: " + error.message; }
     }`,
-    limits: { timeoutMs: 30_000 },
+    limits: { timeoutMs: UNHURRIED_MS },
     check: ({ outcome, calls }) => {
       if ("error" in outcome) {
         expect(outcome.error.code).toBe("MEMORY");
@@ -174,7 +174,7 @@ export const EXHAUSTION_ATTACKS: readonly Attack[] = [
   {
     name: "a huge string result is returned whole or refused",
     code: `async () => "y".repeat(16 * 1024 * 1024)`,
-    limits: { timeoutMs: 30_000 },
+    limits: { timeoutMs: UNHURRIED_MS },
     check: ({ outcome }) => {
       if ("error" in outcome) expect(["MEMORY", "NOT_SERIALIZABLE"]).toContain(outcome.error.code);
       else expect(outcome.result).toBe("y".repeat(16 * 1024 * 1024));
@@ -183,7 +183,7 @@ export const EXHAUSTION_ATTACKS: readonly Attack[] = [
   {
     name: "a result of 200,000 objects is returned whole or refused",
     code: `async () => Array.from({ length: 200000 }, (_, i) => ({ i, even: i % 2 === 0 }))`,
-    limits: { timeoutMs: 30_000 },
+    limits: { timeoutMs: UNHURRIED_MS },
     check: ({ outcome }) => {
       if ("error" in outcome) {
         expect(["MEMORY", "NOT_SERIALIZABLE"]).toContain(outcome.error.code);

@@ -1,7 +1,7 @@
 // Attacks that pollute prototypes across the boundary: \`__proto__\` and \`constructor.prototype\` keys,
 // the sandbox's own prototypes polluted before a call, \`Symbol.toPrimitive\` and \`Symbol.species\` traps.
 import { expect } from "vitest";
-import { resultOf } from "../suite-parts.ts";
+import { resultOf, UNHURRIED_MS } from "../suite-parts.ts";
 import type { Attack } from "./attack.ts";
 import { expectPlainData } from "./expect-plain-data.ts";
 
@@ -99,7 +99,7 @@ export const PROTOTYPE_ATTACKS: readonly Attack[] = [
       try { sent = await ns.echo({ list, plain: [4, 5] }); } catch (error) { sent = "refused: " + error.message; }
       return typeof sent === "string" ? sent : "echoed";
     }`,
-    limits: { timeoutMs: 10_000 },
+    limits: { timeoutMs: UNHURRIED_MS },
     check: ({ outcome, calls }) => {
       if ("error" in outcome) {
         expect(outcome.error.code).toBe("THROWN");

@@ -95,5 +95,5 @@ describe("a stale approval from another process", () => {
       outcome: outcome.status === "error" ? outcome.code : outcome.status,
       payments: bank.calls.length,
     }).toEqual({ outcome: "DECISION_STALE", payments: 1 });
-  }, 30_000);
+  }, 180_000);
 });

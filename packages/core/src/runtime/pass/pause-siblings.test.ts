@@ -198,7 +198,7 @@ describe("a call still running when a paused pass gives up on it", () => {
       github.calls[0]?.idempotencyKey,
     ]);
     expect(slack.calls).toHaveLength(1);
-  }, 30_000);
+  }, 180_000);
 
   it("is recorded failed when it fails with an error of its own, or when the run does not pause", async () => {
     const github = mockConnector({
@@ -258,5 +258,5 @@ describe("a call still running when a paused pass gives up on it", () => {
     expect((await runtime.execution(returned.executionId))?.calls).toMatchObject([
       { seq: 0, method: "hang", state: "applied", error: expect.stringContaining("ended") },
     ]);
-  }, 30_000);
+  }, 180_000);
 });
