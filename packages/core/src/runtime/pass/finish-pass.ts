@@ -272,7 +272,11 @@ export async function finishPass(
     const ended = await journal.getExecution(executionId);
     return endedFromOutside(context, executionId, outcome.logs, ended, pass);
   }
-  await withdrawUntaken(context, executionId);
+  // approvals are written before a pass reads the journal, never during it: a pass that started
+  // with none has none to withdraw, and a completed run's common pass reads nothing more
+  if ([...pass.recorded.values()].some((entry) => entry.state === "approved")) {
+    await withdrawUntaken(context, executionId);
+  }
   await context.hooks(executionId, "completed", "completed");
   let result = outcome.result;
   if (context.transformResult) {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { Journal } from "../../journal-store.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
+import { withJournal } from "../../test/with-journal.ts";
 import { createCodemodeRuntime } from "../create-codemode-runtime.ts";
 
 /** a read the connector says may run again (`replay: "reexecute"`): 1 on the first pass, 2 after */
@@ -57,5 +59,36 @@ describe("an approval the resumed run never reaches", () => {
     const run = await runtime.execution(executionId);
     expect(run?.status).toBe("error");
     expect(run?.calls.filter((call) => call.state === "approved")).toEqual([]);
+  });
+
+  it("is looked for only by a pass that started with an approved call: a run that completes at once reads no more", async () => {
+    const lists: (readonly string[] | undefined)[] = [];
+    const store = withJournal(memoryStore(), (journal) => ({
+      listEntries: (...args: Parameters<Journal["listEntries"]>) => {
+        lists.push(args[1]?.states);
+        return journal.listEntries(...args);
+      },
+    }));
+    const mail = mockConnector({ name: "mail", methods: { send: { requiresApproval: true } } });
+    const runtime = createCodemodeRuntime({
+      store,
+      executor: new MockExecutor(async ({ mail }) => mail.send({ to: "boss" })),
+      connectors: [mail],
+    });
+    const { executionId } = await runtime.execute({ code: "async () => 0" });
+    const looked = () => lists.filter((states) => states?.includes("approved")).length;
+    expect(looked()).toBe(0);
+    await runtime.approve({ executionId });
+    // the approval's pass started with the call approved: it looks once, after it completed
+    expect(mail.calls).toHaveLength(1);
+    expect(looked()).toBe(1);
+    lists.length = 0;
+    const plain = createCodemodeRuntime({
+      store,
+      executor: new MockExecutor(async () => 1),
+      connectors: [mail],
+    });
+    expect(await plain.execute({ code: "async () => 1" })).toMatchObject({ status: "completed" });
+    expect(looked()).toBe(0);
   });
 });
