@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { badHandle, callDigest, decisionHandleOf, parseDecisionHandle } from "./decision-handle.ts";
+import {
+  badHandle,
+  callDigest,
+  decisionHandleOf,
+  parseDecisionHandle,
+  sameCallDigest,
+} from "./decision-handle.ts";
 import type { PendingAction } from "./types.ts";
 
 const action = async (
@@ -78,5 +84,27 @@ describe("decision handles", () => {
       expect.objectContaining({ code: "INVALID_INPUT" }),
     );
     expect(() => parseDecisionHandle(good, "exec_other")).toThrow(/exec_other/);
+  });
+});
+
+describe("sameCallDigest", () => {
+  it("tells two calls the same exactly when their digests are", async () => {
+    type Call = { connector: string; method: string; args?: string; error?: string };
+    const call: Call = { connector: "mail", method: "send", args: '{"to":"a"}' };
+    const others: Call[] = [
+      call,
+      { ...call, connector: "chat" },
+      { ...call, method: "draft" },
+      { ...call, args: '{"to":"b"}' },
+      { ...call, args: undefined },
+      { ...call, error: "in doubt" },
+      { ...call, error: "another reason, in doubt as well" },
+    ];
+    const digest = (each: Call) => callDigest(each.connector, each.method, each.args, each.error);
+    for (const a of others) {
+      for (const b of others) {
+        expect(sameCallDigest(a, b)).toBe((await digest(a)) === (await digest(b)));
+      }
+    }
   });
 });

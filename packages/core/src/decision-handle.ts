@@ -40,6 +40,24 @@ export function callDigest(
   return sha256Hex(`codemode-call/1\n${part(connector)}\n${part(method)}\n${part(args)}${doubt}`);
 }
 
+/** What `callDigest` is made of, as a journal entry holds it (`error` set: the call waits in doubt). */
+interface DigestedCall {
+  connector: string;
+  method: string;
+  args?: string | undefined;
+  error?: string | undefined;
+}
+
+/** Whether two recorded calls have the same `callDigest`, told without hashing: the same parts. */
+export function sameCallDigest(a: DigestedCall, b: DigestedCall): boolean {
+  return (
+    a.connector === b.connector &&
+    a.method === b.method &&
+    a.args === b.args &&
+    (a.error === undefined) === (b.error === undefined)
+  );
+}
+
 /**
  * The handle of the calls of one run a person was shown (`runtime.pending(id)`, a paused output's
  * `pending`). Every action must be of the same run: `executionId` when given, else the first's.

@@ -2,8 +2,9 @@
 // uphold them where a check can: each function here is the one place its rule is applied.
 //
 // 1. Consent: a gated call executes only after a person approved it, with the recorded input
-//    decoded (`decisions.ts` writes each call it covers `pending` → `approved`; `decide-call.ts`
-//    takes it `approved` → `executing` once); a decision covers every pending call it lets run.
+//    decoded (`record-approval.ts` writes each call it covers `pending` → `approved`;
+//    `decide-call.ts` takes it `approved` → `executing` once); a decision covers every pending call
+//    it lets run.
 // 2. At most once: without a crash each (executionId, seq) reaches its connector once: a call is
 //    invoked only after a conditional write made its entry `executing` in this pass.
 // 3. The journal records what happened: only the host writes entries; a step's value is recorded

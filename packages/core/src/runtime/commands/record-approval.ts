@@ -1,4 +1,5 @@
 import { CodemodeError } from "../../codemode-error.ts";
+import { sameCallDigest } from "../../decision-handle.ts";
 import { messageOf } from "../../invariants.ts";
 import type { JournalEntry } from "../../journal-store.ts";
 import type { CodeModeOutput } from "../../types.ts";
@@ -7,13 +8,6 @@ import { retried } from "../context/values.ts";
 
 /** What an approval covers, as the approval read each call before it took the run. */
 type Covered = Pick<JournalEntry, "seq" | "connector" | "method" | "args" | "error">;
-
-/** The same call as the person was shown it: what its digest is made of (`callDigest`). */
-const sameAsShown = (now: Covered, shown: Covered) =>
-  now.connector === shown.connector &&
-  now.method === shown.method &&
-  now.args === shown.args &&
-  (now.error === undefined) === (shown.error === undefined);
 
 /**
  * Writes the calls an approval covers `pending` → `approved`, once the approval has taken the run
@@ -59,7 +53,7 @@ export async function recordApproval(
     );
     for (const call of covered) {
       const current = waiting.get(call.seq);
-      if (current?.state !== "pending" || !sameAsShown(current, call)) {
+      if (current?.state !== "pending" || !sameCallDigest(current, call)) {
         await release();
         return {
           status: "error",
