@@ -112,6 +112,120 @@ describe("takeApproved", () => {
     pass.release();
   });
 
+  /** A context whose journal's takes (`→ executing`) go through `take` instead. */
+  function withTake(
+    take: (write: () => Promise<boolean>, base: RunContext, id: () => string) => Promise<boolean>,
+  ) {
+    const base = testContext([]);
+    const run = { id: "" };
+    const journal = Object.assign(Object.create(base.journal) as Journal, {
+      updateEntry: async (...args: Parameters<Journal["updateEntry"]>) =>
+        args[3].state === "executing"
+          ? take(
+              () => base.journal.updateEntry(...args),
+              base,
+              () => run.id,
+            )
+          : base.journal.updateEntry(...args),
+    });
+    return { context: { ...base, journal } as RunContext, run };
+  }
+
+  it("tries the take again after a store error that wrote nothing", async () => {
+    let tries = 0;
+    const { context, run } = withTake(async (write) => {
+      tries++;
+      if (tries === 1) throw new Error("connection reset");
+      return write();
+    });
+    run.id = await waitingRun(context);
+    const pass = await testPass(context, run.id, { approved: [0] });
+    await takeApproved(context, pass, 0);
+    expect(tries).toBe(2);
+    expect((await context.journal.getEntry(run.id, 0))?.state).toBe("executing");
+    await pass.end();
+    pass.release();
+  });
+
+  it("takes the call when a try committed and then reported an error", async () => {
+    let tries = 0;
+    const { context, run } = withTake(async (write) => {
+      tries++;
+      const taken = await write();
+      if (tries === 1) throw new Error("connection lost after commit");
+      return taken;
+    });
+    run.id = await waitingRun(context);
+    const pass = await testPass(context, run.id, { approved: [0] });
+    await takeApproved(context, pass, 0);
+    expect(tries).toBe(2);
+    expect((await context.journal.getEntry(run.id, 0))?.state).toBe("executing");
+    expect((await context.journal.getExecution(run.id))?.status).toBe("running");
+    await pass.end();
+    pass.release();
+  });
+
+  it("fails the run when a try threw and the call was withdrawn before the next", async () => {
+    let tries = 0;
+    const { context, run } = withTake(async (write, base, id) => {
+      tries++;
+      if (tries === 1) {
+        await base.journal.updateEntry(id(), 0, ["approved"], { state: "withdrawn" });
+        throw new Error("connection reset");
+      }
+      return write();
+    });
+    run.id = await waitingRun(context);
+    const pass = await testPass(context, run.id, { approved: [0] });
+    await expect(takeApproved(context, pass, 0)).rejects.toMatchObject({ code: "ABORTED" });
+    expect((await context.journal.getEntry(run.id, 0))?.state).toBe("withdrawn");
+    expect(await context.journal.getExecution(run.id)).toMatchObject({
+      status: "error",
+      error: "Call #0 is no longer waiting for approval; the run stopped.",
+    });
+    await pass.end();
+    pass.release();
+  });
+
+  it("does not take a call executing under another pass's lease after a try that threw", async () => {
+    let tries = 0;
+    const other = { owner: "pass_other", expiresAt: 0 };
+    const { context, run } = withTake(async (write, base, id) => {
+      tries++;
+      if (tries === 1) {
+        other.expiresAt = base.now() + 60_000;
+        await base.journal.updateExecution(id(), ["running"], { lease: other });
+        await base.journal.updateEntry(id(), 0, ["approved"], { state: "executing" });
+        throw new Error("connection reset");
+      }
+      return write();
+    });
+    run.id = await waitingRun(context);
+    const pass = await testPass(context, run.id, { approved: [0] });
+    await expect(takeApproved(context, pass, 0)).rejects.toMatchObject({
+      code: "ABORTED",
+      message: LEASE_LOST,
+    });
+    expect(await context.journal.getExecution(run.id)).toMatchObject({
+      status: "running",
+      lease: other,
+    });
+    await pass.end();
+    pass.release();
+  });
+
+  it("throws the store's error when every try fails, and the call keeps waiting", async () => {
+    const { context, run } = withTake(async () => {
+      throw new Error("store down");
+    });
+    run.id = await waitingRun(context);
+    const pass = await testPass(context, run.id, { approved: [0] });
+    await expect(takeApproved(context, pass, 0)).rejects.toThrow("store down");
+    expect((await context.journal.getEntry(run.id, 0))?.state).toBe("approved");
+    await pass.end();
+    pass.release();
+  });
+
   it("hands over a call taken while a call beside it paused the pass", async () => {
     const base = testContext([]);
     const meanwhile: { run?: () => void } = {};
@@ -129,6 +243,28 @@ describe("takeApproved", () => {
     expect((await context.journal.getEntry(id, 0))?.state).toBe("executing");
     await pass.end();
     pass.release();
+  });
+});
+
+describe("an approval whose take reports a store error after it committed", () => {
+  it("runs the call once and completes the run", async () => {
+    const mail = mockConnector({ name: "mail", methods: { send: { requiresApproval: true } } });
+    const executor = new MockExecutor(async ({ mail }) => mail.send?.({ to: "bob" }));
+    let lost = 0;
+    const store = withJournal(memoryStore(), (journal) => ({
+      updateEntry: async (...args: Parameters<Journal["updateEntry"]>) => {
+        const written = await journal.updateEntry(...args);
+        if (args[3].state === "executing" && lost++ === 0) throw new Error("connection lost");
+        return written;
+      },
+    }));
+    const runtime = createCodemodeRuntime({ store, executor, connectors: [mail] });
+    const paused = await runtime.execute({ code: "async () => 0" });
+    expect(paused.status).toBe("paused");
+    const done = await runtime.approve({ executionId: paused.executionId });
+    expect(done.status).toBe("completed");
+    expect(lost).toBe(2);
+    expect(mail.calls.map((call) => call.method)).toEqual(["send"]);
   });
 });
 

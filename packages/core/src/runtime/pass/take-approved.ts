@@ -1,4 +1,5 @@
 import type { RunContext } from "../context/run-context.ts";
+import { retried } from "../context/values.ts";
 import type { PassState } from "./pass-state.ts";
 
 /**
@@ -20,6 +21,12 @@ import type { PassState } from "./pass-state.ts";
  * A pass stopped for another reason is let through, as it is for a new call it wrote `executing`:
  * a call beside this one paused (the taken call runs and settles before the pause is reported), or
  * this process cancelled the run (the caller records the call `withdrawn`, never invoked).
+ *
+ * A store error is tried again (`retried`): a lost write does not fail the pass. A try that threw
+ * may still have committed; when a later try then finds the call no longer `approved`, the call is
+ * this pass's only if it reads `executing` while the run is still `running` under this pass's lease
+ * (nobody else can take it under that lease). When every try throws, the error is thrown and the
+ * call is not invoked.
  */
 export async function takeApproved(
   context: RunContext,
@@ -27,22 +34,43 @@ export async function takeApproved(
   seq: number,
 ): Promise<void> {
   const claim = pass.claim();
-  const taken = await context.journal.updateEntry(
-    pass.executionId,
-    seq,
-    ["approved"],
-    { state: "executing", updatedAt: context.now() },
-    claim,
-  );
-  if (!taken) {
+  let threw = false;
+  const taken = await retried(async () => {
+    try {
+      return await context.journal.updateEntry(
+        pass.executionId,
+        seq,
+        ["approved"],
+        { state: "executing", updatedAt: context.now() },
+        claim,
+      );
+    } catch (error) {
+      threw = true;
+      throw error;
+    }
+  });
+  if (taken) {
+    pass.held(claim);
+  } else if (!(threw && (await takenByThisPass(context, pass, seq)))) {
     // which condition failed: the run, read after the refused write, says whether it is still
     // this pass's (a run that changes hands after the read is not written by `failRun` either)
-    const run = await context.journal.getExecution(pass.executionId);
+    const run = await retried(() => context.journal.getExecution(pass.executionId));
     if (run?.status !== "running" || run.lease?.owner !== pass.owner) pass.leaseLost();
     await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
     pass.guard();
   }
-  pass.held(claim);
   // a renewal refused while the take was under way: the run is someone else's now
   if (!pass.holdsLease) pass.leaseLost();
+}
+
+/**
+ * After a try that threw: whether it committed. The call reads `executing` and the run is still
+ * `running` under this pass's lease, so no other pass could have taken it. A renewal the lost
+ * answer carried is not counted (`held` is not called): the heartbeat renews sooner, never later.
+ */
+async function takenByThisPass(context: RunContext, pass: PassState, seq: number) {
+  const run = await retried(() => context.journal.getExecution(pass.executionId));
+  if (run?.status !== "running" || run.lease?.owner !== pass.owner) return false;
+  const entry = await retried(() => context.journal.getEntry(pass.executionId, seq));
+  return entry?.state === "executing";
 }

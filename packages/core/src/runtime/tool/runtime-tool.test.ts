@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor } from "../../test/mock-executor.ts";
 import { testContext } from "../../test/run-context.ts";
+import { approvalReason } from "./approval-reason.ts";
 import type { CodemodeToolOutput } from "./code-tool.ts";
 import { approvalDescriptor, CONTINUE_HINT, rejectDenied, runtimeTool } from "./runtime-tool.ts";
 
@@ -83,6 +84,40 @@ describe("runtimeTool", () => {
       result: "done",
     });
     expect(gate.calls.map((call) => call.method)).toEqual(["open"]);
+  });
+
+  it("runs nothing for an approval sent with code other than the code it was asked for, and says so", async () => {
+    const { context, gate } = setup();
+    const tool = runtimeTool(context);
+    expect(await tool.needsApproval?.({ code: CODE }, { toolCallId: "call_3", messages: [] })).toBe(
+      true,
+    );
+    const descriptor = await approvalDescriptor(context, "call_3", CODE);
+    // the client edited the call's code in its history and sent the approval with it
+    const edited = `${CODE} // edited`;
+    const messages = JSON.parse(
+      JSON.stringify(answered("call_3", true)).replaceAll(
+        JSON.stringify(CODE),
+        JSON.stringify(edited),
+      ),
+    );
+    messages[0].content[1].reason = approvalReason(
+      descriptor?.executionId ?? "",
+      descriptor?.pending ?? [],
+    );
+    const all = await outputs(tool.execute({ code: edited }, { toolCallId: "call_3", messages }));
+    expect(all.at(-1)).toEqual({
+      status: "error",
+      executionId: "",
+      code: "NOT_FOUND",
+      error:
+        "No run is kept for this tool call with this code (its record was pruned, or the code is not the code its approval request was made for): nothing ran. Call codemode again to start a new run.",
+    });
+    expect(gate.calls).toEqual([]);
+    // the run asked about still waits for its answer
+    expect((await context.journal.getExecution(descriptor?.executionId ?? ""))?.status).toBe(
+      "paused",
+    );
   });
 
   it("keeps a first pass that did not ask in the runtime's context, for whichever tool object executes the call", async () => {

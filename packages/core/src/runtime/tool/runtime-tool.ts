@@ -68,12 +68,18 @@ async function boundRun(
   return { key: own.key, binding, run: await context.journal.getExecution(binding.executionId) };
 }
 
-/** What a tool call whose run the journal no longer has (or never started) reads. */
+/**
+ * What a tool call whose run the journal no longer has (or never started) reads. With a binding,
+ * the run it names was deleted or pruned. Without one, the call is not known with this code: its
+ * binding was pruned, or the code sent is not the code its approval request was made for (a client
+ * that edited the call in its history), and the run, if any, still waits as it was.
+ */
 const ended = (bound: BoundRun): CodeModeOutput => ({
   status: "error",
   executionId: bound.binding?.executionId ?? "",
-  error:
-    "This tool call's run has ended and is no longer kept: nothing ran again. Call codemode again to start a new run.",
+  error: bound.binding
+    ? "This tool call's run has ended and is no longer kept: nothing ran again. Call codemode again to start a new run."
+    : "No run is kept for this tool call with this code (its record was pruned, or the code is not the code its approval request was made for): nothing ran. Call codemode again to start a new run.",
   code: "NOT_FOUND",
 });
 
