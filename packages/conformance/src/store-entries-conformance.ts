@@ -65,6 +65,31 @@ export function entriesTests({ test, journal }: StoreGroup): void {
     expect(await store.getEntry(record.id, 9)).toBeUndefined();
   });
 
+  test("keeps the operation a call was recorded for, exactly, through its updates", async () => {
+    const store = await journal();
+    const record = execution();
+    await store.createExecution(record);
+    // a method's operation: one line of visible text, any script, up to 2,000 characters
+    const operation = `DELETE https://api.example.com/v1/ítems/{id} 名前 🙂 (request form ${"9".repeat(32)})`;
+    await store.putEntry(entry(record.id, 0, { state: "pending", operation }));
+    await store.putEntry(entry(record.id, 1, { operation: "x".repeat(2000) }));
+    await store.putEntry(entry(record.id, 2));
+    expect(await store.getEntry(record.id, 0)).toEqual(
+      entry(record.id, 0, { state: "pending", operation }),
+    );
+    expect((await store.getEntry(record.id, 1))?.operation).toBe("x".repeat(2000));
+    // a call recorded without one reads without one
+    expect(await store.getEntry(record.id, 2)).toEqual(entry(record.id, 2));
+    expect("operation" in ((await store.getEntry(record.id, 2)) ?? {})).toBe(false);
+    expect(await store.updateEntry(record.id, 0, ["pending"], { state: "approved" })).toBe(true);
+    expect(await store.updateEntry(record.id, 0, ["approved"], { state: "executing" })).toBe(true);
+    expect(await store.applyEntry(record.id, 0, { result: "1", updatedAt: 2 })).toBe(true);
+    expect((await store.listEntries(record.id, { states: ["applied"] }))[0]).toMatchObject({
+      seq: 0,
+      operation,
+    });
+  });
+
   test("updates an entry only where its state is still the expected one", async () => {
     const store = await journal();
     const record = execution();

@@ -87,7 +87,7 @@ describe("sqliteStore schema", () => {
     expect(
       db.prepare("SELECT value FROM codemode_meta WHERE key = 'schema_version'").get(),
     ).toEqual({ value: String(SCHEMA_VERSION) });
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%_v1'").all()).toEqual([]);
     await expectSchemaOneMigrated(store);
   });
@@ -104,9 +104,11 @@ describe("sqliteStore schema", () => {
       updatedAt: 1,
     };
     await before.createExecution(run);
-    // schema 3 is the current schema without the tool calls' table (its index goes with it) and the seed
+    // schema 3 is the current schema without the tool calls' table (its index goes with it), the
+    // seed and the entries' operation
     db.exec(`DROP TABLE codemode_tool_calls;
       ALTER TABLE codemode_executions DROP COLUMN seed;
+      ALTER TABLE codemode_entries DROP COLUMN operation;
       UPDATE codemode_meta SET value = '3' WHERE key = 'schema_version'`);
     expect(
       db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%tool_calls%'").all(),

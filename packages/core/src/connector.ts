@@ -65,6 +65,15 @@ export interface ConnectorMethod {
   keywords?: readonly string[];
   /** whether `revert` can undo this method */
   revertible?: boolean;
+  /**
+   * What a call of this method is sent to, as one line a person can read (an HTTP method, a base
+   * URL and a path template, with a digest of how the request is formed): at most
+   * `MAX_OPERATION_LENGTH` characters, checked by `operationProblem`. Each call is recorded with it
+   * and shown with it when it waits; a recorded call that may still run (waiting, approved, in
+   * doubt, or run again) runs only while the method names the same operation, else the run ends
+   * with `DIVERGENCE`. Absent: the method and its connector are all a call is bound to.
+   */
+  operation?: string;
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   badHandle,
   callDigest,
   decisionHandleOf,
+  digestOf,
   parseDecisionHandle,
   sameCallDigest,
 } from "./decision-handle.ts";
@@ -30,6 +31,9 @@ describe("decision handles", () => {
       callDigest("sho", "pcharge", '{"amount":1}'),
       callDigest("shop", "charge", undefined),
       callDigest("shop", "charge", "-"),
+      callDigest("shop", "charge", '{"amount":1}', undefined, "POST /charges"),
+      callDigest("shop", "charge", '{"amount":1}', undefined, "POST /refunds"),
+      callDigest("shop", "charge", '{"amount":1}', "in doubt", "POST /charges"),
     ]);
     expect(new Set(digests).size).toBe(digests.length);
     expect(digests.every((digest) => /^[0-9a-f]{64}$/.test(digest))).toBe(true);
@@ -89,7 +93,13 @@ describe("decision handles", () => {
 
 describe("sameCallDigest", () => {
   it("tells two calls the same exactly when their digests are", async () => {
-    type Call = { connector: string; method: string; args?: string; error?: string };
+    type Call = {
+      connector: string;
+      method: string;
+      args?: string;
+      error?: string;
+      operation?: string;
+    };
     const call: Call = { connector: "mail", method: "send", args: '{"to":"a"}' };
     const others: Call[] = [
       call,
@@ -99,11 +109,13 @@ describe("sameCallDigest", () => {
       { ...call, args: undefined },
       { ...call, error: "in doubt" },
       { ...call, error: "another reason, in doubt as well" },
+      { ...call, operation: "POST https://mail.example/send" },
+      { ...call, operation: "POST https://other.example/send" },
+      { ...call, error: "in doubt", operation: "POST https://mail.example/send" },
     ];
-    const digest = (each: Call) => callDigest(each.connector, each.method, each.args, each.error);
     for (const a of others) {
       for (const b of others) {
-        expect(sameCallDigest(a, b)).toBe((await digest(a)) === (await digest(b)));
+        expect(sameCallDigest(a, b)).toBe((await digestOf(a)) === (await digestOf(b)));
       }
     }
   });

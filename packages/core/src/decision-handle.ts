@@ -26,7 +26,9 @@ export const MAX_HANDLE_CALLS = 1000;
 
 /**
  * The digest of a journaled call: SHA-256 (hex) over its connector, method and recorded input text
- * (the codec text, as the journal keeps it), each length-prefixed so no two calls share one.
+ * (the codec text, as the journal keeps it), each length-prefixed so no two calls share one, and
+ * the operation it was recorded for when it has one (a call without one keeps the digest it had
+ * before operations were recorded).
  */
 export function callDigest(
   connector: string,
@@ -34,19 +36,29 @@ export function callDigest(
   args: string | undefined,
   /** `PendingAction.inDoubt`: a call that waits in doubt is another thing to decide than one that never ran */
   inDoubt?: string,
+  /** `JournalEntry.operation`: where the call goes */
+  operation?: string,
 ): Promise<string> {
   const part = (text: string | undefined) => (text === undefined ? "-" : `${text.length}:${text}`);
   const doubt = inDoubt === undefined ? "" : "\nin-doubt";
-  return sha256Hex(`codemode-call/1\n${part(connector)}\n${part(method)}\n${part(args)}${doubt}`);
+  const where = operation === undefined ? "" : `\noperation ${part(operation)}`;
+  return sha256Hex(
+    `codemode-call/1\n${part(connector)}\n${part(method)}\n${part(args)}${doubt}${where}`,
+  );
 }
 
 /** What `callDigest` is made of, as a journal entry holds it (`error` set: the call waits in doubt). */
-interface DigestedCall {
+export interface DigestedCall {
   connector: string;
   method: string;
   args?: string | undefined;
   error?: string | undefined;
+  operation?: string | undefined;
 }
+
+/** `callDigest` of a recorded call. */
+export const digestOf = (call: DigestedCall): Promise<string> =>
+  callDigest(call.connector, call.method, call.args, call.error, call.operation);
 
 /** Whether two recorded calls have the same `callDigest`, told without hashing: the same parts. */
 export function sameCallDigest(a: DigestedCall, b: DigestedCall): boolean {
@@ -54,7 +66,8 @@ export function sameCallDigest(a: DigestedCall, b: DigestedCall): boolean {
     a.connector === b.connector &&
     a.method === b.method &&
     a.args === b.args &&
-    (a.error === undefined) === (b.error === undefined)
+    (a.error === undefined) === (b.error === undefined) &&
+    a.operation === b.operation
   );
 }
 

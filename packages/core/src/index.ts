@@ -48,6 +48,7 @@ export {
   type ToolCallBinding,
 } from "./journal-store.ts";
 export { memoryStore } from "./memory-store.ts";
+export { MAX_OPERATION_LENGTH, operationProblem } from "./operation.ts";
 export type { CancelResult } from "./runtime/commands/cancel.ts";
 export { DEFAULT_EXPIRY_MS } from "./runtime/commands/expire.ts";
 export type { RevertResolutions } from "./runtime/commands/revert-in-doubt.ts";

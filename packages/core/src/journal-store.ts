@@ -118,6 +118,11 @@ export interface JournalEntry {
   requiresApproval: boolean;
   deferred: boolean;
   replay: "record" | "reexecute";
+  /**
+   * the operation the method named when the call was recorded (`ConnectorMethod.operation`); a store
+   * keeps it as written, and one that drops it makes every approval of such a call diverge
+   */
+  operation?: string;
   error?: string;
   createdAt: number;
   updatedAt: number;

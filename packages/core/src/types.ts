@@ -15,9 +15,11 @@ export type PendingAction = {
   connector: string;
   method: string;
   args: unknown;
+  /** where the call goes, as its method named it when it was recorded (`ConnectorMethod.operation`) */
+  operation?: string;
   /**
-   * what the person is shown, as a digest of the connector, method and recorded input text
-   * (`decisionHandleOf` puts it in the decision's handle; not in seed 000)
+   * what the person is shown, as a digest of the connector, method, recorded input text and
+   * operation (`decisionHandleOf` puts it in the decision's handle; not in seed 000)
    */
   digest: string;
   /**

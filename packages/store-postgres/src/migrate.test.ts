@@ -153,16 +153,18 @@ describe("postgresStore schema", () => {
 
   it("gives a run left running by schema 1 a lease of no pass, lapsing 30 s after its last renewal", async () => {
     await postgresStore(pool, { schema: "leases" });
-    // schema 1 is the current schema without the lease columns, the tool calls' table and the seed
+    // schema 1 is the current schema without the lease columns, the tool calls' table, the seed and
+    // the entries' operation
     await pool.query(`DROP TABLE "leases".codemode_tool_calls;
       ALTER TABLE "leases".codemode_executions DROP COLUMN lease_owner, DROP COLUMN lease_expires_at, DROP COLUMN seed;
+      ALTER TABLE "leases".codemode_entries DROP COLUMN operation;
       UPDATE "leases".codemode_meta SET value = '1' WHERE key = 'schema_version';
       INSERT INTO "leases".codemode_executions (runtime, id, code, status, connectors, created_at, updated_at)
         VALUES ('default', 'left', 'async () => 1', 'running', '[]', 1, 500),
                ('default', 'done', 'async () => 1', 'completed', '[]', 1, 500)`);
     const journal = (await postgresStore(pool, { schema: "leases" })).journal("default");
     expect(await version("leases")).toBe(String(SCHEMA_VERSION));
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     expect((await journal.getExecution("left"))?.lease).toEqual({ owner: "", expiresAt: 30_500 });
     expect((await journal.getExecution("done"))?.lease).toBeUndefined();
     expect((await journal.listLapsed(30_500)).map((record) => record.id)).toEqual([]);
@@ -172,9 +174,10 @@ describe("postgresStore schema", () => {
   it("brings a schema-2 journal to the current schema: its runs kept (without a seed), tool calls bound", async () => {
     const before = (await postgresStore(pool, { schema: "bindings" })).journal("default");
     await before.createExecution(run("kept"));
-    // schema 2 is schema 4 without the tool calls' table and the seed
+    // schema 2 is schema 6 without the tool calls' table, the seed and the entries' operation
     await pool.query(`DROP TABLE "bindings".codemode_tool_calls;
       ALTER TABLE "bindings".codemode_executions DROP COLUMN seed;
+      ALTER TABLE "bindings".codemode_entries DROP COLUMN operation;
       UPDATE "bindings".codemode_meta SET value = '2' WHERE key = 'schema_version'`);
     expect(await tables("bindings")).not.toContain("codemode_tool_calls");
     const journal = (await postgresStore(pool, { schema: "bindings" })).journal("default");

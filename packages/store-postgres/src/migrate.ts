@@ -26,6 +26,9 @@ import { isPool, type PgClientLike, type PgQueryable, storeFailed } from "./pg-c
  *
  * Version 5 changes no table: entries may be `approved` from then on, which a version before it
  * would read as a divergence (and leave in an ended run), so it refuses the journal instead.
+ *
+ * Version 6 adds the operation a call was recorded for (`JournalEntry.operation`); calls from
+ * before have none.
  */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (schema) => `
@@ -96,6 +99,8 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (schema) => `
     ALTER TABLE ${schema}.codemode_executions ADD COLUMN seed text`,
   () => "SELECT 1",
+  (schema) => `
+    ALTER TABLE ${schema}.codemode_entries ADD COLUMN operation text`,
 ];
 
 /** The schema version this package writes. */

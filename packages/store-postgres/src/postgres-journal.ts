@@ -63,14 +63,14 @@ function leaseFilter(lease: LeaseCondition | undefined, n: number): [string, unk
   ];
 }
 
-/** The values of an entry row after its run's number: `$3` to `$15`. */
+/** The values of an entry row after its run's number: `$3` to `$16`. */
 const ENTRY_VALUES = `$3::integer, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
-  $10::boolean, $11::boolean, $12::text, $13::text, $14::bigint, $15::bigint`;
+  $10::boolean, $11::boolean, $12::text, $13::text, $14::bigint, $15::bigint, $16::text`;
 const ENTRY_UPSERT = `ON CONFLICT (run, seq) DO UPDATE SET kind = EXCLUDED.kind, connector = EXCLUDED.connector,
   method = EXCLUDED.method, args = EXCLUDED.args, result = EXCLUDED.result,
   state = EXCLUDED.state, requires_approval = EXCLUDED.requires_approval,
   deferred = EXCLUDED.deferred, replay = EXCLUDED.replay, error = EXCLUDED.error,
-  created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`;
+  created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, operation = EXCLUDED.operation`;
 
 /** A row limit as `LIMIT` takes it: none (`null`) for no limit. */
 function rowLimit(limit: number | undefined): number | null {
@@ -235,11 +235,11 @@ export class PostgresJournal implements Journal {
     } else if (lease.renewUntil === undefined) {
       values.push(lease.owner);
       text = `${columns} SELECT num, ${ENTRY_VALUES} FROM ${this.executions}
-        WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $16 FOR SHARE ${ENTRY_UPSERT}`;
+        WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $17 FOR SHARE ${ENTRY_UPSERT}`;
     } else {
       values.push(lease.owner, lease.renewUntil);
-      text = `WITH held AS (UPDATE ${this.executions} SET lease_expires_at = $17::bigint
-          WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $16 RETURNING num)
+      text = `WITH held AS (UPDATE ${this.executions} SET lease_expires_at = $18::bigint
+          WHERE runtime = $1 AND id = $2 AND status = 'running' AND lease_owner = $17 RETURNING num)
         ${columns} SELECT num, ${ENTRY_VALUES} FROM held ${ENTRY_UPSERT}`;
     }
     let rowCount: number;

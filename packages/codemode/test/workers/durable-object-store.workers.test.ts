@@ -52,13 +52,13 @@ runJournalStoreConformance({
     storeInside(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (storage) => storage.sql),
 });
 
-it("brings a schema-1 journal in a Durable Object to the current schema (6), and rolls a failed migration back", async () => {
+it("brings a schema-1 journal in a Durable Object to the current schema (7), and rolls a failed migration back", async () => {
   await runInDurableObject(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), async (_, state) => {
     const { sql } = state.storage;
     for (const statement of SCHEMA_ONE_JOURNAL) sql.exec(statement);
     await expectSchemaOneMigrated(sqliteStore(state.storage));
     const version = sql.exec("SELECT value FROM codemode_meta WHERE key = 'schema_version'").one();
-    expect(version.value).toBe("6");
+    expect(version.value).toBe("7");
   });
   await runInDurableObject(env.STORE_HOST.get(env.STORE_HOST.newUniqueId()), (_, state) => {
     const { sql } = state.storage;

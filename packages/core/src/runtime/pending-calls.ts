@@ -1,6 +1,6 @@
 // The pending calls of a run, read and withdrawn: what the steps that end a pass, a decision, a
 // rollback and expiry share.
-import { callDigest } from "../decision-handle.ts";
+import { digestOf } from "../decision-handle.ts";
 import type { PendingAction } from "../types.ts";
 import type { RunContext } from "./context/run-context.ts";
 import { codec, retried } from "./context/values.ts";
@@ -20,7 +20,8 @@ export async function pendingEntries(
       connector: entry.connector,
       method: entry.method,
       args: entry.args === undefined ? undefined : codec.decode(entry.args),
-      digest: await callDigest(entry.connector, entry.method, entry.args, entry.error),
+      ...(entry.operation !== undefined ? { operation: entry.operation } : {}),
+      digest: await digestOf(entry),
       ...(entry.error !== undefined ? { inDoubt: entry.error } : {}),
       ...(entry.deferred ? { deferred: true as const } : {}),
     })),

@@ -42,6 +42,9 @@ const SEED_MIGRATION = "ALTER TABLE codemode_executions ADD COLUMN seed TEXT";
 /** Version 6: a statement that changes nothing; the version alone says entries may be `approved`. */
 const APPROVED_STATE = "SELECT 1";
 
+/** Version 7: the operation a call was recorded for (`JournalEntry.operation`); older calls have none. */
+const OPERATION_MIGRATION = "ALTER TABLE codemode_entries ADD COLUMN operation TEXT";
+
 /** How long a run left `running` by a version without leases stays live after its last renewal. */
 const LEGACY_LEASE_MS = 30_000;
 
@@ -60,7 +63,8 @@ const LEASE_MIGRATION = `ALTER TABLE codemode_executions ADD COLUMN lease_owner 
  * renewal, as its liveness was judged before. Version 4 adds the tool calls' bindings
  * (`codemode_tool_calls`); version 5 a run's seed (`seed`). Version 6 changes no table: entries may
  * be `approved` from then on, which a version before it would read as a divergence (and leave in an
- * ended run), so it refuses the journal instead.
+ * ended run), so it refuses the journal instead. Version 7 adds the operation a call was recorded
+ * for (`operation`), which a version before it would drop.
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS codemode_executions (
@@ -90,6 +94,7 @@ const MIGRATIONS: readonly string[] = [
   ${TOOL_CALLS_INDEX}`,
   SEED_MIGRATION,
   APPROVED_STATE,
+  OPERATION_MIGRATION,
 ];
 
 /** What a database without Code Mode's tables gets: the last schema, without the steps to it. */
@@ -102,6 +107,7 @@ const CURRENT_SCHEMA = [
   TOOL_CALLS_TABLE,
   TOOL_CALLS_INDEX,
   SEED_MIGRATION,
+  OPERATION_MIGRATION,
 ].join(";\n");
 
 /** The schema version this package writes. */

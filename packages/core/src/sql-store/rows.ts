@@ -20,7 +20,7 @@ import type { SqlRow } from "../sql-driver.ts";
 export const EXECUTION_ROW =
   "id, code, status, result, error, logs, connectors, created_at, updated_at, lease_owner, lease_expires_at, seed";
 export const ENTRY_ROW =
-  "seq, kind, connector, method, args, result, state, requires_approval, deferred, replay, error, created_at, updated_at";
+  "seq, kind, connector, method, args, result, state, requires_approval, deferred, replay, error, created_at, updated_at, operation";
 export const SNIPPET_ROW = "name, description, code, input_schema, connectors, saved_at";
 export const BINDING_ROW = "key, execution_id, shown, created_at";
 
@@ -50,6 +50,7 @@ export const ENTRY_COLUMNS: Readonly<Record<string, string>> = {
   replay: "replay",
   error: "error",
   updatedAt: "updated_at",
+  operation: "operation",
 };
 
 /** A run's patch with its `lease` as the two columns that keep it (absent: both cleared). */
@@ -139,6 +140,7 @@ export function sqlRows(dialect: ColumnDialect): SqlRows {
       ...(present(row.error) ? { error: dialect.fromError(row.error) } : {}),
       createdAt: Number(row.created_at),
       updatedAt: Number(row.updated_at),
+      ...(present(row.operation) ? { operation: String(row.operation) } : {}),
     }),
     toSnippet: (row) => ({
       name: String(row.name),
@@ -182,6 +184,7 @@ export function sqlRows(dialect: ColumnDialect): SqlRows {
       toColumn("error", entry.error),
       entry.createdAt,
       entry.updatedAt,
+      toColumn("operation", entry.operation),
     ],
     snippetValues: (snippet) => [
       snippet.name,

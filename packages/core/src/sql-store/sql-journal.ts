@@ -292,7 +292,7 @@ export class SqlJournal implements Journal {
     return (
       this.driver.run(
         `INSERT OR REPLACE INTO codemode_entries (key, runtime, execution_id, ${ENTRY_ROW})
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
          WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE num = ?${held})`,
         [
           key,

@@ -75,4 +75,26 @@ describe("createConfigurator", () => {
       code: "INVALID_CONFIG",
     });
   });
+
+  it("refuses the host's own method with an operation a person cannot read, and sets aside a remote connector that lists one", async () => {
+    expect(() =>
+      createConfigurator([
+        mockConnector({ name: "mine", methods: { send: { operation: "POST /a\nPOST /b" } } }),
+      ]),
+    ).toThrow(
+      expect.objectContaining({
+        code: "INVALID_CONFIG",
+        message: expect.stringContaining('The operation of method "send" of connector "mine"'),
+      }),
+    );
+    const listed = { send: { operation: "POST /a\u202Egnp.exe" } };
+    const remote = {
+      ...mockConnector({ name: "remote", methods: {} }),
+      methods: async () => listed,
+    };
+    const local = mockConnector({ name: "local", methods: { read: { operation: "GET /ok" } } });
+    const config = await createConfigurator([remote, local]).configure();
+    expect([...config.connectors.keys()]).toEqual(["local"]);
+    expect(config.unavailable.get("remote")).toContain("holds U+202E");
+  });
 });

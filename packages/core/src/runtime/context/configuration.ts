@@ -9,6 +9,7 @@ import {
 } from "@codemode/typegen";
 import { CodemodeError } from "../../codemode-error.ts";
 import { asksAlways, type Connector, type ConnectorMethod } from "../../connector.ts";
+import { MAX_OPERATION_LENGTH, operationProblem } from "../../operation.ts";
 
 /** A connector as a pass uses it: its sandbox name and its methods by their sandbox names. */
 export interface ResolvedConnector {
@@ -59,6 +60,21 @@ export interface Configurator {
   readonly current: Configuration | undefined;
 }
 
+/** What is wrong with an operation `methods` names, said of its connector, or `undefined`. */
+function badOperation(
+  connector: Connector,
+  methods: Record<string, ConnectorMethod>,
+): string | undefined {
+  for (const [method, definition] of Object.entries(methods)) {
+    if (definition.operation === undefined) continue;
+    const problem = operationProblem(definition.operation);
+    if (problem !== undefined) {
+      return `The operation of method "${method}" of connector "${connector.name}" ${problem}: an operation is one line of visible text a person reads, at most ${MAX_OPERATION_LENGTH} characters.`;
+    }
+  }
+  return undefined;
+}
+
 /** Connectors, their methods, the catalog and the tool description; throws on a bad configuration. */
 function build(
   connectors: readonly Connector[],
@@ -67,6 +83,8 @@ function build(
 ): Configuration {
   const definitions: ConnectorDefinition[] = connectors.map((connector, index) => {
     const methods = listed[index] as Record<string, ConnectorMethod>;
+    const bad = badOperation(connector, methods);
+    if (bad !== undefined) throw new CodemodeError("INVALID_CONFIG", bad);
     for (const [method, definition] of Object.entries(methods)) {
       const gated =
         typeof definition.requiresApproval === "function" ||
@@ -141,6 +159,14 @@ function buildAvailable(
   outcomes.forEach((outcome, index) => {
     const connector = connectors[index] as Connector;
     if (outcome.status === "fulfilled") {
+      // an operation a server or document named that is not one line a person can read sets its
+      // connector aside; the host's own connector is the host's mistake, told at once
+      const bad = badOperation(connector, outcome.value);
+      if (bad !== undefined) {
+        if (!remote[index]) throw new CodemodeError("INVALID_CONFIG", bad);
+        unavailable.set(toIdentifier(connector.name), reasonOf(bad));
+        return;
+      }
       // what one connector listed is checked alone: a catalog a server sent that typegen cannot
       // take makes that connector unavailable, not the runtime
       try {

@@ -4,7 +4,7 @@ import { decisionHandleOf } from "../../decision-handle.ts";
 import { memoryStore } from "../../memory-store.ts";
 import { mockConnector } from "../../test/mock-connector.ts";
 import { MockExecutor, type MockSandbox } from "../../test/mock-executor.ts";
-import { runningRun, testContext, testPass } from "../../test/run-context.ts";
+import { callEntry, runningRun, testContext, testPass } from "../../test/run-context.ts";
 import { withJournal } from "../../test/with-journal.ts";
 import type { ResolvedConnector } from "../context/configuration.ts";
 import { codec } from "../context/values.ts";
@@ -151,6 +151,98 @@ describe("decideCall", () => {
     expect(output).toMatchObject({
       status: "error",
       error: expect.stringMatching(/divergence at call #0/),
+    });
+  });
+
+  describe("a call bound to its method's operation", () => {
+    /** A runtime over `store` whose `shop` names the operations given (another request's connector). */
+    const shopNaming = (
+      store: ReturnType<typeof memoryStore>,
+      operations: { read?: string; buy?: string },
+      program: (sandbox: MockSandbox) => unknown,
+    ) => {
+      const shop = mockConnector({
+        name: "shop",
+        methods: {
+          read: { ...(operations.read ? { operation: operations.read } : {}) },
+          buy: { requiresApproval: true, ...(operations.buy ? { operation: operations.buy } : {}) },
+        },
+      });
+      const executor = new MockExecutor(program);
+      return { shop, runtime: createCodemodeRuntime({ store, executor, connectors: [shop] }) };
+    };
+    const program = async ({ shop }: MockSandbox) => {
+      await shop.read?.({ id: 1 });
+      return shop.buy?.({ id: 1 });
+    };
+    const SHOWN = {
+      read: "GET https://shop.example/items/{id}",
+      buy: "POST https://shop.example/buy",
+    };
+
+    it("records the operation, shows it with the waiting call, and runs the approved call while it is the same", async () => {
+      const store = memoryStore();
+      const first = shopNaming(store, SHOWN, program);
+      const paused = await first.runtime.execute({ code: "async () => 0" });
+      expect(paused).toMatchObject({
+        status: "paused",
+        pending: [{ seq: 1, method: "buy", operation: SHOWN.buy }],
+      });
+      const second = shopNaming(store, SHOWN, program);
+      expect(await second.runtime.approve({ executionId: paused.executionId })).toMatchObject({
+        status: "completed",
+      });
+      expect(second.shop.calls.map((call) => call.method)).toEqual(["buy"]);
+    });
+
+    for (const [name, now] of [
+      ["another operation", "POST https://elsewhere.example/buy"],
+      ["no operation", undefined],
+    ] as const) {
+      it(`ends the run, running nothing, when the approved call's method now names ${name}`, async () => {
+        const store = memoryStore();
+        const first = shopNaming(store, SHOWN, program);
+        const paused = await first.runtime.execute({ code: "async () => 0" });
+        // the next request's connector (a document fetched again) sends buy elsewhere; read, whose
+        // outcome is recorded, moved too and replays as before
+        const moved = shopNaming(store, { ...(now ? { buy: now, read: now } : {}) }, program);
+        const output = await moved.runtime.approve({ executionId: paused.executionId });
+        expect(output).toMatchObject({
+          status: "error",
+          error: expect.stringMatching(/^Replay divergence at call #1: shop\.buy was recorded for/),
+        });
+        const error = output.status === "error" ? output.error : "";
+        expect(error).toContain(`was recorded for operation "${SHOWN.buy}"`);
+        expect(error).toContain(now ? `now names operation "${now}"` : "now names operation none");
+        expect(moved.shop.calls).toEqual([]);
+        expect(first.shop.calls.map((call) => call.method)).toEqual(["read"]);
+        expect((await moved.runtime.execution(paused.executionId))?.status).toBe("error");
+      });
+    }
+
+    it("ends the run when a call recorded without an operation is approved after its method named one", async () => {
+      const store = memoryStore();
+      const before = shopNaming(store, {}, program);
+      const paused = await before.runtime.execute({ code: "async () => 0" });
+      expect(paused.status === "paused" && paused.pending[0]).not.toHaveProperty("operation");
+      const after = shopNaming(store, SHOWN, program);
+      expect(await after.runtime.approve({ executionId: paused.executionId })).toMatchObject({
+        status: "error",
+        error: expect.stringContaining("was recorded for operation none"),
+      });
+      expect(after.shop.calls).toEqual([]);
+    });
+
+    it("a decision handle covers the operation: the digest of a call differs by where it goes", async () => {
+      const digests = [];
+      for (const operations of [SHOWN, { ...SHOWN, buy: "POST https://elsewhere.example/buy" }]) {
+        const { runtime } = shopNaming(memoryStore(), operations, program);
+        const paused = await runtime.execute({ code: "async () => 0" });
+        digests.push(paused.status === "paused" ? paused.pending[0]?.digest : undefined);
+      }
+      expect(digests[0]).toMatch(/^[0-9a-f]{64}$/);
+      expect(digests[1]).toMatch(/^[0-9a-f]{64}$/);
+      expect(digests[0]).not.toBe(digests[1]);
     });
   });
 
@@ -410,5 +502,73 @@ describe("decideCall, one step", () => {
     approved.release();
     // nothing here calls a connector: decideCall only decides
     expect(shop.calls).toEqual([]);
+  });
+
+  it.each([
+    ["waiting", { state: "pending" }],
+    ["in doubt", { state: "executing" }],
+    ["run again (reexecute)", { state: "applied", replay: "reexecute" }],
+  ] as const)(
+    "fails a recorded call that may still run (%s) whose method now names another operation, and runs nothing",
+    async (_name, recorded) => {
+      const shop = mockConnector({
+        name: "shop",
+        methods: { send: { operation: "POST https://b.example/send" } },
+      });
+      const context = testContext([shop]);
+      const id = await runningRun(context);
+      const resolved = (await context.configurator.configure()).connectors.get(
+        "shop",
+      ) as ResolvedConnector;
+      const args = codec.encode({ n: 1 });
+      await context.journal.putEntry(
+        callEntry(
+          id,
+          0,
+          { connector: "shop", method: "send", input: { n: 1 } },
+          {
+            ...recorded,
+            operation: "POST https://a.example/send",
+          },
+        ),
+      );
+      const pass = await testPass(context, id);
+      await expect(
+        decideCall(context, pass, resolved, "send", { n: 1 }, args, 0),
+      ).rejects.toMatchObject({ code: "DIVERGENCE" });
+      expect((await context.journal.getExecution(id))?.error).toMatch(
+        /^Replay divergence at call #0: shop\.send was recorded for operation "POST https:\/\/a\.example\/send" but now names operation "POST https:\/\/b\.example\/send"/,
+      );
+      expect((await context.journal.getEntry(id, 0))?.state).toBe(recorded.state);
+      await pass.end();
+      pass.release();
+      expect(shop.calls).toEqual([]);
+    },
+  );
+
+  it("replays a recorded outcome whatever operation its method names now", async () => {
+    const shop = mockConnector({ name: "shop", methods: { read: { operation: "GET /v2" } } });
+    const context = testContext([shop]);
+    const id = await runningRun(context);
+    const resolved = (await context.configurator.configure()).connectors.get(
+      "shop",
+    ) as ResolvedConnector;
+    const args = codec.encode({});
+    await context.journal.putEntry(
+      callEntry(
+        id,
+        0,
+        { connector: "shop", method: "read", input: {}, result: 1 },
+        {
+          operation: "GET /v1",
+        },
+      ),
+    );
+    const pass = await testPass(context, id);
+    expect(await decideCall(context, pass, resolved, "read", {}, args, 0)).toMatchObject({
+      kind: "replay",
+    });
+    await pass.end();
+    pass.release();
   });
 });

@@ -86,6 +86,34 @@ export async function diverge(
   throw new CodemodeError("DIVERGENCE", message, { details: { seq } });
 }
 
+/** The states of a recorded call, other than a recorded outcome, in which a pass may still run it. */
+const MAY_RUN: ReadonlySet<JournalEntry["state"]> = new Set([
+  "pending",
+  "approved",
+  "executing",
+  "applied",
+]);
+
+/**
+ * Fails the run at `seq`, a recorded call that may still run whose method now names another
+ * operation than the one it was recorded (and shown, and perhaps approved) for, and throws it:
+ * nothing is sent where the person did not see it go.
+ */
+async function operationMoved(
+  pass: PassState,
+  seq: number,
+  recorded: JournalEntry,
+  operation: string | undefined,
+): Promise<never> {
+  const name = (text: string | undefined) => (text === undefined ? "none" : `"${preview(text)}"`);
+  const message =
+    `Replay divergence at call #${seq}: ${recorded.connector}.${recorded.method} was recorded for operation ${name(recorded.operation)} ` +
+    `but now names operation ${name(operation)}, so it does not run (the connector's document or server changed, ` +
+    "or the store did not keep the call's operation). Start a new run to call it where it goes now.";
+  await pass.failRun(message);
+  throw new CodemodeError("DIVERGENCE", message, { details: { seq } });
+}
+
 /**
  * `decideCall` of ARCHITECTURE §3: what the call at `seq` does, written to the journal before
  * anything runs. A recorded call replays; an approved one is taken (`approved` → `executing`, one
@@ -113,6 +141,11 @@ export async function decideCall(
       // a replay writes nothing: the lease is renewed only when its heartbeat is due
       if (pass.renewDue() && !(await pass.renew())) pass.leaseLost();
       return { kind: "replay", entry: recorded };
+    }
+    // anything else may still run (waiting, approved, in doubt, run again): only where it was
+    // recorded, shown and perhaps approved to go
+    if (MAY_RUN.has(recorded.state) && recorded.operation !== definition.operation) {
+      return operationMoved(pass, seq, recorded, definition.operation);
     }
     // still waiting (a result for a deferred sibling, or an approval of other calls, came): the run
     // pauses here again
@@ -175,6 +208,7 @@ export async function decideCall(
       requiresApproval: needsApproval,
       deferred: definition.deferred === true,
       replay: definition.replay ?? "record",
+      ...(definition.operation !== undefined ? { operation: definition.operation } : {}),
       createdAt: time,
       updatedAt: time,
     },

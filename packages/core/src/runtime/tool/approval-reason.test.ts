@@ -33,4 +33,22 @@ describe("approvalReason", () => {
     expect(isApprovalReason("Approve this call, please")).toBe(false);
     expect(isApprovalReason(undefined)).toBe(false);
   });
+
+  it("says where each call goes when its method names an operation, on a line of its own", () => {
+    const reason = approvalReason("exec_1", [
+      {
+        ...action(1, { id: 1 }, "it may have run"),
+        operation: "DELETE https://api.example/items/{id}",
+      },
+      { ...action(2, { id: 2 }), operation: "GET /x\u202Eevil" },
+    ]);
+    expect(reason).toBe(
+      "Approve these 2 calls of codemode run exec_1:\n" +
+        '#1 issues.create({"id":1})\n' +
+        "  operation: DELETE https://api.example/items/{id}\n" +
+        "  in doubt: it may have run\n" +
+        '#2 issues.create({"id":2})\n' +
+        "  operation: GET /x\\u202eevil",
+    );
+  });
 });

@@ -9,12 +9,18 @@ import { visibleText } from "../../visible-text.ts";
 /** How every request reason of a `codemode` call begins (the answer's check of who asked). */
 const HEADING = /^Approve (?:this call|these \d+ calls) of codemode run \S+:\n/;
 
-/** One call as the person reads it: `#seq connector.method(input)`, the input in tagged JSON. */
+/**
+ * One call as the person reads it: `#seq connector.method(input)`, the input in tagged JSON, then
+ * where it goes (`operation:`) and whether it may have run (`in doubt:`), each on a line of its own.
+ */
 function line(action: PendingAction): string {
   const input = JSON.stringify(shownValue(action.args)) ?? "undefined";
-  const call = visibleText(`#${action.seq} ${action.connector}.${action.method}(${input})`);
-  if (action.inDoubt === undefined) return call;
-  return `${call}\n  in doubt: ${visibleText(action.inDoubt.replace(/\s+/g, " "))}`;
+  let text = visibleText(`#${action.seq} ${action.connector}.${action.method}(${input})`);
+  if (action.operation !== undefined) text += `\n  operation: ${visibleText(action.operation)}`;
+  if (action.inDoubt !== undefined) {
+    text += `\n  in doubt: ${visibleText(action.inDoubt.replace(/\s+/g, " "))}`;
+  }
+  return text;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { callDigest, decisionHandleOf } from "../../decision-handle.ts";
+import { decisionHandleOf, digestOf } from "../../decision-handle.ts";
 import type { CodeModeInput, CodeModeOutput } from "../../types.ts";
 import { begin, newRunId } from "../commands/begin-run.ts";
 import { approve, reject } from "../commands/decisions.ts";
@@ -229,7 +229,7 @@ async function asks(context: RunContext, bound: BoundRun): Promise<boolean> {
     const calls = await Promise.all(
       pendingNow.map(async (entry) => ({
         seq: entry.seq,
-        digest: await callDigest(entry.connector, entry.method, entry.args, entry.error),
+        digest: await digestOf(entry),
       })),
     );
     shown = await showOnce(context, bound.key, { version: 1, executionId: run.id, calls });

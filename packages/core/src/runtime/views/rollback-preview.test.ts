@@ -6,6 +6,7 @@ import { mockConnector } from "../../test/mock-connector.ts";
 import { callEntry, runningRun, testContext } from "../../test/run-context.ts";
 import {
   classify,
+  MOVED,
   previewRollback,
   REVERT_IN_DOUBT,
   rollbackCandidates,
@@ -73,6 +74,36 @@ describe("classify", () => {
     expect(verdict(buy({ state: "reverting", updatedAt: 10 * LIVENESS_MS }))).toMatchObject({
       outcome: "skipped",
     });
+  });
+
+  it("reverts no call whose method now names another operation than the call was recorded for", async () => {
+    const context = testContext([
+      mockConnector({
+        name: "shop",
+        methods: {
+          buy: { revert: () => undefined, operation: "POST https://shop.example/v2/buy" },
+        },
+      }),
+    ]);
+    const { connectors } = await context.configurator.configure();
+    const buy = (overrides: Partial<JournalEntry>) =>
+      callEntry("exec_1", 3, { connector: "shop", method: "buy", result: 1 }, overrides);
+    const verdict = (entry: JournalEntry) => classify(entry, 10 * LIVENESS_MS, false, connectors);
+    const call = { seq: 3, connector: "shop", method: "buy" };
+    expect(verdict(buy({ operation: "POST https://shop.example/v2/buy" }))).toBe("revert");
+    for (const operation of ["POST https://shop.example/v1/buy", undefined]) {
+      expect(verdict(buy({ ...(operation ? { operation } : {}) }))).toEqual({
+        ...call,
+        outcome: "skipped",
+        reason: MOVED,
+      });
+      // a revert an earlier rollback started is not tried again through the moved method
+      expect(verdict(buy({ state: "reverting", updatedAt: 0, operation }))).toEqual({
+        ...call,
+        outcome: "unrecorded",
+        reason: REVERT_IN_DOUBT,
+      });
+    }
   });
 });
 

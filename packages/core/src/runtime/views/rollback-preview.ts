@@ -20,6 +20,10 @@ export interface RollbackCall {
 export const REVERT_IN_DOUBT =
   "a rollback started its revert and never recorded what became of it, so it may be undone already; a rollback asks its connector's reconcileRevert, else the host decides (revertAgain or markReverted)";
 
+/** Why a call whose method now names another operation is not reverted. */
+export const MOVED =
+  "its method now names another operation than the one the call was recorded for, so a revert through it could undo something else";
+
 /**
  * What rollback does with an entry, before any revert runs: report it as it is, revert it, or (a
  * revert an earlier rollback started and never recorded) decide what became of that revert first.
@@ -54,9 +58,16 @@ export function classify(
       reason: `it ran, but its result was not recorded: ${entry.error ?? "unknown"}`,
     };
   }
+  const method = connectors.get(entry.connector)?.methods.get(entry.method);
+  // a method that now names another operation would send its revert somewhere the call never went
+  const moved = method !== undefined && method.definition.operation !== entry.operation;
   if (entry.state === "reverting") {
     // a claim no rollback renews any more: its revert may have run (see revert-in-doubt.ts)
-    if (!live && now - entry.updatedAt >= LIVENESS_MS) return "revert-in-doubt";
+    if (!live && now - entry.updatedAt >= LIVENESS_MS) {
+      return moved
+        ? { ...call, outcome: "unrecorded", reason: REVERT_IN_DOUBT }
+        : "revert-in-doubt";
+    }
     return { ...call, outcome: "skipped", reason: "another rollback is reverting it" };
   }
   if (entry.error !== undefined) {
@@ -75,10 +86,10 @@ export function classify(
     };
   }
   const resolved = connectors.get(entry.connector);
-  const method = resolved?.methods.get(entry.method);
   if (!resolved || !method) {
     return { ...call, outcome: "skipped", reason: "its connector or method is not configured now" };
   }
+  if (moved) return { ...call, outcome: "skipped", reason: MOVED };
   if (!method.definition.revertible || !resolved.connector.revert) {
     return { ...call, outcome: "skipped", reason: "the method is not revertible" };
   }

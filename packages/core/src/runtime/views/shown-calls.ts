@@ -1,4 +1,4 @@
-import { callDigest, type DecisionHandle } from "../../decision-handle.ts";
+import { type DecisionHandle, digestOf } from "../../decision-handle.ts";
 import type { JournalEntry } from "../../journal-store.ts";
 
 /**
@@ -17,9 +17,7 @@ export async function staleCalls(
     if (!entry) {
       return `Call #${call.seq} of this decision no longer waits: it was decided already, or another decision came first. Read the run's pending calls again.`;
     }
-    if (
-      (await callDigest(entry.connector, entry.method, entry.args, entry.error)) !== call.digest
-    ) {
+    if ((await digestOf(entry)) !== call.digest) {
       return `Call #${call.seq} (${entry.connector}.${entry.method}) waits with another input than the one this decision was shown. Read the run's pending calls again.`;
     }
   }
