@@ -167,17 +167,32 @@ export function bodyFieldsOf(value: unknown): string[] {
   return isObject(value) && !(value instanceof Date) && !isBinary(value) ? Object.keys(value) : [];
 }
 
+/** How a request body is written (see `bodyWriting`). */
+export type BodyWriting = "multipart" | "form" | "json" | "as given";
+
+/**
+ * How a body of `contentType` is written: multipart fields, a URL-encoded form, JSON, or a string or
+ * bytes as given (anything else as JSON). Part of an operation's request form (`operationName`).
+ */
+export function bodyWriting(contentType: string): BodyWriting {
+  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "multipart/form-data") return "multipart";
+  if (type === "application/x-www-form-urlencoded") return "form";
+  if (/[/+]json$/.test(type)) return "json";
+  return "as given";
+}
+
 /** Sets the body and, except for multipart (whose boundary fetch writes), its content type. */
 function encodeBody(
   body: BodySpec,
   value: unknown,
   headers: Record<string, string>,
 ): PreparedRequest["body"] {
-  const type = body.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (type === "multipart/form-data") return encodeMultipart(value);
+  const writing = bodyWriting(body.contentType);
+  if (writing === "multipart") return encodeMultipart(value);
   headers["content-type"] = body.contentType;
-  if (type === "application/x-www-form-urlencoded") return encodeForm(value, body.encoding);
-  if (/[/+]json$/.test(type)) return JSON.stringify(value);
+  if (writing === "form") return encodeForm(value, body.encoding);
+  if (writing === "json") return JSON.stringify(value);
   if (typeof value === "string" || isBinary(value)) return value;
   return JSON.stringify(value);
 }

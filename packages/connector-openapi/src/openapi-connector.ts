@@ -14,6 +14,15 @@ import { HTTP_ERROR_NOTE } from "./http-error.ts";
 import { loadDocument } from "./load-document.ts";
 import { operationMatcher } from "./match-operation.ts";
 import { isObject, type JsonObject, type OpenApiDocument } from "./openapi-document.ts";
+import {
+  credentialForm,
+  credentialsForm,
+  type ExcludedForm,
+  type OperationNames,
+  operationNames,
+  type RequestForm,
+  requestForm,
+} from "./operation-name.ts";
 import type { OperationSpec } from "./operation-spec.ts";
 import {
   checkOptions,
@@ -92,6 +101,35 @@ interface DocumentIndex {
    * run): connectors made again with the same options share its rule, so their methods are equal.
    */
   hatches: Map<string, EscapeHatch>;
+  /**
+   * The operations the methods name, by what they depend on besides the document: the base URL,
+   * which operations are offered, whether there is an escape hatch, and the credentials as
+   * `credentialForm` describes them (what `chooseCredentials` reads). Hashing every form took
+   * GitHub's document from about 30 ms to 150 ms a connector; the latest few are kept.
+   */
+  names: Map<string, Promise<OperationNames>>;
+}
+
+/** Sets of operation names a document keeps (a host with a base URL per tenant makes many). */
+const NAMED_SETS = 8;
+
+function operationNamesOf(
+  index: DocumentIndex,
+  key: string,
+  name: () => Promise<OperationNames>,
+): Promise<OperationNames> {
+  let names = index.names.get(key);
+  if (!names) {
+    const made = name();
+    names = made;
+    index.names.set(key, made);
+    made.catch(() => {
+      if (index.names.get(key) === made) index.names.delete(key);
+    });
+    const oldest = index.names.keys().next().value;
+    if (index.names.size > NAMED_SETS && oldest !== undefined) index.names.delete(oldest);
+  }
+  return names;
 }
 
 const indexByDocument = new WeakMap<object, DocumentIndex>();
@@ -99,7 +137,7 @@ const indexByDocument = new WeakMap<object, DocumentIndex>();
 function indexOf(document: OpenApiDocument): DocumentIndex {
   let index = indexByDocument.get(document);
   if (!index) {
-    index = { operations: readOperations(document), hatches: new Map() };
+    index = { operations: readOperations(document), hatches: new Map(), names: new Map() };
     indexByDocument.set(document, index);
   }
   return index;
@@ -181,6 +219,9 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
     const operations = new Map<string, OperationSpec>();
     const reverts = new Map<string, Revert>();
     const choices = new Map<string, CredentialChoice>();
+    /** each offered operation's request form, by method name, and those `include` leaves out */
+    const forms = new Map<string, RequestForm>();
+    const excluded: ExcludedForm[] = [];
     let decisions = "";
     for (const operation of all) {
       const info: OperationInfo = {
@@ -192,6 +233,7 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       };
       if (options.include && !options.include(info)) {
         decisions += "x";
+        excluded.push({ method: operation.method, path: operation.path, offered: false });
         continue;
       }
       if (escapeHatch && operation.name === REQUEST) {
@@ -223,10 +265,10 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
       // as the typed method reads it: a falsy flag runs at once, a rule or true waits
       decisions += requiresApproval ? "g" : "f";
       const where = `${connectorName}.${operation.name}`;
-      choices.set(
-        operation.name,
-        chooseCredentials(where, operation.security, security, credentials),
-      );
+      const choice = chooseCredentials(where, operation.security, security, credentials);
+      choices.set(operation.name, choice);
+      const form = requestForm(operation, credentialsForm(operation.security, security, choice));
+      forms.set(operation.name, form);
       methods[operation.name] = {
         description: operation.description,
         inputSchema: operation.inputSchema,
@@ -252,6 +294,28 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
         `openApiConnector "${connectorName}": operations has options for ${unused.map((key) => `"${key}"`).join(", ")}, which the document does not have (use a method name or an operationId).`,
       );
     }
+    // a call is bound to the operation its method names (core runs a recorded call only while it
+    // names the same one), so the document read for a later pass cannot send it elsewhere
+    const names = await operationNamesOf(
+      indexOf(document),
+      JSON.stringify([base.url, decisions, escapeHatch, credentials.map(credentialForm)]),
+      () =>
+        operationNames(
+          base.url,
+          forms,
+          excluded,
+          escapeHatch
+            ? credentialsForm(
+                undefined,
+                security,
+                chooseCredentials(`${connectorName}.${REQUEST}`, undefined, security, credentials),
+              )
+            : undefined,
+        ),
+    );
+    for (const [name, operation] of names.methods) {
+      (methods[name] as ConnectorMethod).operation = operation;
+    }
     const hatch = escapeHatch
       ? escapeHatchOf(indexOf(document), decisions, undeclaredReadsRun)
       : undefined;
@@ -263,6 +327,7 @@ export function openApiConnector<Operations extends object = UntypedOperations>(
         replay: "record",
         keywords: ["http", "request", "raw", "get", "post", "put", "patch", "delete"],
         revertible: false,
+        operation: names.escapeHatch as string,
       };
     }
     const settings: SendSettings = {

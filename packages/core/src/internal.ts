@@ -9,6 +9,7 @@ export {
 } from "./invariants.ts";
 export { noSuchRun } from "./journal-store.ts";
 export { knownEncodings } from "./known-encodings.ts";
+export { sha256Hex } from "./platform.ts";
 export {
   determinismPrelude,
   installDeterminism,
