@@ -1,6 +1,7 @@
 // An approval card in the chat: what the run wants to do and why, so a person can decide there.
-// The program, the calls it made before it paused, each waiting call's exact input and effect,
-// when it was asked and the message that led to it; Approve (all N calls) or Reject with a reason.
+// The program, the calls it made before it paused, each waiting call's exact input and effect (and
+// where it goes, when its method names an operation), when it was asked and the message that led
+// to it; Approve (all N calls) or Reject with a reason.
 // A call in doubt (an earlier pass started it and never recorded its outcome) says it may already
 // have run and the key it runs again under, and the button says "Run again".
 import { block, disclosure, h, labelled, status } from "./dom.js";
@@ -96,6 +97,10 @@ function pendingView(call) {
       h("strong", { class: "approval-call" }, callName(call)),
       h("span", { class: "empty" }, ` · ${callNumber(call.seq)} of the run`),
     ),
+    // where the call goes (an OpenAPI method's HTTP method and URL): approving runs it only there
+    typeof call.operation === "string"
+      ? h("div", { class: "call-operation" }, `sends ${call.operation}`)
+      : null,
     inDoubt ? inDoubtView(call) : null,
     h("div", { class: "label" }, "input"),
     jsonView(call.args, { openDepth: 3, className: "approval-args" }),
@@ -103,7 +108,7 @@ function pendingView(call) {
   );
 }
 
-/** Each waiting call with its exact input and what it would change. */
+/** Each waiting call with where it goes, its exact input and what it would change. */
 export function pendingCallsView(pending) {
   return h("ul", { class: "pending-calls" }, (pending ?? []).map(pendingView));
 }

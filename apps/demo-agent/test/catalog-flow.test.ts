@@ -31,6 +31,8 @@ describe("the catalog API and connector", () => {
     const demo = agentInNode();
     const { card } = await demo.say("add a catalog item Blue mug for 12.50");
     expect(card?.pending[0]?.effect?.summary).toBe('Adds "Blue mug" at $12.50 to the catalog');
+    // the card carries where the call goes, as the OpenAPI connector names it, for the page to show
+    expect(card?.pending[0]?.operation).toMatch(/^POST \S+/);
     const [pending] = await demo.runtime.pending();
     expect(pending).toMatchObject({
       seq: 1,

@@ -135,6 +135,10 @@ describe("the MCP and OpenAPI connectors on the demo page", () => {
     const card = page.locator("#chat-log .approval-card").last();
     await card.waitFor();
     expect(await card.locator(".approval-call").textContent()).toBe("catalog.createItem");
+    // where the call goes, as the OpenAPI connector names the operation: the card shows it
+    expect(await card.locator(".call-operation").textContent()).toMatch(
+      /^sends (GET|POST|PUT|PATCH|DELETE) \S+/,
+    );
     expect(await jsonField(card.locator(".approval-args"), "name")).toBe("Blue mug");
     expect(await page.locator("table.catalog tbody tr").count()).toBe(4);
     await screenshot("openapi-approval-pending");

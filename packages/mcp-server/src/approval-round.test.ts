@@ -5,7 +5,14 @@
 // other code or another caller decides nothing.
 
 import { functionConnector } from "@codemode/connector-function";
-import { createCodemodeRuntime, decisionHandleOf, memoryStore } from "@codemode/core";
+import {
+  type Connector,
+  createCodemodeRuntime,
+  decisionHandleOf,
+  MAX_OPERATION_LENGTH,
+  memoryStore,
+  type PendingAction,
+} from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
@@ -19,7 +26,7 @@ import {
   tampered,
   unusedBitsSet,
 } from "../test/mcp-clients.ts";
-import { questionKey } from "./approval-round.ts";
+import { questionKey, questionsFor } from "./approval-round.ts";
 import { type ApprovalState, approvalStateCodec, sha256Text } from "./approval-state.ts";
 import { codeMcpServer } from "./index.ts";
 
@@ -202,6 +209,90 @@ describe("approval rounds on the 2026-07-28 protocol", () => {
     expect(await again.text()).not.toContain('\\"status\\":\\"completed\\"');
     expect(sent).toEqual(["oncall"]);
     await handler.close();
+  });
+});
+
+/** `ops.deploy`, gated, whose method names `operation` as where its calls go; `ran` has their inputs */
+function deployRuntime(operation: string) {
+  const ran: unknown[] = [];
+  const ops: Connector = {
+    specificationVersion: "v1",
+    name: "ops",
+    methods: () => ({ deploy: { requiresApproval: true, operation } }),
+    invoke: async (_method, input) => {
+      ran.push(input);
+      return "deployed";
+    },
+  };
+  const runtime = createCodemodeRuntime({
+    store: memoryStore(),
+    executor: new QuickJSExecutor(),
+    connectors: [ops],
+  });
+  return { runtime, ran };
+}
+
+/** a waiting call of `ops.deploy` as the runtime lists it, with `operation` when given */
+const waiting = (seq: number, operation?: string): PendingAction => ({
+  executionId: "exec_1",
+  seq,
+  connector: "ops",
+  method: "deploy",
+  args: { env: "prod" },
+  digest: String(seq).repeat(64),
+  ...(operation === undefined ? {} : { operation }),
+});
+
+const messagesOf = (questions: ReturnType<typeof questionsFor>) =>
+  Object.values(questions ?? {}).map(
+    (question) => (question.params as { message: string }).message,
+  );
+
+describe("a question says where its call goes when its method names an operation", () => {
+  it.each(["2025", "2026"] as const)("after the call, on the %s era", async (era) => {
+    const { runtime, ran } = deployRuntime(
+      "POST https://deploy.example/v1/releases/{env} (form 9c1e)",
+    );
+    const make = () => codeMcpServer({ runtime, approvalStateKey: KEY });
+    const answer = () => ({ action: "accept" as const, approve: true });
+    const client =
+      era === "2025"
+        ? await sessionClient(make(), { answer })
+        : await statelessClient(make, { answer });
+    const result = await call(client, "async () => ops.deploy({ env: 'prod' })");
+    expect(client.asked).toEqual([
+      'The code wants to run ops.deploy({"env":"prod"}). It sends POST https://deploy.example/v1/releases/{env} (form 9c1e). Approve it?',
+    ]);
+    expect(result.structuredContent).toMatchObject({ status: "completed", result: "deployed" });
+    expect(ran).toEqual([{ env: "prod" }]);
+    await client.close();
+  });
+
+  it("in each question of a round, escaping what a person cannot see, before a doubt", () => {
+    const questions = questionsFor(
+      [{ ...waiting(1, "PUT\u00A0https://a.example/x"), inDoubt: "It may have run." }, waiting(2)],
+      100_000,
+    );
+    expect(messagesOf(questions)).toEqual([
+      'The code wants to run 2 calls together; none runs unless you approve each. Call 1 of 2: ops.deploy({"env":"prod"}). It sends PUT\\u00a0https://a.example/x. It may have run. Approve it?',
+      'The code wants to run 2 calls together; none runs unless you approve each. Call 2 of 2: ops.deploy({"env":"prod"}). Approve it?',
+    ]);
+  });
+
+  it("a long operation is shown whole within the reply limit, or the person is not asked", () => {
+    const long = `GET https://a.example/${"x".repeat(MAX_OPERATION_LENGTH - 22)}`;
+    expect(long).toHaveLength(MAX_OPERATION_LENGTH);
+    const [shown] = messagesOf(questionsFor([waiting(1, long)], 100_000));
+    expect(shown).toBe(
+      `The code wants to run ops.deploy({"env":"prod"}). It sends ${long}. Approve it?`,
+    );
+    // the smallest reply limit fits the call but not its operation: the run waits for the host
+    expect(questionsFor([waiting(1)], 1_000)).toBeDefined();
+    expect(questionsFor([waiting(1, long)], 1_000)).toBeUndefined();
+    // the operations of the calls so far count against the room left for the next one
+    const fits = JSON.stringify(questionsFor([waiting(1, long)], 100_000)).length;
+    expect(questionsFor([waiting(1, long)], fits)).toBeDefined();
+    expect(questionsFor([waiting(1, long), waiting(2, long)], fits)).toBeUndefined();
   });
 });
 

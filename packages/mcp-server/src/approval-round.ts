@@ -1,8 +1,9 @@
 // approvals: "elicitation" as multi-round-trip requests (MCP 2026-07-28): a paused run's `codemode`
-// call answers `input_required`, one form question per waiting call with its exact input, and a sealed
-// state naming those calls; the client retries the call with the person's answers and the state, on
-// whichever instance it reaches. On a 2025-era connection the MCP SDK asks the same questions as
-// server-to-client elicitations and re-enters the handler with the answers.
+// call answers `input_required`, one form question per waiting call with its exact input (and where
+// it goes, when its method names an operation), and a sealed state naming those calls; the client
+// retries the call with the person's answers and the state, on whichever instance it reaches. On a
+// 2025-era connection the MCP SDK asks the same questions as server-to-client elicitations and
+// re-enters the handler with the answers.
 import {
   type CodeModeOutput,
   type CodemodeRuntime,
@@ -23,7 +24,7 @@ import {
   type ApprovalStateCodec,
 } from "./approval-state.ts";
 import { untilCancelled } from "./cancel-with-call.ts";
-import { describeCall } from "./describe-call.ts";
+import { describeCall, describeOperation } from "./describe-call.ts";
 
 export interface ApprovalRound {
   runtime: CodemodeRuntime;
@@ -64,9 +65,10 @@ const QUESTION_JSON = JSON.stringify({
 }).length;
 
 /**
- * One form question per waiting call, each with its exact input, keyed by `questionKey`; undefined
- * when they do not fit in `limit` characters of JSON together (the run then waits for the host).
- * Each input is shown only while the questions so far leave room for it: the work is linear in
+ * One form question per waiting call, each with its exact input and, when its method names one,
+ * where it goes (`It sends <operation>.`), keyed by `questionKey`; undefined when they do not fit
+ * in `limit` characters of JSON together (the run then waits for the host). Each input and
+ * operation is shown only while the questions so far leave room for it: the work is linear in
  * `limit`, however many calls wait.
  */
 export function questionsFor(
@@ -79,7 +81,11 @@ export function questionsFor(
     const call = describeCall(action, left);
     left -= (call?.length ?? left) + QUESTION_JSON;
     if (call === undefined || left < 0) return undefined;
-    shown.push(call);
+    // the operation is what the person approves too (the call's digest covers it): shown whole
+    const sends = describeOperation(action, left);
+    if (sends === undefined) return undefined;
+    left -= sends.length;
+    shown.push(`${call}.${sends}`);
   }
   const count = pending.length;
   const questions = Object.fromEntries(
@@ -88,8 +94,8 @@ export function questionsFor(
       const doubt = action.inDoubt === undefined ? "" : ` ${visibleText(action.inDoubt)}`;
       const message =
         count === 1
-          ? `The code wants to run ${shown[index]}.${doubt} Approve it?`
-          : `The code wants to run ${count} calls together; none runs unless you approve each. Call ${index + 1} of ${count}: ${shown[index]}.${doubt} Approve it?`;
+          ? `The code wants to run ${shown[index]}${doubt} Approve it?`
+          : `The code wants to run ${count} calls together; none runs unless you approve each. Call ${index + 1} of ${count}: ${shown[index]}${doubt} Approve it?`;
       return [
         questionKey(action),
         inputRequired.elicit({ message, requestedSchema: QUESTION_SCHEMA }),

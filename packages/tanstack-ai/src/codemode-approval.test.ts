@@ -1,4 +1,4 @@
-import { MAX_HANDLE_CALLS } from "@codemode/core";
+import { MAX_HANDLE_CALLS, MAX_OPERATION_LENGTH } from "@codemode/core";
 import { describe, expect, it } from "vitest";
 import { codemodeApproval } from "./codemode-approval.ts";
 
@@ -33,6 +33,33 @@ describe("codemodeApproval's payload", () => {
     });
     expect(schema).toMatchObject({
       properties: { calls: { minItems: 1, maxItems: MAX_HANDLE_CALLS } },
+    });
+  });
+});
+
+describe("codemodeApproval's calls", () => {
+  it("carry where each goes when it names an operation: a string of 1 to MAX_OPERATION_LENGTH", () => {
+    const withOperation = (operation: unknown) => ({
+      ...payload(1),
+      calls: [{ ...call(0), operation }],
+    });
+    const named = withOperation("PATCH https://crm.example/v1/items/{id}");
+    expect(validate(named)).toEqual({ value: named });
+    expect(validate(withOperation("x".repeat(MAX_OPERATION_LENGTH)))).toHaveProperty("value");
+    for (const operation of ["", "x".repeat(MAX_OPERATION_LENGTH + 1), 7, null, undefined]) {
+      expect(validate(withOperation(operation))).toHaveProperty("issues");
+    }
+    const schema = codemodeApproval.payloadSchema["~standard"].jsonSchema.input({
+      target: "draft-07",
+    });
+    expect(schema).toMatchObject({
+      properties: {
+        calls: {
+          items: {
+            properties: { operation: { type: "string", maxLength: MAX_OPERATION_LENGTH } },
+          },
+        },
+      },
     });
   });
 });

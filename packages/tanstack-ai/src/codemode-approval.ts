@@ -1,6 +1,11 @@
 // The interrupt a paused run raises in TanStack AI: what the person is shown (every call the run
 // waits for, with its exact input) and what they answer.
-import { type DecisionHandle, MAX_HANDLE_CALLS, type PendingAction } from "@codemode/core";
+import {
+  type DecisionHandle,
+  MAX_HANDLE_CALLS,
+  MAX_OPERATION_LENGTH,
+  type PendingAction,
+} from "@codemode/core";
 import { defineInterrupt } from "@tanstack/ai";
 import { standardJsonSchema } from "./standard-json-schema.ts";
 import { asJson } from "./tool-output.ts";
@@ -13,6 +18,12 @@ export interface CodemodeApprovalCall {
   method: string;
   /** the input recorded when the run paused, as plain JSON (the value codec's form) */
   input: unknown;
+  /**
+   * where the call goes, as its method named it when the call was recorded
+   * (`PendingAction.operation`); absent when it names none. Show it with the call: the approval
+   * runs the call only while it still goes there.
+   */
+  operation?: string;
   /** the digest of the call as recorded (`PendingAction.digest`): the answer decides this call only */
   digest: string;
 }
@@ -36,6 +47,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const isId = (value: unknown) =>
   typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
+const isOperation = (value: unknown) =>
+  typeof value === "string" && value.length > 0 && value.length <= MAX_OPERATION_LENGTH;
 
 function payloadProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return "The payload is an object.";
@@ -56,10 +69,11 @@ function payloadProblem(value: unknown): string | undefined {
       !isId(call.connector) ||
       !isId(call.method) ||
       !("input" in call) ||
+      ("operation" in call && !isOperation(call.operation)) ||
       typeof call.digest !== "string" ||
       !/^[0-9a-f]{64}$/.test(call.digest)
     ) {
-      return "Each call has a seq, a connector, a method, an input and its digest.";
+      return "Each call has a seq, a connector, a method, an input, its digest and, when it names one, its operation.";
     }
   }
   return undefined;
@@ -82,6 +96,7 @@ const payloadSchema = standardJsonSchema<CodemodeApprovalPayload>(
             connector: { type: "string" },
             method: { type: "string" },
             input: {},
+            operation: { type: "string", minLength: 1, maxLength: MAX_OPERATION_LENGTH },
             digest: { type: "string", pattern: "^[0-9a-f]{64}$" },
           },
           required: ["seq", "connector", "method", "input", "digest"],
@@ -117,13 +132,17 @@ export const codemodeApproval = defineInterrupt({
   responseSchema,
 });
 
-/** The calls a run waits for as the person sees them: each input as plain JSON. */
+/**
+ * The calls a run waits for as the person sees them: each input as plain JSON, and where it goes
+ * when its method names an operation (an answer decides the calls shown, operations included).
+ */
 export function shownCalls(pending: readonly PendingAction[]): CodemodeApprovalCall[] {
   return pending.map((action) => ({
     seq: action.seq,
     connector: action.connector,
     method: action.method,
     input: asJson(action.args),
+    ...(action.operation === undefined ? {} : { operation: action.operation }),
     digest: action.digest,
   }));
 }

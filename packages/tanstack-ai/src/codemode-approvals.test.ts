@@ -39,8 +39,11 @@ const report = (options: TextOptions): ScriptedTurn => ({
 });
 
 /** The runtime, a scripted model and the server's chat() call, as a route would make it. */
-function setup(turns: Array<ScriptedTurn | ((options: TextOptions) => ScriptedTurn)>) {
-  const crm = crmRuntime();
+function setup(
+  turns: Array<ScriptedTurn | ((options: TextOptions) => ScriptedTurn)>,
+  crmOptions: Parameters<typeof crmRuntime>[0] = {},
+) {
+  const crm = crmRuntime(crmOptions);
   const adapter = new ScriptedAdapter(turns);
   let runs = 0;
   const serve = (
@@ -197,6 +200,45 @@ describe("codemodeApprovals", () => {
       status: "completed",
       result: "inv_1",
     });
+  });
+
+  it("shows where a call goes when its method names an operation; an answer about another one runs nothing", async () => {
+    const operation = "POST https://billing.example/v1/invoices (request form 9c1e)";
+    const { serve, sent } = setup([callCode(BILL_ADA), report], { invoiceOperation: operation });
+    const first = await serve();
+    const interrupt = first.interrupts[0];
+    if (!interrupt) throw new Error("expected an interrupt");
+    const shown = payloadOf(interrupt) as { calls: Array<Record<string, unknown>> };
+    expect(shown.calls).toEqual([
+      {
+        seq: 1,
+        connector: "crm",
+        method: "send_invoice",
+        input: { customer: "cus_ada", amount: 120 },
+        operation,
+        digest: DIGEST,
+      },
+    ]);
+    // a client that showed the person another destination is asked again, and nothing runs
+    const elsewhere = {
+      ...shown,
+      calls: [{ ...shown.calls[0], operation: "POST https://attacker.example/invoices" }],
+    };
+    const second = await serve({
+      messages: first.messages,
+      parentRunId: "run-1",
+      resume: [resumeItem(interrupt, { approved: true }, elsewhere)],
+    });
+    expect(sent).toEqual([]);
+    expect(payloadOf(second.interrupts[0])).toEqual(shown);
+    const again = second.interrupts[0];
+    if (!again) throw new Error("expected an interrupt");
+    await serve({
+      messages: second.messages,
+      parentRunId: "run-2",
+      resume: [resumeItem(again, { approved: true })],
+    });
+    expect(sent).toEqual([{ customer: "cus_ada", amount: 120 }]);
   });
 
   it("an approval covers the calls it showed: a call that started to wait since is asked about, not run", async () => {

@@ -1,9 +1,21 @@
-// A small CRM as a function connector: reads run freely, `send_invoice` waits for a person.
+// A small CRM as a function connector: reads run freely, `send_invoice` waits for a person (and,
+// with `invoiceOperation`, names where its calls go, as an HTTP connector's method does).
 import { functionConnector } from "@codemode/connector-function";
-import { createCodemodeRuntime, memoryStore } from "@codemode/core";
+import { type Connector, createCodemodeRuntime, memoryStore } from "@codemode/core";
 import { QuickJSExecutor } from "@codemode/executor-quickjs";
 
-export function crmRuntime() {
+/** `connector` with `operation` named by its method `name` (a function connector names none). */
+function naming(connector: Connector, name: string, operation: string): Connector {
+  return {
+    ...connector,
+    methods: async () => {
+      const methods = await connector.methods();
+      return { ...methods, [name]: { ...methods[name], operation } };
+    },
+  };
+}
+
+export function crmRuntime(options: { invoiceOperation?: string } = {}) {
   const sent: Array<{ customer: string; amount: number }> = [];
   const found: string[] = [];
   const crm = functionConnector({
@@ -42,7 +54,11 @@ export function crmRuntime() {
   const runtime = createCodemodeRuntime({
     store: memoryStore(),
     executor: new QuickJSExecutor(),
-    connectors: [crm],
+    connectors: [
+      options.invoiceOperation === undefined
+        ? crm
+        : naming(crm, "send_invoice", options.invoiceOperation),
+    ],
   });
   return { runtime, sent, found };
 }
