@@ -212,6 +212,10 @@ describe("operationName", () => {
       ["\u00a0", "%C2%A0"],
       [" ", "%20"],
       ["\ud800", "%EF%BF%BD"],
+      // what renders as nothing: a Hangul filler, a variation selector, the braille blank
+      ["\u3164", "%E3%85%A4"],
+      ["\ufe0f", "%EF%B8%8F"],
+      ["\u2800", "%E2%A0%80"],
     ];
     for (const [hidden, shown] of cases) {
       const operation = await operationName(BASE, onlyForm(pathDocument(`/a${hidden}b/{id}`)));

@@ -4,7 +4,7 @@
 // it was recorded and shown with, so a document read again that maps the method to another request
 // (another path, a parameter moved to a header, another body type, other credentials) does not get
 // a call a person approved for the old one.
-import { MAX_OPERATION_LENGTH } from "@codemode/core";
+import { escapeUnseen, MAX_OPERATION_LENGTH } from "@codemode/core";
 import { sha256Hex } from "@codemode/core/internal";
 import { type BodyWriting, bodyWriting } from "./build-request.ts";
 import type { Credential } from "./credentials.ts";
@@ -73,14 +73,6 @@ export interface ExcludedForm {
   path: string;
   offered: false;
 }
-
-/**
- * Characters a person cannot see or that break the line (controls, format characters such as bidi
- * overrides, separators and spaces, lone surrogates): shown percent-encoded, as the URL parser sends
- * them in a path. Tabs and line breaks, which the parser drops instead, the connector refuses in a
- * path before sending (`checkRequest`).
- */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Z}\p{Cs}]/gu;
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -181,11 +173,19 @@ function fitted(text: string, room: number): string {
   return `${head}…${tail}`;
 }
 
-/** Hidden characters of a URL percent-encoded (UTF-8; a lone surrogate as U+FFFD, as URLs do). */
+/** A character as a URL sends it: its UTF-8 bytes percent-encoded (a lone surrogate as U+FFFD). */
+const percentEncoded = (char: string): string =>
+  [...utf8(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+
+/**
+ * A URL as one line of characters a person sees as they are: every character core's `visibleText`
+ * would escape (controls, format characters such as bidi overrides, separators and spaces, what
+ * renders as nothing, lone surrogates), and the plain space, percent-encoded as the URL parser sends
+ * them in a path. Tabs and line breaks, which the parser drops instead, the connector refuses in a
+ * path before sending (`checkRequest`).
+ */
 function visible(url: string): string {
-  return url.replace(HIDDEN, (char) =>
-    [...utf8(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
-  );
+  return escapeUnseen(url, percentEncoded).replaceAll(" ", "%20");
 }
 
 /**

@@ -107,4 +107,4 @@ export type {
   SearchOutput,
 } from "./types.ts";
 export { createValueCodec, type ValueCodec } from "./value-codec.ts";
-export { visibleText } from "./visible-text.ts";
+export { escapeUnseen, firstUnseen, visibleText } from "./visible-text.ts";

@@ -24,6 +24,10 @@ describe("operationProblem", () => {
     ["a zero-width space", "GET /a\u200Bb", "200B"],
     ["a line separator", "GET /a\u2028", "2028"],
     ["a lone surrogate", "GET /\uD800", "D800"],
+    ["a Hangul filler", "GET /items\u3164/{id}", "3164"],
+    ["a variation selector", "GET /a\uFE0F", "FE0F"],
+    ["the braille blank", "GET /a\u2800", "2800"],
+    ["a no-break space", "GET\u00A0/a", "00A0"],
   ])("refuses %s", (_name, operation, unit) => {
     expect(operationProblem(operation)).toContain(`U+${unit}`);
   });

@@ -27,6 +27,7 @@ describe("visibleText", () => {
       0x3000,
       0xfe0f,
       0x3164,
+      0x2800,
     ];
     for (const code of unseen) {
       expect(visibleText(`a${String.fromCharCode(code)}b`)).toBe(`a${hex(code)}b`);

@@ -27,6 +27,7 @@ describe("decideRevertInDoubt", () => {
   async function decide(
     resolutions: { revertAgain?: number[]; markReverted?: number[] },
     reconcileRevert?: () => Promise<unknown>,
+    moved = false,
   ) {
     const asked: unknown[] = [];
     const ops = Object.assign(
@@ -57,7 +58,14 @@ describe("decideRevertInDoubt", () => {
     const resolved = (await context.configurator.configure()).connectors.get(
       "ops",
     ) as ResolvedConnector;
-    const decision = await decideRevertInDoubt(context, entry, resolved, "create", resolutions);
+    const decision = await decideRevertInDoubt(
+      context,
+      entry,
+      resolved,
+      "create",
+      resolutions,
+      moved,
+    );
     return { decision, asked, state: (await context.journal.getEntry(id, 4))?.state, id };
   }
 
@@ -69,6 +77,24 @@ describe("decideRevertInDoubt", () => {
     });
     expect(await decide({ markReverted: [4] })).toMatchObject({
       decision: { kind: "reverted", reason: "recorded reverted by the host" },
+      state: "reverted",
+    });
+  });
+
+  it("sends nothing through a method that now names another operation: only the host records it reverted", async () => {
+    const reconcile = async () => ({ status: "not-applied" });
+    for (const resolutions of [{ revertAgain: [4] }, {}]) {
+      const moved = await decide(resolutions, reconcile, true);
+      expect(moved.asked).toEqual([]);
+      expect(moved.state).toBe("reverting");
+      expect(moved.decision).toEqual({
+        kind: "unrecorded",
+        reason: `a rollback started its revert and never recorded what became of it, and its method now names another operation than the call was recorded for, so it is not reverted again through it: check it by the revert's key ${moved.id}:4:revert, then roll back with markReverted: [4] once it is undone`,
+      });
+    }
+    expect(await decide({ markReverted: [4] }, reconcile, true)).toMatchObject({
+      decision: { kind: "reverted", reason: "recorded reverted by the host" },
+      asked: [],
       state: "reverted",
     });
   });

@@ -48,7 +48,9 @@ export type RevertInDoubtDecision =
 /**
  * A `reverting` entry no rollback renews any more: a rollback started its revert and never
  * recorded what became of it. No rollback reverts it again by itself. The host's decision (by seq)
- * comes first, then the connector's `reconcileRevert`; otherwise it stays in doubt.
+ * comes first, then the connector's `reconcileRevert`; otherwise it stays in doubt. When its method
+ * now names another operation (`moved`), nothing goes through it, neither the revert nor the
+ * connector's check: only the host can record it reverted.
  */
 export async function decideRevertInDoubt(
   context: RunContext,
@@ -56,13 +58,20 @@ export async function decideRevertInDoubt(
   resolved: ResolvedConnector,
   method: string,
   resolutions: RevertResolutions,
+  moved = false,
 ): Promise<RevertInDoubtDecision> {
   const { executionId, seq } = entry;
   const key = revertKey(executionId, seq);
-  if (resolutions.revertAgain?.includes(seq)) return { kind: "revert" };
   if (resolutions.markReverted?.includes(seq)) {
     return record(context, entry, "recorded reverted by the host");
   }
+  if (moved) {
+    return {
+      kind: "unrecorded",
+      reason: `a rollback started its revert and never recorded what became of it, and its method now names another operation than the call was recorded for, so it is not reverted again through it: check it by the revert's key ${key}, then roll back with markReverted: [${seq}] once it is undone`,
+    };
+  }
+  if (resolutions.revertAgain?.includes(seq)) return { kind: "revert" };
   const reconcile = resolved.connector.reconcileRevert;
   let found: unknown;
   if (typeof reconcile === "function") {

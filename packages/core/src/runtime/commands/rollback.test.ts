@@ -237,7 +237,7 @@ describe("a revert in doubt (a rollback started it and never recorded what becam
       updatedAt: 0,
     });
     const reverts = () => ops.calls.filter((call) => call.kind === "revert");
-    return { runtime, ops, executionId, reverts };
+    return { runtime, ops, store, executionId, reverts };
   }
 
   it("is not reverted again by itself: reported unrecorded, with the key to check and what to do", async () => {
@@ -290,6 +290,26 @@ describe("a revert in doubt (a rollback started it and never recorded what becam
     });
     expect(reverts()).toHaveLength(0);
     expect((await runtime.execution(executionId))?.status).toBe("rolled_back");
+  });
+
+  it("of a call whose method now names another operation, is not reverted again: only markReverted settles it", async () => {
+    const { executionId, reverts, store } = await revertInDoubt();
+    // the next request's connector names an operation for write, which the call was not recorded for
+    const moved = mockConnector({
+      name: "ops",
+      methods: { write: { revert: () => undefined, operation: "POST https://ops.example/v2" } },
+    });
+    const runtime = createCodemodeRuntime({
+      store,
+      executor: new MockExecutor(async () => 0),
+      connectors: [moved],
+    });
+    const again = await runtime.rollback({ executionId, revertAgain: [0] });
+    expect(again).toMatchObject({ reverted: [], unrecorded: [0] });
+    expect(again.calls[0]?.reason).toMatch(/now names another operation.*markReverted: \[0\]/);
+    const marked = await runtime.rollback({ executionId, markReverted: [0] });
+    expect(marked).toMatchObject({ reverted: [0], calls: [{ seq: 0, outcome: "reverted" }] });
+    expect([...reverts(), ...moved.calls]).toEqual([]);
   });
 
   it("asks the connector's reconcileRevert first: applied is recorded, not-applied reverts once", async () => {

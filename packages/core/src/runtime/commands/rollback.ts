@@ -6,6 +6,7 @@ import { codec, retried, revertKey } from "../context/values.ts";
 import { withdrawPending } from "../pending-calls.ts";
 import {
   classify,
+  operationMoved,
   REVERT_IN_DOUBT,
   type RollbackCall,
   rollbackCandidates,
@@ -110,6 +111,7 @@ export async function rollback(
             resolved,
             method?.original ?? entry.method,
             resolutions,
+            method !== undefined && operationMoved(entry, method.definition),
           )
         : ({ kind: "unrecorded", reason: REVERT_IN_DOUBT } as const);
       if (decided.kind !== "revert") {

@@ -116,7 +116,8 @@ describe("takeApproved", () => {
   function withTake(
     take: (write: () => Promise<boolean>, base: RunContext, id: () => string) => Promise<boolean>,
   ) {
-    const base = testContext([]);
+    const clock = { now: 1_000_000 };
+    const base = testContext([], { now: () => clock.now });
     const run = { id: "" };
     const journal = Object.assign(Object.create(base.journal) as Journal, {
       updateEntry: async (...args: Parameters<Journal["updateEntry"]>) =>
@@ -128,7 +129,7 @@ describe("takeApproved", () => {
             )
           : base.journal.updateEntry(...args),
     });
-    return { context: { ...base, journal } as RunContext, run };
+    return { context: { ...base, journal } as RunContext, run, clock };
   }
 
   it("tries the take again after a store error that wrote nothing", async () => {
@@ -143,6 +144,29 @@ describe("takeApproved", () => {
     await takeApproved(context, pass, 0);
     expect(tries).toBe(2);
     expect((await context.journal.getEntry(run.id, 0))?.state).toBe("executing");
+    await pass.end();
+    pass.release();
+  });
+
+  it("renews the lease with each try's own claim, never an older one than the heartbeat's", async () => {
+    let tries = 0;
+    const { context, run, clock } = withTake(async (write) => {
+      tries++;
+      if (tries === 1) {
+        // the store takes long to fail: the next try is made later
+        clock.now += context.leaseMs;
+        throw new Error("connection reset");
+      }
+      return write();
+    });
+    run.id = await waitingRun(context);
+    const pass = await testPass(context, run.id, { approved: [0] });
+    clock.now += context.leaseMs;
+    await takeApproved(context, pass, 0);
+    expect(tries).toBe(2);
+    expect((await context.journal.getExecution(run.id))?.lease?.expiresAt).toBe(
+      clock.now + context.leaseMs,
+    );
     await pass.end();
     pass.release();
   });

@@ -33,9 +33,11 @@ export async function takeApproved(
   pass: PassState,
   seq: number,
 ): Promise<void> {
-  const claim = pass.claim();
   let threw = false;
+  // each try claims anew: a later try never writes an older lease renewal than the heartbeat's
+  let claim = pass.claim();
   const taken = await retried(async () => {
+    if (threw) claim = pass.claim();
     try {
       return await context.journal.updateEntry(
         pass.executionId,

@@ -1,4 +1,5 @@
 import { CodemodeError } from "../../codemode-error.ts";
+import type { ConnectorMethod } from "../../connector.ts";
 import { decodeErrorRecord, LIVENESS_MS } from "../../invariants.ts";
 import type { ExecutionRecord, ExecutionStatus, JournalEntry } from "../../journal-store.ts";
 import type { Configuration } from "../context/configuration.ts";
@@ -23,6 +24,13 @@ export const REVERT_IN_DOUBT =
 /** Why a call whose method now names another operation is not reverted. */
 export const MOVED =
   "its method now names another operation than the one the call was recorded for, so a revert through it could undo something else";
+
+/**
+ * Whether the method of a recorded call now names another operation than the one the call was
+ * recorded for: a revert through it would go somewhere the call never went.
+ */
+export const operationMoved = (entry: JournalEntry, definition: ConnectorMethod): boolean =>
+  definition.operation !== entry.operation;
 
 /**
  * What rollback does with an entry, before any revert runs: report it as it is, revert it, or (a
@@ -58,16 +66,9 @@ export function classify(
       reason: `it ran, but its result was not recorded: ${entry.error ?? "unknown"}`,
     };
   }
-  const method = connectors.get(entry.connector)?.methods.get(entry.method);
-  // a method that now names another operation would send its revert somewhere the call never went
-  const moved = method !== undefined && method.definition.operation !== entry.operation;
   if (entry.state === "reverting") {
     // a claim no rollback renews any more: its revert may have run (see revert-in-doubt.ts)
-    if (!live && now - entry.updatedAt >= LIVENESS_MS) {
-      return moved
-        ? { ...call, outcome: "unrecorded", reason: REVERT_IN_DOUBT }
-        : "revert-in-doubt";
-    }
+    if (!live && now - entry.updatedAt >= LIVENESS_MS) return "revert-in-doubt";
     return { ...call, outcome: "skipped", reason: "another rollback is reverting it" };
   }
   if (entry.error !== undefined) {
@@ -86,10 +87,12 @@ export function classify(
     };
   }
   const resolved = connectors.get(entry.connector);
+  const method = resolved?.methods.get(entry.method);
   if (!resolved || !method) {
     return { ...call, outcome: "skipped", reason: "its connector or method is not configured now" };
   }
-  if (moved) return { ...call, outcome: "skipped", reason: MOVED };
+  if (operationMoved(entry, method.definition))
+    return { ...call, outcome: "skipped", reason: MOVED };
   if (!method.definition.revertible || !resolved.connector.revert) {
     return { ...call, outcome: "skipped", reason: "the method is not revertible" };
   }
