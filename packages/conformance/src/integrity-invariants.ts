@@ -8,7 +8,7 @@ import type { Report, Trace } from "./integrity-schedule.ts";
 export type Guarantee = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 export const GUARANTEES: Record<Guarantee, string> = {
-  1: "consent: a gated call runs only after an approve that followed its pause, with the input shown; no call starts once a cancellation was decided",
+  1: "consent: a gated call runs only after an approve that followed its pause, with the input and operation shown; no call starts once a cancellation was decided",
   2: "at most once: each (executionId, seq) reaches its connector once, under one idempotency key",
   3: "the journal records what happened: results as returned, failures as failures, nothing forged",
   4: "settled before reported: no call in flight or unrecorded when a pass reports, none after",
@@ -56,6 +56,11 @@ export function consent(trace: Trace): string[] {
     if (last && canonical(last.args) !== invocation.input) {
       out.push(
         `${where(invocation)} ran with ${invocation.input}, but the approved pause showed ${canonical(last.args)}`,
+      );
+    }
+    if (last && last.operation !== invocation.operation) {
+      out.push(
+        `${where(invocation)} was sent to ${invocation.operation}, but the approved pause showed ${last.operation ?? "no operation"}`,
       );
     }
   }

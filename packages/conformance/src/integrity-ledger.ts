@@ -26,6 +26,8 @@ export interface Invocation {
   /** canonical codec text of the input as received */
   input: string;
   gated: boolean;
+  /** the operation its method named on the connector that invoked it */
+  operation: string;
   /** logical time it started and settled */
   startedAt: number;
   settledAt?: number;
@@ -127,6 +129,8 @@ export function answer(method: string, input: unknown): unknown {
 
 export class Ledger {
   private clock = 0;
+  /** the version of the service the connectors made from now on send to (`move`) */
+  private version = 1;
   readonly invocations: Invocation[] = [];
   readonly reverts: Revert[] = [];
   readonly events: HostEvent[] = [];
@@ -161,27 +165,52 @@ export class Ledger {
   }
 
   /** The connector, made anew for every runtime as an application does; it writes to this ledger. */
+  /**
+   * The service moves: connectors made from now on name other operations for every method, as a
+   * document fetched again that maps the same names to other requests. Connectors made before keep
+   * theirs.
+   */
+  move(): void {
+    this.version += 1;
+  }
+
   connector(): Connector {
     const object = { type: "object" as const };
+    const version = this.version;
+    const operation = (method: string) => `POST https://svc.example/v${version}/${method}`;
     return {
       specificationVersion: "v1",
       name: "svc",
       methods: () => ({
-        read: { description: "Read a record.", inputSchema: object },
-        slow: { description: "Read a record slowly ({ ms }).", inputSchema: object },
-        fail: { description: "Fail with a thrown value ({ shape }).", inputSchema: object },
-        unrec: { description: "Return what cannot be recorded ({ kind }).", inputSchema: object },
+        read: { description: "Read a record.", inputSchema: object, operation: operation("read") },
+        slow: {
+          description: "Read a record slowly ({ ms }).",
+          inputSchema: object,
+          operation: operation("slow"),
+        },
+        fail: {
+          description: "Fail with a thrown value ({ shape }).",
+          inputSchema: object,
+          operation: operation("fail"),
+        },
+        unrec: {
+          description: "Return what cannot be recorded ({ kind }).",
+          inputSchema: object,
+          operation: operation("unrec"),
+        },
         write: {
           description: "Write a record.",
           inputSchema: object,
           requiresApproval: true,
           revertible: true,
+          operation: operation("write"),
         },
         writeFail: {
           description: "Write a record, and fail ({ shape }).",
           inputSchema: object,
           requiresApproval: true,
           revertible: true,
+          operation: operation("writeFail"),
         },
       }),
       invoke: async (method, input, context) => {
@@ -192,6 +221,7 @@ export class Ledger {
           method,
           input: canonical(input),
           gated: GATED_METHODS.has(method),
+          operation: operation(method),
           startedAt: this.tick(),
           signal: context.signal,
         };

@@ -13,6 +13,17 @@ export interface Regression {
 
 export const REGRESSIONS: readonly Regression[] = [
   {
+    name: "an approved call is not sent where the service moved it after the person saw it",
+    guarantee: 1,
+    testCase: {
+      program: [
+        { kind: "call", call: { method: "read", key: 1 } },
+        { kind: "call", call: { method: "write", key: 2 } },
+      ],
+      schedule: { first: "none", actions: [{ kind: "move" }, { kind: "approve", during: "none" }] },
+    },
+  },
+  {
     name: "an approve that loses a race to another covers no call the winner's pass paused at later",
     guarantee: 1,
     testCase: {

@@ -43,6 +43,8 @@ export type Action =
   | { kind: "expire" }
   | { kind: "cancel"; from: CancelFrom }
   | { kind: "newRuntime" }
+  /** the service moves (every method names another operation) and a new runtime is made */
+  | { kind: "move" }
   | { kind: "race"; with: "approve" | "reject" | "rollback" | "cancel" };
 
 export interface Schedule {
@@ -75,6 +77,7 @@ export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
       .map((from) => ({ kind: "cancel" as const, from })),
   },
   { weight: 1, arbitrary: fc.constant({ kind: "newRuntime" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "move" as const }) },
   {
     weight: 2,
     arbitrary: fc
@@ -437,6 +440,10 @@ export async function playCase(testCase: Case, options: DriverOptions): Promise<
         await cancel(id, action.from);
         break;
       case "newRuntime":
+        runtime = await makeRuntime();
+        break;
+      case "move":
+        ledger.move();
         runtime = await makeRuntime();
         break;
       case "race": {
