@@ -1,6 +1,6 @@
 import { MAX_HANDLE_CALLS, MAX_OPERATION_LENGTH } from "@codemode/core";
 import { describe, expect, it } from "vitest";
-import { codemodeApproval } from "./codemode-approval.ts";
+import { approvalQuestion, codemodeApproval, shownCalls } from "./codemode-approval.ts";
 
 // The payload comes back from the client: what it may hold is bounded before anything walks it.
 const validate = (value: unknown) => codemodeApproval.payloadSchema["~standard"].validate(value);
@@ -61,5 +61,34 @@ describe("codemodeApproval's calls", () => {
         },
       },
     });
+  });
+
+  it("say why a call may already have run, and the question says approving runs it again", () => {
+    const pending = (seq: number, inDoubt?: string) => ({
+      executionId: "exec_1",
+      seq,
+      connector: "crm",
+      method: "update",
+      args: { id: seq },
+      digest: "a".repeat(64),
+      ...(inDoubt === undefined ? {} : { inDoubt }),
+    });
+    const shown = shownCalls([pending(0, "it may have run"), pending(1)]);
+    expect(shown).toEqual([{ ...call(0), inDoubt: "it may have run" }, call(1)]);
+    expect(validate({ ...payload(1), calls: [shown[0]] })).toHaveProperty("value");
+    for (const inDoubt of ["", "x".repeat(2_001), 7, null]) {
+      expect(validate({ ...payload(1), calls: [{ ...call(0), inDoubt }] })).toHaveProperty(
+        "issues",
+      );
+    }
+    expect(approvalQuestion(shown.slice(0, 1))).toBe(
+      "The code wants to call crm.update again: it may already have run. Approve running it again?",
+    );
+    expect(approvalQuestion(shown)).toBe(
+      "The code wants to make 2 calls together (crm.update, crm.update). None runs unless you approve; approving runs each once. One of them may already have run, and approving runs it again.",
+    );
+    expect(approvalQuestion(shownCalls([pending(0)]))).toBe(
+      "The code wants to call crm.update. Approve it?",
+    );
   });
 });

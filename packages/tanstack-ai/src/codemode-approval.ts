@@ -24,6 +24,11 @@ export interface CodemodeApprovalCall {
    * runs the call only while it still goes there.
    */
   operation?: string;
+  /**
+   * Present when the call may already have run (`PendingAction.inDoubt`): why. Show it with the
+   * call: approving runs it again, under the same idempotency key.
+   */
+  inDoubt?: string;
   /** the digest of the call as recorded (`PendingAction.digest`): the answer decides this call only */
   digest: string;
 }
@@ -49,6 +54,10 @@ const isId = (value: unknown) =>
   typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
 const isOperation = (value: unknown) =>
   typeof value === "string" && value.length > 0 && value.length <= MAX_OPERATION_LENGTH;
+/** The most characters of why a call is in doubt in a payload the client sends back. */
+const MAX_IN_DOUBT_LENGTH = 2_000;
+const isInDoubt = (value: unknown) =>
+  typeof value === "string" && value.length > 0 && value.length <= MAX_IN_DOUBT_LENGTH;
 
 function payloadProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return "The payload is an object.";
@@ -70,10 +79,11 @@ function payloadProblem(value: unknown): string | undefined {
       !isId(call.method) ||
       !("input" in call) ||
       ("operation" in call && !isOperation(call.operation)) ||
+      ("inDoubt" in call && !isInDoubt(call.inDoubt)) ||
       typeof call.digest !== "string" ||
       !/^[0-9a-f]{64}$/.test(call.digest)
     ) {
-      return "Each call has a seq, a connector, a method, an input, its digest and, when it names one, its operation.";
+      return "Each call has a seq, a connector, a method, an input, its digest and, when it has them, its operation and why it is in doubt.";
     }
   }
   return undefined;
@@ -97,6 +107,7 @@ const payloadSchema = standardJsonSchema<CodemodeApprovalPayload>(
             method: { type: "string" },
             input: {},
             operation: { type: "string", minLength: 1, maxLength: MAX_OPERATION_LENGTH },
+            inDoubt: { type: "string", minLength: 1, maxLength: MAX_IN_DOUBT_LENGTH },
             digest: { type: "string", pattern: "^[0-9a-f]{64}$" },
           },
           required: ["seq", "connector", "method", "input", "digest"],
@@ -133,8 +144,9 @@ export const codemodeApproval = defineInterrupt({
 });
 
 /**
- * The calls a run waits for as the person sees them: each input as plain JSON, and where it goes
- * when its method names an operation (an answer decides the calls shown, operations included).
+ * The calls a run waits for as the person sees them: each input as plain JSON, where it goes when
+ * its method names an operation, and why it may already have run when it is in doubt (an answer
+ * decides the calls shown, all of this included).
  */
 export function shownCalls(pending: readonly PendingAction[]): CodemodeApprovalCall[] {
   return pending.map((action) => ({
@@ -143,6 +155,7 @@ export function shownCalls(pending: readonly PendingAction[]): CodemodeApprovalC
     method: action.method,
     input: asJson(action.args),
     ...(action.operation === undefined ? {} : { operation: action.operation }),
+    ...(action.inDoubt === undefined ? {} : { inDoubt: action.inDoubt }),
     digest: action.digest,
   }));
 }
@@ -163,7 +176,15 @@ export function callNames(calls: readonly { connector: string; method: string }[
 
 /** The interrupt's message: what the person is asked. */
 export function approvalQuestion(calls: readonly CodemodeApprovalCall[]): string {
-  return calls.length === 1
-    ? `The code wants to call ${callNames(calls)}. Approve it?`
-    : `The code wants to make ${calls.length} calls together (${callNames(calls)}). None runs unless you approve; approving runs each once.`;
+  const doubt = calls.filter((call) => call.inDoubt !== undefined).length;
+  if (calls.length === 1) {
+    return doubt === 1
+      ? `The code wants to call ${callNames(calls)} again: it may already have run. Approve running it again?`
+      : `The code wants to call ${callNames(calls)}. Approve it?`;
+  }
+  const again =
+    doubt === 0
+      ? ""
+      : ` ${doubt === 1 ? "One of them" : `${doubt} of them`} may already have run, and approving runs ${doubt === 1 ? "it" : "them"} again.`;
+  return `The code wants to make ${calls.length} calls together (${callNames(calls)}). None runs unless you approve; approving runs each once.${again}`;
 }
