@@ -122,7 +122,19 @@ describe("registerCodemodeTools", () => {
       required: ["code"],
     });
     expect(byName.codemode?.outputSchema).toMatchObject({
-      properties: { status: { enum: ["completed", "paused", "error"] } },
+      properties: {
+        status: { enum: ["completed", "paused", "error"] },
+        // a waiting call's parts a client shows with it are declared, not only let through
+        pending: {
+          items: {
+            properties: {
+              operation: { type: "string" },
+              inDoubt: { type: "string" },
+              deferred: { const: true },
+            },
+          },
+        },
+      },
       required: ["status", "executionId"],
     });
     expect(byName.codemode_reject?.inputSchema).toMatchObject({

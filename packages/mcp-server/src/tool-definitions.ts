@@ -24,6 +24,12 @@ const pendingAction = z.looseObject({
   method: z.string(),
   args: z.unknown().optional(),
   digest: z.string().optional(),
+  /** where the call goes, when its method names an operation: show it with the call */
+  operation: z.string().optional(),
+  /** why the call may already have run: approving runs it again under the same idempotency key */
+  inDoubt: z.string().optional(),
+  /** the call waits for a result from outside (`runtime.resolve`), not for a person */
+  deferred: z.literal(true).optional(),
 });
 
 /** what a person was shown of a paused run's calls: a decision carries it back */
