@@ -138,9 +138,20 @@ export function denial(trace: SurfaceTrace): string[] {
 
 export function ended(trace: SurfaceTrace): string[] {
   const out: string[] = [];
+  // a call whose start was sent to the journal before the ending returned may have been committed
+  // before it (a deletion of a running run waits for the take's lock, and its answer can reach
+  // this process first): it is in flight, not started by an ended run
+  const sentBefore = (effect: Effect, at: number) =>
+    trace.takes.some(
+      (take) => take.executionId === effect.executionId && take.seq === effect.seq && take.at < at,
+    );
   for (const ending of trace.endings) {
     for (const effect of trace.effects) {
-      if (effect.executionId === ending.executionId && effect.at > ending.at) {
+      if (
+        effect.executionId === ending.executionId &&
+        effect.at > ending.at &&
+        !sentBefore(effect, ending.at)
+      ) {
         out.push(
           `step ${effect.step}: ${where(effect)} ran after ${ending.how} ended its run (t=${ending.at} < ${effect.at})`,
         );

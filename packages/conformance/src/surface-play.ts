@@ -65,6 +65,7 @@ export async function playSurfaceCase(
     expectations: [],
     starts: [],
     endings: [],
+    takes: [],
     steps: [],
     decisionEvents: [],
     denials: [],
@@ -146,10 +147,29 @@ export async function playSurfaceCase(
         }
         return written;
       };
+      // a write that lets a call start, noted as it is sent (see `SurfaceTrace.takes`)
+      const putEntry: Journal["putEntry"] = (entry, lease) => {
+        if (entry.state === "executing") {
+          trace.takes.push({ executionId: entry.executionId, seq: entry.seq, at: tick() });
+        }
+        return journal.putEntry(entry, lease);
+      };
+      const updateEntry: Journal["updateEntry"] = (
+        executionId,
+        seq,
+        expected,
+        patch,
+        condition,
+      ) => {
+        if (patch.state === "executing") trace.takes.push({ executionId, seq, at: tick() });
+        return journal.updateEntry(executionId, seq, expected, patch, condition);
+      };
       return new Proxy(journal, {
         get(target, key) {
           if (key === "listEntries") return listEntries;
           if (key === "updateExecution") return updateExecution;
+          if (key === "putEntry") return putEntry;
+          if (key === "updateEntry") return updateEntry;
           const value = Reflect.get(target, key, target);
           return typeof value === "function" ? value.bind(target) : value;
         },

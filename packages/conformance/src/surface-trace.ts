@@ -80,6 +80,12 @@ export interface SurfaceTrace {
   starts: Array<{ executionId: string; at: number; step: number }>;
   /** runs the host or a person's denial ended, and when the call that ended them returned */
   endings: Array<{ executionId: string; at: number; how: string }>;
+  /**
+   * each write a pass sent to let a call start (its entry put or updated `executing`), and when it
+   * was sent: one sent before a run's ending returned may have been committed before the ending,
+   * so its call may start after the ending returned (in flight, as the journal ordered it)
+   */
+  takes: Array<{ executionId: string; seq: number; at: number }>;
   steps: StepRecord[];
   /** the runtime's own account of each decision (`onEvent`) */
   decisionEvents: DecisionEvent[];
