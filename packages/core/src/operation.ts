@@ -2,6 +2,8 @@
 // URL and a path template, say). A call is recorded with the operation its method named then, and a
 // recorded call that may still run runs only while its method names the same one: a person who
 // approved `catalog.deleteItem({"id":1})` approved it as it was shown, sent where it was shown.
+import type { ConnectorMethod } from "./connector.ts";
+import type { JournalEntry } from "./journal-store.ts";
 import { firstUnseen } from "./visible-text.ts";
 
 /** The longest operation a method may name (UTF-16 units). */
@@ -28,3 +30,12 @@ export function operationProblem(operation: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether the method of a recorded call now names another operation than the one the call was
+ * recorded for: the call (or a revert through its method) would go somewhere the person never saw.
+ */
+export const operationMoved = (
+  entry: Pick<JournalEntry, "operation">,
+  definition: Pick<ConnectorMethod, "operation">,
+): boolean => definition.operation !== entry.operation;

@@ -1,12 +1,12 @@
 import { CodemodeError } from "../../codemode-error.ts";
 import { LIVENESS_MS, messageOf } from "../../invariants.ts";
+import { operationMoved } from "../../operation.ts";
 import { createAbortController, every } from "../../platform.ts";
 import type { RunContext } from "../context/run-context.ts";
 import { codec, retried, revertKey } from "../context/values.ts";
 import { withdrawPending } from "../pending-calls.ts";
 import {
   classify,
-  operationMoved,
   REVERT_IN_DOUBT,
   type RollbackCall,
   rollbackCandidates,

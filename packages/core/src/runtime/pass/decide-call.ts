@@ -9,6 +9,7 @@ import {
   messageOf,
 } from "../../invariants.ts";
 import type { JournalEntry } from "../../journal-store.ts";
+import { operationMoved } from "../../operation.ts";
 import type { ResolvedConnector } from "../context/configuration.ts";
 import type { RunContext } from "../context/run-context.ts";
 import { codec, preview } from "../context/values.ts";
@@ -99,7 +100,7 @@ const MAY_RUN: ReadonlySet<JournalEntry["state"]> = new Set([
  * operation than the one it was recorded (and shown, and perhaps approved) for, and throws it:
  * nothing is sent where the person did not see it go.
  */
-async function operationMoved(
+async function divergeFromOperation(
   pass: PassState,
   seq: number,
   recorded: JournalEntry,
@@ -144,8 +145,8 @@ export async function decideCall(
     }
     // anything else may still run (waiting, approved, in doubt, run again): only where it was
     // recorded, shown and perhaps approved to go
-    if (MAY_RUN.has(recorded.state) && recorded.operation !== definition.operation) {
-      return operationMoved(pass, seq, recorded, definition.operation);
+    if (MAY_RUN.has(recorded.state) && operationMoved(recorded, definition)) {
+      return divergeFromOperation(pass, seq, recorded, definition.operation);
     }
     // still waiting (a result for a deferred sibling, or an approval of other calls, came): the run
     // pauses here again

@@ -53,26 +53,24 @@ export async function takeApproved(
   });
   if (taken) {
     pass.held(claim);
-  } else if (!(threw && (await takenByThisPass(context, pass, seq)))) {
+  } else {
     // which condition failed: the run, read after the refused write, says whether it is still
     // this pass's (a run that changes hands after the read is not written by `failRun` either)
     const run = await retried(() => context.journal.getExecution(pass.executionId));
-    if (run?.status !== "running" || run.lease?.owner !== pass.owner) pass.leaseLost();
-    await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
-    pass.guard();
+    const ours = run?.status === "running" && run.lease?.owner === pass.owner;
+    // after a try that threw, the take may have committed: the call reads `executing` under this
+    // pass's lease, which no other pass can hold. A renewal that lost answer carried is not counted
+    // (`held` is not called): the heartbeat renews sooner, never later
+    const committed =
+      threw &&
+      ours &&
+      (await retried(() => context.journal.getEntry(pass.executionId, seq)))?.state === "executing";
+    if (!committed) {
+      if (!ours) pass.leaseLost();
+      await pass.failRun(`Call #${seq} is no longer waiting for approval; the run stopped.`);
+      pass.guard();
+    }
   }
   // a renewal refused while the take was under way: the run is someone else's now
   if (!pass.holdsLease) pass.leaseLost();
-}
-
-/**
- * After a try that threw: whether it committed. The call reads `executing` and the run is still
- * `running` under this pass's lease, so no other pass could have taken it. A renewal the lost
- * answer carried is not counted (`held` is not called): the heartbeat renews sooner, never later.
- */
-async function takenByThisPass(context: RunContext, pass: PassState, seq: number) {
-  const run = await retried(() => context.journal.getExecution(pass.executionId));
-  if (run?.status !== "running" || run.lease?.owner !== pass.owner) return false;
-  const entry = await retried(() => context.journal.getEntry(pass.executionId, seq));
-  return entry?.state === "executing";
 }

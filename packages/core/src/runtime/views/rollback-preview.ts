@@ -1,7 +1,7 @@
 import { CodemodeError } from "../../codemode-error.ts";
-import type { ConnectorMethod } from "../../connector.ts";
 import { decodeErrorRecord, LIVENESS_MS } from "../../invariants.ts";
 import type { ExecutionRecord, ExecutionStatus, JournalEntry } from "../../journal-store.ts";
+import { operationMoved } from "../../operation.ts";
 import type { Configuration } from "../context/configuration.ts";
 import type { RunContext } from "../context/run-context.ts";
 import type { RevertOutcome } from "../context/runtime-event.ts";
@@ -24,13 +24,6 @@ export const REVERT_IN_DOUBT =
 /** Why a call whose method now names another operation is not reverted. */
 export const MOVED =
   "its method now names another operation than the one the call was recorded for, so a revert through it could undo something else";
-
-/**
- * Whether the method of a recorded call now names another operation than the one the call was
- * recorded for: a revert through it would go somewhere the call never went.
- */
-export const operationMoved = (entry: JournalEntry, definition: ConnectorMethod): boolean =>
-  definition.operation !== entry.operation;
 
 /**
  * What rollback does with an entry, before any revert runs: report it as it is, revert it, or (a
